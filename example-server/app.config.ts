@@ -1,0 +1,23 @@
+/**
+ * The example server's definition: three queues (1v1, 2v2, 5v5), the demo game room, and the
+ * Colyseus monitor at /monitor. The tests boot this same definition.
+ */
+import { monitor } from "@colyseus/monitor";
+import config from "@colyseus/tools";
+import { defineRoom } from "@colyseus/core";
+import { defineQueue } from "../src/index.js";
+import { DemoGameRoom } from "./DemoGameRoom.js";
+
+export const rooms = {
+  duel: defineQueue({ teamSize: 1, gameRoom: "demo_game", policy: "greedy", tickMs: 500 }),
+  squad: defineQueue({ teamSize: 2, gameRoom: "demo_game", policy: "greedy", tickMs: 500 }),
+  arena5: defineQueue({ teamSize: 5, gameRoom: "demo_game", policy: "greedy", tickMs: 500 }),
+  demo_game: defineRoom(DemoGameRoom),
+};
+
+export default config({
+  rooms,
+  initializeExpress: (app) => {
+    app.use("/monitor", monitor());
+  },
+});

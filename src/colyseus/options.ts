@@ -1,0 +1,95 @@
+/**
+ * The room's two kinds of input: the queue's configuration (trusted, from `defineRoom`,
+ * checked once at creation) and each client's join options (untrusted, checked at the edge).
+ */
+import * as v from "valibot";
+import { describeIssues, parseConfig, unknownKeyMessage } from "../core/validation.js";
+import type { Side } from "../core/types.js";
+
+/** Configuration of one queue: the second argument of `defineRoom(MatchmakerRoom, …)`. */
+export interface MatchmakerRoomOptions {
+  /** Players per team; each game seats `2 * teamSize`. 1 to 16. */
+  teamSize: number;
+  /** Name of the registered room type spawned for each match. */
+  gameRoom: string;
+  /** A registered policy name (default `"greedy"`). */
+  policy?: string;
+  /** Parameters of the policy. */
+  params?: Record<string, unknown>;
+  /** How often the policy runs without any join (ms, default 1000). */
+  tickMs?: number;
+  /** Accepted rating range of join options (default 0 to 10,000). */
+  rating?: { min?: number; max?: number };
+  /** Extra options given to every spawned game room beside `match`. */
+  gameRoomOptions?: Record<string, unknown>;
+  /** How many recent matches the figures cover (default 200). */
+  statsWindow?: number;
+}
+
+const RoomOptionsSchema = v.strictObject(
+  {
+    teamSize: v.pipe(v.number("must be a number"), v.integer("must be an integer"), v.minValue(1, "must be at least 1"), v.maxValue(16, "must be at most 16")),
+    gameRoom: v.pipe(v.string("must be the name of a registered room"), v.minLength(1, "must not be empty")),
+    policy: v.optional(v.pipe(v.string("must be a policy name"), v.minLength(1, "must not be empty")), "greedy"),
+    params: v.optional(v.record(v.string(), v.unknown()), {}),
+    tickMs: v.optional(v.pipe(v.number(), v.integer("must be an integer"), v.minValue(10, "must be at least 10"), v.maxValue(60_000, "must be at most 60000")), 1000),
+    rating: v.optional(
+      v.pipe(
+        v.strictObject(
+          {
+            min: v.optional(v.pipe(v.number(), v.finite("must be finite")), 0),
+            max: v.optional(v.pipe(v.number(), v.finite("must be finite")), 10_000),
+          },
+          unknownKeyMessage,
+        ),
+        v.check((r) => r.min <= r.max, "min must not exceed max"),
+      ),
+      { min: 0, max: 10_000 },
+    ),
+    gameRoomOptions: v.optional(v.record(v.string(), v.unknown()), {}),
+    statsWindow: v.optional(v.pipe(v.number(), v.integer("must be an integer"), v.minValue(1), v.maxValue(100_000)), 200),
+  },
+  unknownKeyMessage,
+);
+
+export type ResolvedRoomOptions = v.InferOutput<typeof RoomOptionsSchema>;
+
+/** Check a queue's configuration; throws `MatchmakerError("invalid_config")` naming every bad field. */
+export function parseRoomOptions(options: unknown): ResolvedRoomOptions {
+  return parseConfig("MatchmakerRoom options", RoomOptionsSchema, options);
+}
+
+/** What a client may send when joining a queue. */
+export interface JoinOptions {
+  /** The player's rating, within the queue's configured range. */
+  rating: number;
+  /** The side this player insists on; absent means either side. */
+  side?: Side;
+}
+
+/** The validator for one queue's join options (its rating range is part of the schema). */
+export function joinOptionsSchema(range: { min: number; max: number }) {
+  return v.strictObject(
+    {
+      rating: v.pipe(
+        v.number("must be a number"),
+        v.finite("must be a finite number"),
+        v.minValue(range.min, `must be at least ${range.min}`),
+        v.maxValue(range.max, `must be at most ${range.max}`),
+      ),
+      side: v.optional(v.picklist(["A", "B"], 'must be "A" or "B"')),
+    },
+    unknownKeyMessage,
+  );
+}
+
+export type JoinValidator = ReturnType<typeof joinOptionsSchema>;
+
+/** Parsed join options, or a message naming each bad field. */
+export function parseJoinOptions(
+  validator: JoinValidator,
+  input: unknown,
+): { ok: true; value: JoinOptions } | { ok: false; message: string } {
+  const result = v.safeParse(validator, input ?? {});
+  return result.success ? { ok: true, value: result.output } : { ok: false, message: describeIssues(result.issues) };
+}

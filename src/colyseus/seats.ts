@@ -1,0 +1,95 @@
+/**
+ * Turning a match into a game: create the game room (anywhere in the cluster) and reserve a
+ * seat for every player. Everything the game room needs travels in its creation options and
+ * the seat options, so it may live in another process.
+ */
+import { matchMaker, type IRoomCache } from "@colyseus/core";
+
+type ISeatReservation = ReturnType<typeof matchMaker.buildSeatReservation>;
+import type { Match, Side } from "../core/types.js";
+
+/** The match as a game room receives it in `onCreate(options.match)`: plain JSON. */
+export interface MatchInfo {
+  readonly id: string;
+  /** The queue (room name) that formed it. */
+  readonly queue: string;
+  readonly teamSize: number;
+  readonly teams: ReadonlyArray<{
+    readonly side: Side;
+    readonly players: ReadonlyArray<{ readonly sessionId: string; readonly rating: number; readonly ticketId: string; readonly waitMs: number }>;
+  }>;
+  readonly quality: Match["quality"];
+}
+
+/** What a game room's `onJoin` receives as options for a seat the queue reserved. */
+export interface SeatOptions {
+  readonly matchId: string;
+  readonly side: Side;
+  /** 0 for the team on side A, 1 for side B. */
+  readonly team: 0 | 1;
+  readonly rating: number;
+}
+
+/** The `seat` message a queued client receives: a seat reservation plus its place in the game. */
+export type SeatMessage = ISeatReservation & { readonly matchId: string; readonly side: Side; readonly team: 0 | 1 };
+
+export function matchInfo(match: Match, queue: string): MatchInfo {
+  return {
+    id: match.id,
+    queue,
+    teamSize: match.teamSize,
+    teams: match.teams.map((team) => ({
+      side: team.side,
+      players: team.players.map((p) => ({ sessionId: p.id, rating: p.rating, ticketId: p.ticketId, waitMs: p.waitMs })),
+    })),
+    quality: match.quality,
+  };
+}
+
+/** Every player's seat in a match, in team order. */
+export function seatsOf(match: Match): Array<{ sessionId: string; options: SeatOptions }> {
+  return match.teams.flatMap((team, index) =>
+    team.players.map((p) => ({
+      sessionId: p.id,
+      options: { matchId: match.id, side: team.side, team: index as 0 | 1, rating: p.rating },
+    })),
+  );
+}
+
+/**
+ * Create the game room and reserve every seat, all or nothing: if any step fails the room
+ * just created is disposed (best effort) and the error is thrown for the caller to re-queue.
+ */
+export async function spawnGame(
+  gameRoom: string,
+  match: Match,
+  queue: string,
+  extraOptions: Record<string, unknown>,
+  auth: (sessionId: string) => unknown,
+): Promise<Map<string, SeatMessage>> {
+  const room: IRoomCache = await matchMaker.createRoom(gameRoom, { ...extraOptions, match: matchInfo(match, queue) });
+  const seats = seatsOf(match);
+  try {
+    const reserved = await matchMaker.reserveMultipleSeatsFor(
+      room,
+      seats.map((s) => ({ sessionId: s.sessionId, options: s.options, auth: auth(s.sessionId) })),
+    );
+    const missing = seats.filter((_, i) => !reserved?.[i]);
+    if (!reserved || missing.length > 0) {
+      throw new Error(`could not reserve ${missing.length || seats.length} of ${seats.length} seats in ${gameRoom} ${room.roomId}`);
+    }
+  } catch (error) {
+    await matchMaker.remoteRoomCall(room.roomId, "disconnect").catch(() => undefined);
+    throw error;
+  }
+  const messages = new Map<string, SeatMessage>();
+  for (const s of seats) {
+    messages.set(s.sessionId, {
+      ...matchMaker.buildSeatReservation(room, s.sessionId),
+      matchId: match.id,
+      side: s.options.side,
+      team: s.options.team,
+    });
+  }
+  return messages;
+}

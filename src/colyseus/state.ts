@@ -1,0 +1,51 @@
+/**
+ * The queue's synchronized state. The server-side state (and therefore the Colyseus
+ * monitor) holds every waiting ticket; each client's StateView adds only its own entry,
+ * so a client sees itself and the aggregate figures, never the rest of the waiting list.
+ */
+import { schema, t, type SchemaType } from "@colyseus/schema";
+
+/** One waiting ticket as shown to its own players and to operators. */
+export const WaitingEntry = schema(
+  {
+    id: t.string(),
+    rating: t.number(),
+    partySize: t.uint8().default(1),
+    /** "A", "B", or "" for choice-free. */
+    side: t.string().default(""),
+    zones: t.array("string"),
+    /** Epoch milliseconds when the ticket first entered the queue (kept through re-queues). */
+    waitingSince: t.number(),
+  },
+  "WaitingEntry",
+);
+export type WaitingEntry = SchemaType<typeof WaitingEntry>;
+
+/** Aggregate figures every client and the monitor see. */
+export const QueueFigures = schema(
+  {
+    policy: t.string().default(""),
+    teamSize: t.uint8().default(1),
+    waitingPlayers: t.number().default(0),
+    waitingTickets: t.number().default(0),
+    matchesFormed: t.number().default(0),
+    playersMatched: t.number().default(0),
+    meanWaitMs: t.number().default(0),
+    p95WaitMs: t.number().default(0),
+    meanImbalance: t.number().default(0),
+    /** Matches whose game room could not be created or seated; their players were re-queued. */
+    spawnFailures: t.number().default(0),
+  },
+  "QueueFigures",
+);
+export type QueueFigures = SchemaType<typeof QueueFigures>;
+
+export const MatchmakerState = schema(
+  {
+    /** Waiting tickets by ticket id; each client's view holds only its own. */
+    waiting: t.map(WaitingEntry).view(),
+    figures: QueueFigures,
+  },
+  "MatchmakerState",
+);
+export type MatchmakerState = SchemaType<typeof MatchmakerState>;

@@ -1,0 +1,60 @@
+import * as sortedBtree from "sorted-btree";
+import type { ISortedMap } from "sorted-btree";
+import type { Ticket } from "./types.js";
+
+// sorted-btree is CommonJS with `exports.default`: under Node's ESM loader the class sits one
+// level deeper than its typings say, while bundlers may already unwrap it.
+type BTreeConstructor = typeof sortedBtree.default.default;
+const BTreeClass: BTreeConstructor =
+  (sortedBtree.default as unknown as { default?: BTreeConstructor }).default ?? (sortedBtree.default as unknown as BTreeConstructor);
+
+/** Position of a ticket in arrival order: enqueue time, then the order it was added in. */
+export type ArrivalKey = readonly [enqueuedAt: number, seq: number];
+
+export const compareArrival = (a: ArrivalKey, b: ArrivalKey): number => a[0] - b[0] || a[1] - b[1];
+
+/**
+ * Tickets sorted by original enqueue time, with O(log n) insert and delete. A re-queued
+ * ticket keeps its `enqueuedAt` and so lands back at its original place, ahead of newcomers.
+ */
+export class ArrivalIndex {
+  private readonly tree: ISortedMap<ArrivalKey, Ticket> = new BTreeClass<ArrivalKey, Ticket>(undefined, compareArrival);
+  private readonly keys = new Map<string, ArrivalKey>();
+  private seq = 0;
+
+  get size(): number {
+    return this.keys.size;
+  }
+
+  has(ticketId: string): boolean {
+    return this.keys.has(ticketId);
+  }
+
+  add(ticket: Ticket): ArrivalKey {
+    const key: ArrivalKey = [ticket.enqueuedAt, this.seq++];
+    this.tree.set(key, ticket);
+    this.keys.set(ticket.id, key);
+    return key;
+  }
+
+  remove(ticketId: string): boolean {
+    const key = this.keys.get(ticketId);
+    if (!key) return false;
+    this.keys.delete(ticketId);
+    return this.tree.delete(key);
+  }
+
+  keyOf(ticketId: string): ArrivalKey | undefined {
+    return this.keys.get(ticketId);
+  }
+
+  /** Oldest first. */
+  *oldest(limit = Infinity): IterableIterator<[ArrivalKey, Ticket]> {
+    if (limit <= 0) return;
+    let n = 0;
+    for (const entry of this.tree.entries()) {
+      yield entry;
+      if (++n >= limit) return;
+    }
+  }
+}

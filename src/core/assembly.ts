@@ -1,0 +1,176 @@
+/**
+ * Team assembly, shared by every policy: split the tickets a policy chose into two teams of
+ * exactly `teamSize` players, never splitting a party, honouring side preferences, and
+ * choosing the split with the least imbalance.
+ */
+import type { ImbalanceFn } from "./imbalance.js";
+import type { Player, Ticket } from "./types.js";
+import { partySize, ratingSum } from "./types.js";
+
+/** The result of assembly: which tickets play side A and which play side B. */
+export interface TeamSplit {
+  readonly teamA: readonly Ticket[];
+  readonly teamB: readonly Ticket[];
+  readonly imbalance: number;
+}
+
+/**
+ * Above this many choice-free tickets the exhaustive search (at most C(16, 8) = 12,870
+ * splits) gives way to a rating-greedy split that is still guaranteed to fill both teams.
+ */
+export const EXACT_SPLIT_LIMIT = 16;
+
+/**
+ * Split `tickets` into two teams of `teamSize` players.
+ * Returns `undefined` when no valid split exists (wrong player count, a party larger than a
+ * team, or side preferences that cannot be met). Ties keep the first split found in ticket
+ * order, so the result is deterministic; with no side preferences the first ticket plays A.
+ */
+export function assembleTeams(
+  tickets: readonly Ticket[],
+  teamSize: number,
+  imbalance: ImbalanceFn,
+): TeamSplit | undefined {
+  const forcedA: Ticket[] = [];
+  const forcedB: Ticket[] = [];
+  const free: Ticket[] = [];
+  let sizeA = 0;
+  let sizeB = 0;
+  let total = 0;
+  for (const t of tickets) {
+    const size = partySize(t);
+    if (size < 1 || size > teamSize) return undefined;
+    total += size;
+    if (t.side === "A") {
+      forcedA.push(t);
+      sizeA += size;
+    } else if (t.side === "B") {
+      forcedB.push(t);
+      sizeB += size;
+    } else free.push(t);
+  }
+  if (total !== 2 * teamSize || sizeA > teamSize || sizeB > teamSize) return undefined;
+  const need = teamSize - sizeA;
+  const pick =
+    free.length <= EXACT_SPLIT_LIMIT
+      ? bestExactPick(forcedA, forcedB, free, need, imbalance)
+      : balancedGreedyPick(forcedA, forcedB, free, need);
+  if (!pick) return undefined;
+  const teamA = [...forcedA];
+  const teamB = [...forcedB];
+  free.forEach((t, i) => (pick[i] ? teamA : teamB).push(t));
+  return { teamA, teamB, imbalance: imbalance(playersOf(teamA), playersOf(teamB)) };
+}
+
+/** True when some split of `tickets` into two teams of `teamSize` exists. */
+export function canAssemble(tickets: readonly Ticket[], teamSize: number): boolean {
+  let sizeA = 0;
+  let sizeB = 0;
+  let total = 0;
+  const freeSizes: number[] = [];
+  for (const t of tickets) {
+    const size = partySize(t);
+    if (size < 1 || size > teamSize) return false;
+    total += size;
+    if (t.side === "A") sizeA += size;
+    else if (t.side === "B") sizeB += size;
+    else freeSizes.push(size);
+  }
+  if (total !== 2 * teamSize || sizeA > teamSize || sizeB > teamSize) return false;
+  return (subsetSums(freeSizes, teamSize) & (1n << BigInt(teamSize - sizeA))) !== 0n;
+}
+
+/** Bitmask of every sum up to `cap` that some subset of `sizes` reaches (bit s = sum s). */
+export function subsetSums(sizes: readonly number[], cap: number): bigint {
+  const limit = (1n << BigInt(cap + 1)) - 1n;
+  let mask = 1n;
+  for (const s of sizes) mask = (mask | (mask << BigInt(s))) & limit;
+  return mask;
+}
+
+export function playersOf(tickets: readonly Ticket[]): Player[] {
+  const players: Player[] = [];
+  for (const t of tickets) players.push(...t.players);
+  return players;
+}
+
+/** Exhaustive search over the subsets of choice-free tickets that fill team A exactly. */
+function bestExactPick(
+  forcedA: readonly Ticket[],
+  forcedB: readonly Ticket[],
+  free: readonly Ticket[],
+  need: number,
+  imbalance: ImbalanceFn,
+): boolean[] | undefined {
+  const sizes = free.map(partySize);
+  const remaining: number[] = new Array(free.length + 1).fill(0);
+  for (let i = free.length - 1; i >= 0; i--) remaining[i] = remaining[i + 1] + sizes[i];
+  // With nobody bound to a side, a split and its mirror are the same game: fix the first on A.
+  const mirrorFree = forcedA.length === 0 && forcedB.length === 0 && free.length > 0;
+  const choice: boolean[] = new Array(free.length).fill(false);
+  let best: boolean[] | undefined;
+  let bestValue = Infinity;
+
+  const visit = (i: number, left: number): void => {
+    if (left === 0) {
+      const teamA = [...forcedA];
+      const teamB = [...forcedB];
+      for (let j = 0; j < free.length; j++) (choice[j] ? teamA : teamB).push(free[j]);
+      const value = imbalance(playersOf(teamA), playersOf(teamB));
+      if (value < bestValue) {
+        bestValue = value;
+        best = [...choice];
+      }
+      return;
+    }
+    if (i >= free.length || remaining[i] < left) return;
+    if (sizes[i] <= left) {
+      choice[i] = true;
+      visit(i + 1, left - sizes[i]);
+      choice[i] = false;
+    }
+    if (!(mirrorFree && i === 0)) visit(i + 1, left);
+  };
+  visit(0, need);
+  return best;
+}
+
+/**
+ * For large games: place tickets from the highest rating down on the weaker team, but only
+ * where the remaining tickets can still fill team A exactly (a suffix subset-sum table).
+ */
+function balancedGreedyPick(
+  forcedA: readonly Ticket[],
+  forcedB: readonly Ticket[],
+  free: readonly Ticket[],
+  need: number,
+): boolean[] | undefined {
+  const order = free.map((_, i) => i).sort((a, b) => meanRating(free[b]) - meanRating(free[a]));
+  const sizes = order.map((i) => partySize(free[i]));
+  const reach: bigint[] = new Array(order.length + 1);
+  reach[order.length] = 1n;
+  for (let j = order.length - 1; j >= 0; j--) reach[j] = subsetSums(sizes.slice(j), need);
+  if ((reach[0] & (1n << BigInt(need))) === 0n) return undefined;
+  const canFill = (j: number, left: number) => left >= 0 && (reach[j] & (1n << BigInt(left))) !== 0n;
+
+  let sumA = forcedA.reduce((s, t) => s + ratingSum(t), 0);
+  let sumB = forcedB.reduce((s, t) => s + ratingSum(t), 0);
+  let left = need;
+  const pick: boolean[] = new Array(free.length).fill(false);
+  order.forEach((i, j) => {
+    const size = sizes[j];
+    const fitsA = canFill(j + 1, left - size);
+    const fitsB = canFill(j + 1, left);
+    const toA = fitsA && (!fitsB || sumA <= sumB);
+    if (toA) {
+      pick[i] = true;
+      left -= size;
+      sumA += ratingSum(free[i]);
+    } else sumB += ratingSum(free[i]);
+  });
+  return pick;
+}
+
+function meanRating(t: Ticket): number {
+  return ratingSum(t) / t.players.length;
+}

@@ -1,0 +1,13 @@
+/** The engine without Colyseus: import this from a simulator, a test or another server. */
+import "../policies/index.js";
+
+export * from "./types.js";
+export * from "./errors.js";
+export * from "./imbalance.js";
+export * from "./assembly.js";
+export * from "./policy.js";
+export * from "./stats.js";
+export * from "./matchmaker.js";
+export { ArrivalIndex, compareArrival, type ArrivalKey } from "./arrival-order.js";
+export { describeIssues } from "./validation.js";
+export { greedy, GreedyPolicy } from "../policies/index.js";

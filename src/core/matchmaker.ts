@@ -1,0 +1,276 @@
+/**
+ * The engine: waiting tickets, one policy, shared team assembly, and statistics.
+ * Pure and clock-injected: every call takes `now` (ms) from its driver, the Colyseus room
+ * or the simulator, so both run literally the same code.
+ */
+import * as v from "valibot";
+import { ArrivalIndex } from "./arrival-order.js";
+import { assembleTeams, type TeamSplit } from "./assembly.js";
+import { MatchmakerError } from "./errors.js";
+import { ratingSumDifference, type ImbalanceFn } from "./imbalance.js";
+import { createPolicy, type Policy, type PolicyParams } from "./policy.js";
+import { RecentWindow, type MatchmakerStats } from "./stats.js";
+import type { Match, MatchedPlayer, MatchTeam, Side, Ticket } from "./types.js";
+import { describeIssues, parseConfig, unknownKeyMessage } from "./validation.js";
+
+/** Engine configuration. */
+export interface MatchmakerOptions {
+  /** Players per team (a game seats `2 * teamSize`). */
+  readonly teamSize: number;
+  /** A registered policy name (default `"greedy"`) or a policy instance. */
+  readonly policy?: string | Policy;
+  /** Parameters for a policy given by name. */
+  readonly params?: PolicyParams;
+  /** How to score a team split (default: difference of rating sums). */
+  readonly imbalance?: ImbalanceFn;
+  /** Prefix of generated match ids (default `"m"`); the room uses its roomId. */
+  readonly matchIdPrefix?: string;
+  /** How many recent matches the statistics cover (default 200). */
+  readonly statsWindow?: number;
+  /** Called when a policy proposes a game that cannot be assembled; its tickets keep waiting. */
+  readonly onPolicyError?: (error: MatchmakerError) => void;
+}
+
+const OptionsSchema = v.object({
+  teamSize: v.pipe(v.number(), v.integer("must be an integer"), v.minValue(1), v.maxValue(64)),
+  matchIdPrefix: v.optional(v.pipe(v.string(), v.maxLength(64))),
+  statsWindow: v.optional(v.pipe(v.number(), v.integer("must be an integer"), v.minValue(1), v.maxValue(1_000_000))),
+});
+
+const PlayerSchema = v.strictObject(
+  {
+    id: v.pipe(v.string(), v.minLength(1, "must not be empty"), v.maxLength(128)),
+    rating: v.pipe(v.number(), v.finite("must be a finite number")),
+  },
+  unknownKeyMessage,
+);
+
+function ticketSchema(teamSize: number) {
+  return v.object({
+    id: v.pipe(v.string(), v.minLength(1, "must not be empty"), v.maxLength(128)),
+    players: v.pipe(
+      v.array(PlayerSchema),
+      v.minLength(1, "a ticket needs at least one player"),
+      v.maxLength(teamSize, `a party has at most teamSize = ${teamSize} players`),
+    ),
+    enqueuedAt: v.pipe(v.number(), v.finite("must be a finite number")),
+    side: v.optional(v.picklist(["A", "B"], "must be A or B")),
+    zones: v.optional(v.array(v.string())),
+  });
+}
+
+/**
+ * Holds the waiting tickets of one queue and forms matches with its policy.
+ * Nothing is lost: a ticket is waiting until it is returned in a match or cancelled,
+ * and `requeue` puts a match's tickets back at their original place.
+ */
+export class Matchmaker {
+  readonly teamSize: number;
+  readonly policy: Policy;
+  private readonly imbalance: ImbalanceFn;
+  private readonly matchIdPrefix: string;
+  private readonly onPolicyError?: (error: MatchmakerError) => void;
+  private readonly tickets = new Map<string, Ticket>();
+  private readonly playerTicket = new Map<string, string>();
+  private readonly byArrival = new ArrivalIndex();
+  private readonly validTicket: ReturnType<typeof ticketSchema>;
+  private waitingPlayerCount = 0;
+  private matchSeq = 0;
+  private readonly recentWaits: RecentWindow;
+  private readonly recentImbalance: RecentWindow;
+  private counters = { matchesFormed: 0, playersMatched: 0, ticketsCancelled: 0, ticketsRequeued: 0, policyErrors: 0 };
+
+  constructor(options: MatchmakerOptions) {
+    const parsed = parseConfig("matchmaker options", OptionsSchema, options);
+    this.teamSize = parsed.teamSize;
+    this.imbalance = options.imbalance ?? ratingSumDifference;
+    this.matchIdPrefix = parsed.matchIdPrefix ?? "m";
+    this.onPolicyError = options.onPolicyError;
+    const window = parsed.statsWindow ?? 200;
+    this.recentWaits = new RecentWindow(window * 2 * this.teamSize);
+    this.recentImbalance = new RecentWindow(window);
+    this.validTicket = ticketSchema(this.teamSize);
+    const policy = options.policy ?? "greedy";
+    this.policy =
+      typeof policy === "string"
+        ? createPolicy(policy, { teamSize: this.teamSize, imbalance: this.imbalance }, options.params)
+        : policy;
+  }
+
+  /** Number of waiting tickets. */
+  get size(): number {
+    return this.tickets.size;
+  }
+
+  get waitingPlayers(): number {
+    return this.waitingPlayerCount;
+  }
+
+  has(ticketId: string): boolean {
+    return this.tickets.has(ticketId);
+  }
+
+  get(ticketId: string): Ticket | undefined {
+    return this.tickets.get(ticketId);
+  }
+
+  /** Waiting tickets, oldest first. */
+  *waiting(): IterableIterator<Ticket> {
+    for (const [, ticket] of this.byArrival.oldest()) yield ticket;
+  }
+
+  /**
+   * Start a ticket waiting. Throws `MatchmakerError` (and changes nothing) for a malformed
+   * ticket, a ticket id already waiting, or a player already waiting in another ticket.
+   */
+  enqueue(ticket: Ticket, now: number): void {
+    const result = v.safeParse(this.validTicket, ticket);
+    if (!result.success) throw new MatchmakerError("invalid_ticket", `invalid ticket: ${describeIssues(result.issues)}`);
+    if (ticket.zones && ticket.zones.length > 0) {
+      throw new MatchmakerError("invalid_ticket", "invalid ticket: zones: this queue has no zones");
+    }
+    if (this.tickets.has(ticket.id)) {
+      throw new MatchmakerError("duplicate_ticket", `ticket "${ticket.id}" is already waiting`);
+    }
+    const seen = new Set<string>();
+    for (const p of ticket.players) {
+      if (seen.has(p.id) || this.playerTicket.has(p.id)) {
+        throw new MatchmakerError("duplicate_player", `player "${p.id}" is already waiting`);
+      }
+      seen.add(p.id);
+    }
+    this.admit(ticket, now);
+  }
+
+  /**
+   * Put tickets back after a match could not be started, keeping their original enqueue time
+   * so they stand ahead of newcomers. Returns the tickets that could not be put back (their
+   * id or a player is waiting again meanwhile), which the caller should report.
+   */
+  requeue(tickets: readonly Ticket[], now: number): Ticket[] {
+    const refused: Ticket[] = [];
+    for (const t of tickets) {
+      try {
+        this.enqueue(t, now);
+        this.counters.ticketsRequeued++;
+      } catch {
+        refused.push(t);
+      }
+    }
+    return refused;
+  }
+
+  /** Stop a ticket waiting (its player left). Returns false if it was not waiting. */
+  cancel(ticketId: string, _now?: number): boolean {
+    if (!this.forget(ticketId)) return false;
+    this.policy.remove(ticketId);
+    this.counters.ticketsCancelled++;
+    return true;
+  }
+
+  /** Run the policy and return the matches it formed; their tickets no longer wait. */
+  tick(now: number): Match[] {
+    const matches: Match[] = [];
+    for (const proposal of this.policy.poll(now)) {
+      const split = this.checkProposal(proposal);
+      if (typeof split === "string") {
+        this.counters.policyErrors++;
+        for (const t of proposal) if (this.tickets.has(t.id)) this.policy.add(t, now);
+        this.onPolicyError?.(new MatchmakerError("policy_contract", `policy ${this.policy.name}: ${split}`));
+        continue;
+      }
+      for (const t of proposal) this.forget(t.id);
+      matches.push(this.record(this.buildMatch(split, proposal, now)));
+    }
+    return matches;
+  }
+
+  /** When the driver should call `tick` next even if nobody joins (undefined: only on joins). */
+  nextWakeup(now: number): number | undefined {
+    return this.policy.nextWakeup(now);
+  }
+
+  stats(now: number): MatchmakerStats {
+    const oldest = this.byArrival.oldest(1).next();
+    return {
+      policy: this.policy.name,
+      waitingTickets: this.tickets.size,
+      waitingPlayers: this.waitingPlayerCount,
+      ...this.counters,
+      meanWaitMs: this.recentWaits.mean(),
+      p95WaitMs: this.recentWaits.percentile(95),
+      meanImbalance: this.recentImbalance.mean(),
+      oldestWaitMs: oldest.done ? 0 : Math.max(0, now - oldest.value[1].enqueuedAt),
+    };
+  }
+
+  private admit(ticket: Ticket, now: number): void {
+    this.tickets.set(ticket.id, ticket);
+    for (const p of ticket.players) this.playerTicket.set(p.id, ticket.id);
+    this.waitingPlayerCount += ticket.players.length;
+    this.byArrival.add(ticket);
+    this.policy.add(ticket, now);
+  }
+
+  private forget(ticketId: string): boolean {
+    const ticket = this.tickets.get(ticketId);
+    if (!ticket) return false;
+    this.tickets.delete(ticketId);
+    for (const p of ticket.players) this.playerTicket.delete(p.id);
+    this.waitingPlayerCount -= ticket.players.length;
+    this.byArrival.remove(ticketId);
+    return true;
+  }
+
+  /** A team split for the proposal, or why it breaks the policy contract. */
+  private checkProposal(proposal: readonly Ticket[]): TeamSplit | string {
+    const ids = new Set<string>();
+    for (const t of proposal) {
+      if (this.tickets.get(t.id) !== t) return `proposed ticket "${t.id}" is not waiting`;
+      if (ids.has(t.id)) return `proposed ticket "${t.id}" twice`;
+      ids.add(t.id);
+    }
+    return assembleTeams(proposal, this.teamSize, this.imbalance) ?? "proposed tickets cannot form two full teams";
+  }
+
+  private buildMatch(split: TeamSplit, tickets: readonly Ticket[], now: number): Match {
+    const team = (side: Side, members: readonly Ticket[]): MatchTeam => {
+      const players: MatchedPlayer[] = [];
+      let sum = 0;
+      for (const t of members) {
+        for (const p of t.players) {
+          players.push({ id: p.id, rating: p.rating, ticketId: t.id, waitMs: Math.max(0, now - t.enqueuedAt) });
+          sum += p.rating;
+        }
+      }
+      return { side, players, ticketIds: members.map((t) => t.id), ratingSum: sum };
+    };
+    const teams = [team("A", split.teamA), team("B", split.teamB)] as const;
+    let min = Infinity;
+    let max = -Infinity;
+    let waitSum = 0;
+    let maxWait = 0;
+    for (const p of [...teams[0].players, ...teams[1].players]) {
+      min = Math.min(min, p.rating);
+      max = Math.max(max, p.rating);
+      waitSum += p.waitMs;
+      maxWait = Math.max(maxWait, p.waitMs);
+    }
+    return {
+      id: `${this.matchIdPrefix}-${++this.matchSeq}`,
+      createdAt: now,
+      teamSize: this.teamSize,
+      teams,
+      tickets: [...tickets],
+      quality: { imbalance: split.imbalance, spread: max - min, meanWaitMs: waitSum / (2 * this.teamSize), maxWaitMs: maxWait },
+    };
+  }
+
+  private record(match: Match): Match {
+    this.counters.matchesFormed++;
+    this.counters.playersMatched += 2 * this.teamSize;
+    for (const team of match.teams) for (const p of team.players) this.recentWaits.push(p.waitMs);
+    this.recentImbalance.push(match.quality.imbalance);
+    return match;
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * The policy contract and the registry that makes policies selectable by name.
+ * A policy decides which tickets play together and when; assembly decides the teams.
+ */
+import { MatchmakerError } from "./errors.js";
+import type { ImbalanceFn } from "./imbalance.js";
+import type { Ticket } from "./types.js";
+
+/** What every policy is given when it is created. */
+export interface PolicyContext {
+  /** Players per team; a game seats `2 * teamSize`. */
+  readonly teamSize: number;
+  /** The queue's imbalance function, for policies that weigh team balance. */
+  readonly imbalance: ImbalanceFn;
+}
+
+/** Policy parameters as configured (room options or simulator `--set`); validated by the policy. */
+export type PolicyParams = Readonly<Record<string, unknown>>;
+
+/**
+ * A matching policy. It owns its indexes; the engine calls it with a clock it passes in.
+ * Every ticket returned from `poll` has been forgotten by the policy; the engine re-adds it
+ * if the game cannot be formed after all.
+ */
+export interface Policy {
+  readonly name: string;
+  /** A ticket starts waiting (or returns, keeping its original `enqueuedAt`). */
+  add(ticket: Ticket, now: number): void;
+  /** A ticket stops waiting (its player left). Unknown ids are ignored. */
+  remove(ticketId: string): void;
+  /** The games to form now, each a list of tickets that can fill 2 x teamSize seats. */
+  poll(now: number): Ticket[][];
+  /** The next time `poll` could form a game without any arrival, if the policy waits on time. */
+  nextWakeup(now: number): number | undefined;
+}
+
+/** A registered policy: its name, a one-line summary, and its factory. */
+export interface PolicyDefinition {
+  readonly name: string;
+  readonly summary: string;
+  /** Throws `MatchmakerError("invalid_config")` for parameters it does not accept. */
+  create(context: PolicyContext, params: PolicyParams): Policy;
+}
+
+const registry = new Map<string, PolicyDefinition>();
+
+/** Make a policy selectable by name in the room and the simulator. */
+export function registerPolicy(definition: PolicyDefinition): void {
+  if (registry.has(definition.name)) {
+    throw new MatchmakerError("invalid_config", `a policy named "${definition.name}" is already registered`);
+  }
+  registry.set(definition.name, definition);
+}
+
+/** Names of all registered policies, sorted. */
+export function policyNames(): string[] {
+  return [...registry.keys()].sort();
+}
+
+export function getPolicyDefinition(name: string): PolicyDefinition {
+  const definition = registry.get(name);
+  if (!definition) {
+    throw new MatchmakerError(
+      "unknown_policy",
+      `unknown policy "${name}"; registered policies: ${policyNames().join(", ")}`,
+    );
+  }
+  return definition;
+}
+
+export function createPolicy(name: string, context: PolicyContext, params: PolicyParams = {}): Policy {
+  return getPolicyDefinition(name).create(context, params);
+}

@@ -1,0 +1,60 @@
+/**
+ * Rolling figures over the most recent matches: waits per player and imbalance per game.
+ * Fixed memory (ring buffers); percentiles are computed only when asked for.
+ */
+
+/** A fixed-size window over the most recent values. */
+export class RecentWindow {
+  private readonly values: Float64Array;
+  private next = 0;
+  private count = 0;
+
+  constructor(readonly capacity: number) {
+    this.values = new Float64Array(capacity);
+  }
+
+  push(value: number): void {
+    this.values[this.next] = value;
+    this.next = (this.next + 1) % this.capacity;
+    if (this.count < this.capacity) this.count++;
+  }
+
+  get size(): number {
+    return this.count;
+  }
+
+  mean(): number {
+    if (this.count === 0) return 0;
+    let sum = 0;
+    for (let i = 0; i < this.count; i++) sum += this.values[i];
+    return sum / this.count;
+  }
+
+  /** Nearest-rank percentile, `p` in [0, 100]; 0 when empty. */
+  percentile(p: number): number {
+    if (this.count === 0) return 0;
+    const sorted = this.values.slice(0, this.count).sort();
+    const rank = Math.max(1, Math.ceil((p / 100) * this.count));
+    return sorted[rank - 1];
+  }
+}
+
+/** What the engine reports about its queue. */
+export interface MatchmakerStats {
+  readonly policy: string;
+  readonly waitingTickets: number;
+  readonly waitingPlayers: number;
+  readonly matchesFormed: number;
+  readonly playersMatched: number;
+  readonly ticketsCancelled: number;
+  readonly ticketsRequeued: number;
+  /** Mean and 95th percentile of the waits of players in recent matches (ms). */
+  readonly meanWaitMs: number;
+  readonly p95WaitMs: number;
+  /** Mean imbalance of recent matches. */
+  readonly meanImbalance: number;
+  /** Longest current wait among waiting tickets (ms). */
+  readonly oldestWaitMs: number;
+  /** Proposals a policy made that could not be assembled (a policy bug; should stay 0). */
+  readonly policyErrors: number;
+}

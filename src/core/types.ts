@@ -1,0 +1,80 @@
+/**
+ * The engine's vocabulary: players, tickets (the unit that is never split) and matches.
+ * Plain data only; no Colyseus import and no clock.
+ */
+
+/** One of the two sides of a game. Team A always plays side A. */
+export type Side = "A" | "B";
+
+/** A single human player waiting in a queue. */
+export interface Player {
+  /** Unique among all players waiting in the same queue (the room uses the client's sessionId). */
+  readonly id: string;
+  /** Skill rating on the queue's scale. */
+  readonly rating: number;
+}
+
+/**
+ * A party of 1..teamSize players that always lands on one team together.
+ * `enqueuedAt` is kept through re-queues so a player never loses their place.
+ */
+export interface Ticket {
+  readonly id: string;
+  readonly players: readonly Player[];
+  /** Time (ms, on the caller's clock) the ticket first entered the queue. */
+  readonly enqueuedAt: number;
+  /** The side this party insists on; absent means choice-free. */
+  readonly side?: Side;
+  /** Zones this ticket accepts; absent means the queue's single zone. */
+  readonly zones?: readonly string[];
+}
+
+/** A player as seated in a match. */
+export interface MatchedPlayer extends Player {
+  readonly ticketId: string;
+  /** Time this player waited, from `enqueuedAt` to the match (ms). */
+  readonly waitMs: number;
+}
+
+/** One team of exactly `teamSize` players. */
+export interface MatchTeam {
+  readonly side: Side;
+  readonly players: readonly MatchedPlayer[];
+  /** The tickets (parties) on this team, never split. */
+  readonly ticketIds: readonly string[];
+  readonly ratingSum: number;
+}
+
+/** Figures that describe how good a match is. */
+export interface MatchQuality {
+  /** The configured imbalance of the chosen team split (0 is perfectly balanced). */
+  readonly imbalance: number;
+  /** Highest minus lowest rating in the game. */
+  readonly spread: number;
+  readonly meanWaitMs: number;
+  readonly maxWaitMs: number;
+}
+
+/** A game the engine decided to form: two teams, sides fixed, parties intact. */
+export interface Match {
+  readonly id: string;
+  readonly createdAt: number;
+  readonly teamSize: number;
+  /** `[team on side A, team on side B]`. */
+  readonly teams: readonly [MatchTeam, MatchTeam];
+  /** The tickets this match consumed, as they were when waiting (for re-queueing on failure). */
+  readonly tickets: readonly Ticket[];
+  readonly quality: MatchQuality;
+}
+
+/** Number of players in a ticket. */
+export function partySize(ticket: Ticket): number {
+  return ticket.players.length;
+}
+
+/** Sum of the ticket's player ratings. */
+export function ratingSum(ticket: Ticket): number {
+  let sum = 0;
+  for (const p of ticket.players) sum += p.rating;
+  return sum;
+}

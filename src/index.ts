@@ -1,0 +1,11 @@
+/**
+ * colyseus-matchmaker: matchmaking for Colyseus 0.18.
+ *
+ * - `MatchmakerRoom` / `defineQueue`: the queue room players join.
+ * - `Matchmaker` and the policies: the pure engine, also driven by the simulator.
+ */
+export * from "./core/index.js";
+export { MatchmakerRoom, defineQueue } from "./colyseus/MatchmakerRoom.js";
+export type { MatchmakerRoomOptions, JoinOptions } from "./colyseus/options.js";
+export type { MatchInfo, SeatOptions, SeatMessage } from "./colyseus/seats.js";
+export { MatchmakerState, WaitingEntry, QueueFigures } from "./colyseus/state.js";

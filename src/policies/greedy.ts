@@ -1,0 +1,84 @@
+/**
+ * `greedy`: form a game the moment one can be assembled from the waiting tickets, preferring
+ * the oldest (Schlup's A_G; Wu's greedy policy; with parties, the FIFO/packing order of Xu et al.).
+ *
+ * Tickets sit in one arrival-ordered index per class (party size x side). Only the oldest
+ * `seats / size` tickets of a class can belong to the oldest game, so the search looks at a
+ * bounded candidate list (about 4k·H(k) tickets) whatever the pool size: per join the work is
+ * O(classes x log n) plus a search whose size depends on teamSize only.
+ */
+import * as v from "valibot";
+import { ArrivalIndex, compareArrival, type ArrivalKey } from "../core/arrival-order.js";
+import type { Policy, PolicyContext, PolicyDefinition, PolicyParams } from "../core/policy.js";
+import { parseConfig, unknownKeyMessage } from "../core/validation.js";
+import type { Ticket } from "../core/types.js";
+import { findOldestGame } from "./oldest-game.js";
+
+const GreedyParams = v.strictObject({}, unknownKeyMessage);
+
+export class GreedyPolicy implements Policy {
+  readonly name = "greedy";
+  private readonly classes = new Map<string, ArrivalIndex>();
+  private readonly classOf = new Map<string, string>();
+  /** Removals never create a game, so the search runs only after an arrival. */
+  private dirty = false;
+
+  constructor(private readonly context: PolicyContext) {}
+
+  add(ticket: Ticket): void {
+    const cls = `${ticket.players.length}|${ticket.side ?? ""}`;
+    let index = this.classes.get(cls);
+    if (!index) this.classes.set(cls, (index = new ArrivalIndex()));
+    index.add(ticket);
+    this.classOf.set(ticket.id, cls);
+    this.dirty = true;
+  }
+
+  remove(ticketId: string): void {
+    const cls = this.classOf.get(ticketId);
+    if (cls === undefined) return;
+    this.classOf.delete(ticketId);
+    this.classes.get(cls)!.remove(ticketId);
+  }
+
+  poll(): Ticket[][] {
+    if (!this.dirty) return [];
+    this.dirty = false;
+    const games: Ticket[][] = [];
+    for (let game = this.nextGame(); game; game = this.nextGame()) {
+      for (const t of game) this.remove(t.id);
+      games.push(game);
+    }
+    return games;
+  }
+
+  nextWakeup(): undefined {
+    return undefined;
+  }
+
+  private nextGame(): Ticket[] | undefined {
+    const k = this.context.teamSize;
+    const candidates: [ArrivalKey, Ticket][] = [];
+    for (const index of this.classes.values()) {
+      const first = index.oldest(1).next();
+      if (first.done) continue;
+      const [, sample] = first.value;
+      const seats = sample.side ? k : 2 * k;
+      candidates.push(...index.oldest(Math.floor(seats / sample.players.length)));
+    }
+    candidates.sort((a, b) => compareArrival(a[0], b[0]));
+    return findOldestGame(
+      candidates.map(([, t]) => t),
+      k,
+    );
+  }
+}
+
+export const greedy: PolicyDefinition = {
+  name: "greedy",
+  summary: "Form a game as soon as 2 x teamSize players can be assembled, oldest tickets first.",
+  create(context: PolicyContext, params: PolicyParams): Policy {
+    parseConfig("greedy policy parameters", GreedyParams, params);
+    return new GreedyPolicy(context);
+  },
+};
