@@ -1,0 +1,31 @@
+/**
+ * The README's complete server, runnable: `npx tsx example-server/minimal.ts`.
+ * (In your project, import from "colyseus-matchmaker" instead of "../src/index.js".)
+ */
+import "./node20.js";
+import { defineRoom, defineServer, Room, type Client } from "@colyseus/core";
+import { monitor } from "@colyseus/monitor";
+import { defineQueue, type MatchInfo, type SeatOptions } from "../src/index.js";
+
+// Your game. The queue creates one per match and reserves a seat for every player.
+export class ArenaRoom extends Room {
+  override onCreate(options: { match: MatchInfo }) {
+    // options.match.teams[0] plays side "A", teams[1] side "B"; each player has its sessionId.
+    this.maxClients = options.match.teamSize * 2;
+  }
+  override onJoin(client: Client, seat: SeatOptions) {
+    console.log(client.sessionId, "plays side", seat.side, "in match", seat.matchId);
+  }
+}
+
+export const server = defineServer({
+  rooms: {
+    queue_2v2: defineQueue({ teamSize: 2, gameRoom: "arena", policy: "greedy" }),
+    arena: defineRoom(ArenaRoom),
+  },
+  express: (app) => {
+    app.use("/monitor", monitor());
+  },
+});
+
+if (import.meta.url === `file://${process.argv[1]}`) await server.listen(Number(process.env.PORT ?? 2567));

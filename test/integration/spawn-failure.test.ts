@@ -1,0 +1,114 @@
+import { defineRoom, matchMaker, Room } from "@colyseus/core";
+import { boot, type ColyseusTestServer } from "@colyseus/testing";
+import config from "@colyseus/tools";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { defineQueue, type MatchInfo, type MatchmakerRoom } from "../../src/index.js";
+import { joinQueue, within } from "../helpers/sdk.js";
+
+/** A game room whose creation fails a configurable number of times. */
+class FlakyGameRoom extends Room {
+  static failuresLeft = 0;
+  static created: MatchInfo[] = [];
+
+  override onCreate(options: { match: MatchInfo }): void {
+    if (FlakyGameRoom.failuresLeft > 0) {
+      FlakyGameRoom.failuresLeft--;
+      throw new Error("game server out of capacity");
+    }
+    FlakyGameRoom.created.push(options.match);
+  }
+}
+
+/** A game room with fewer seats than a match needs: seat reservation fails after creation. */
+class TinyGameRoom extends Room {
+  static created = 0;
+  override onCreate(): void {
+    TinyGameRoom.created++;
+    this.maxClients = 1;
+  }
+}
+
+describe("a game room that fails to start", () => {
+  let server: ColyseusTestServer;
+
+  beforeAll(async () => {
+    server = await boot(
+      config({
+        rooms: {
+          duel: defineQueue({ teamSize: 1, gameRoom: "flaky", tickMs: 100 }),
+          slow_duel: defineQueue({ teamSize: 1, gameRoom: "flaky", tickMs: 60_000 }),
+          tiny_duel: defineQueue({ teamSize: 1, gameRoom: "tiny", tickMs: 60_000 }),
+          flaky: defineRoom(FlakyGameRoom),
+          tiny: defineRoom(TinyGameRoom),
+        },
+      }),
+      2572,
+    );
+  });
+  afterAll(async () => {
+    await server.shutdown();
+  });
+
+  it("puts every player back with the original wait, then matches them once creation succeeds", async () => {
+    FlakyGameRoom.failuresLeft = 2;
+    const a = await joinQueue(server, "duel", { rating: 1000 });
+    const queue = server.getRoomById<MatchmakerRoom>(a.queue.roomId);
+    const enqueuedAt = queue.matchmaker.get(a.queue.sessionId)!.enqueuedAt;
+    await new Promise((r) => setTimeout(r, 20));
+    const b = await joinQueue(server, "duel", { rating: 1200 });
+
+    // The first attempt fails at once; the players come back and wait for the next tick.
+    await vi.waitFor(() => expect(queue.state.figures.spawnFailures).toBeGreaterThanOrEqual(1));
+    const [seatA, seatB] = await within(Promise.all([a.seat, b.seat]), 5000, "seats after the failures");
+    expect(queue.state.figures.spawnFailures).toBe(2);
+    expect(FlakyGameRoom.created).toHaveLength(1);
+    expect(seatA.roomId).toBe(seatB.roomId);
+
+    // Each player's wait in the match counts from the first join, not from the re-queue.
+    const match = FlakyGameRoom.created[0];
+    const players = match.teams.flatMap((t) => t.players);
+    const waitOfA = players.find((p) => p.sessionId === a.queue.sessionId)!.waitMs;
+    expect(waitOfA).toBeGreaterThanOrEqual(Date.now() - enqueuedAt - 5000);
+    expect(waitOfA).toBeGreaterThanOrEqual(150); // two failed attempts, re-tried on 100 ms ticks
+    expect(queue.matchmaker.stats(Date.now()).ticketsRequeued).toBe(4);
+    expect(queue.state.waiting.size).toBe(0);
+    await a.queue.leave();
+    await b.queue.leave();
+  });
+
+  it("shows re-queued players with their first timestamp, ahead of a newcomer", async () => {
+    FlakyGameRoom.failuresLeft = 1;
+    FlakyGameRoom.created = [];
+    // This queue only runs on joins (the timer is a minute), so the re-queued state stays visible.
+    const a = await joinQueue(server, "slow_duel", { rating: 1000 });
+    const queue = server.getRoomById<MatchmakerRoom>(a.queue.roomId);
+    const sinceA = queue.state.waiting.get(a.queue.sessionId)!.waitingSince;
+    await new Promise((r) => setTimeout(r, 10));
+    const b = await joinQueue(server, "slow_duel", { rating: 1000 });
+    await vi.waitFor(() => expect(queue.state.figures.spawnFailures).toBe(1));
+    await vi.waitFor(() => expect(queue.state.waiting.size).toBe(2));
+    expect(queue.state.waiting.get(a.queue.sessionId)!.waitingSince).toBe(sinceA);
+    expect(queue.matchmaker.get(a.queue.sessionId)!.enqueuedAt).toBe(sinceA);
+    // Each client still sees its own entry again.
+    await vi.waitFor(() => expect([...a.queue.state.waiting.keys()]).toEqual([a.queue.sessionId]));
+
+    const c = await joinQueue(server, "slow_duel", { rating: 1000 });
+    const [seatA, seatB] = await within(Promise.all([a.seat, b.seat]), 5000, "seats on the next join");
+    expect(seatA.roomId).toBe(seatB.roomId);
+    expect([...queue.state.waiting.keys()]).toEqual([c.queue.sessionId]);
+    for (const x of [a, b, c]) await x.queue.leave();
+  });
+
+  it("disposes a game room whose seats cannot all be reserved, and keeps both players waiting", async () => {
+    const a = await joinQueue(server, "tiny_duel", { rating: 1000 });
+    const queue = server.getRoomById<MatchmakerRoom>(a.queue.roomId);
+    const b = await joinQueue(server, "tiny_duel", { rating: 1000 });
+    await vi.waitFor(() => expect(queue.state.figures.spawnFailures).toBe(1));
+    await vi.waitFor(() => expect(queue.matchmaker.size).toBe(2));
+    expect(TinyGameRoom.created).toBe(1);
+    await vi.waitFor(async () => {
+      expect(await matchMaker.query({ name: "tiny" })).toHaveLength(0);
+    });
+    for (const x of [a, b]) await x.queue.leave();
+  });
+});
