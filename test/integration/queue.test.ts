@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vites
 import app from "../../example-server/app.config.js";
 import type { DemoGameRoom, DemoGameState } from "../../example-server/DemoGameRoom.js";
 import type { MatchmakerRoom } from "../../src/index.js";
-import { joinQueue, staysPending, within } from "../helpers/sdk.js";
+import { joinQueue, staysPending, within, type QueuedClient } from "../helpers/sdk.js";
 
 describe("MatchmakerRoom with the example server's queues", () => {
   let server: ColyseusTestServer;
@@ -20,7 +20,7 @@ describe("MatchmakerRoom with the example server's queues", () => {
 
   it("puts four 2v2 players in one fresh game room, two per team, each told its side", async () => {
     const ratings = [1500, 1600, 1400, 1700];
-    const clients = [];
+    const clients: QueuedClient[] = [];
     for (const rating of ratings) clients.push(await joinQueue(server, "squad", { rating }));
     const seats = await within(Promise.all(clients.map((c) => c.seat)), 5000, "four seats");
 
