@@ -19,7 +19,7 @@ import {
   type MatchmakerRoomOptions,
   type ResolvedRoomOptions,
 } from "./options.js";
-import { spawnGame } from "./seats.js";
+import { spawnGame, type SeatMessage } from "./seats.js";
 import { MatchmakerState, QueueFigures, WaitingEntry } from "./state.js";
 
 /**
@@ -123,24 +123,33 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
   }
 
   private async startMatch(match: Match): Promise<void> {
+    let seats: Map<string, SeatMessage>;
     try {
-      const seats = await spawnGame(
+      seats = await spawnGame(
         this.config.gameRoom,
         match,
         this.roomName,
         this.config.gameRoomOptions,
         (id) => this.clients.getById(id)?.auth,
       );
-      for (const [sessionId, seat] of seats) {
-        const client = this.clients.getById(sessionId);
-        if (!client) continue; // left while the game was being created; its seat simply expires
-        this.seated.add(sessionId);
-        client.send("seat", seat);
-      }
     } catch (error) {
       this.state.figures.spawnFailures++;
       logger.error(`[${this.roomName}] could not start match ${match.id} in "${this.config.gameRoom}"; re-queueing its players:`, error);
       this.requeue(match);
+      return;
+    }
+    // Someone left while the game was being created: a game one player short helps nobody, so
+    // the game is dropped and everyone still here goes back to their place in the queue.
+    if ([...seats.keys()].some((id) => !this.clients.getById(id))) {
+      const roomId = seats.values().next().value?.roomId;
+      if (roomId) await matchMaker.remoteRoomCall(roomId, "disconnect").catch(() => undefined);
+      this.state.figures.abandonedMatches++;
+      this.requeue(match);
+      return;
+    }
+    for (const [sessionId, seat] of seats) {
+      this.seated.add(sessionId);
+      this.clients.getById(sessionId)!.send("seat", seat);
     }
   }
 

@@ -16,8 +16,17 @@ export interface MatchInfo {
   readonly teamSize: number;
   readonly teams: ReadonlyArray<{
     readonly side: Side;
-    readonly players: ReadonlyArray<{ readonly sessionId: string; readonly rating: number; readonly ticketId: string; readonly waitMs: number }>;
+    readonly players: ReadonlyArray<{
+      readonly sessionId: string;
+      readonly rating: number;
+      readonly ticketId: string;
+      readonly waitMs: number;
+      /** A computer player: no client will take this seat; the game plays it. */
+      readonly bot: boolean;
+    }>;
   }>;
+  /** How many seats are bots. */
+  readonly bots: number;
   readonly quality: Match["quality"];
 }
 
@@ -40,16 +49,17 @@ export function matchInfo(match: Match, queue: string): MatchInfo {
     teamSize: match.teamSize,
     teams: match.teams.map((team) => ({
       side: team.side,
-      players: team.players.map((p) => ({ sessionId: p.id, rating: p.rating, ticketId: p.ticketId, waitMs: p.waitMs })),
+      players: team.players.map((p) => ({ sessionId: p.id, rating: p.rating, ticketId: p.ticketId, waitMs: p.waitMs, bot: p.bot === true })),
     })),
+    bots: match.bots,
     quality: match.quality,
   };
 }
 
-/** Every player's seat in a match, in team order. */
+/** Every human player's seat in a match, in team order (bots take no seat reservation). */
 export function seatsOf(match: Match): Array<{ sessionId: string; options: SeatOptions }> {
   return match.teams.flatMap((team, index) =>
-    team.players.map((p) => ({
+    team.players.filter((p) => !p.bot).map((p) => ({
       sessionId: p.id,
       options: { matchId: match.id, side: team.side, team: index as 0 | 1, rating: p.rating },
     })),

@@ -35,6 +35,8 @@ export const QueueFigures = schema(
     meanImbalance: t.number().default(0),
     /** Matches whose game room could not be created or seated; their players were re-queued. */
     spawnFailures: t.number().default(0),
+    /** Matches dropped because a player left while the game room was being created. */
+    abandonedMatches: t.number().default(0),
   },
   "QueueFigures",
 );

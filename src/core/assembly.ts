@@ -31,26 +31,10 @@ export function assembleTeams(
   teamSize: number,
   imbalance: ImbalanceFn,
 ): TeamSplit | undefined {
-  const forcedA: Ticket[] = [];
-  const forcedB: Ticket[] = [];
-  const free: Ticket[] = [];
-  let sizeA = 0;
-  let sizeB = 0;
-  let total = 0;
-  for (const t of tickets) {
-    const size = partySize(t);
-    if (size < 1 || size > teamSize) return undefined;
-    total += size;
-    if (t.side === "A") {
-      forcedA.push(t);
-      sizeA += size;
-    } else if (t.side === "B") {
-      forcedB.push(t);
-      sizeB += size;
-    } else free.push(t);
-  }
-  if (total !== 2 * teamSize || sizeA > teamSize || sizeB > teamSize) return undefined;
-  const need = teamSize - sizeA;
+  const tally = tallyBySide(tickets, teamSize);
+  if (!tally || tally.total !== 2 * teamSize) return undefined;
+  const { forcedA, forcedB, free } = tally;
+  const need = teamSize - tally.sizeA;
   const pick =
     free.length <= EXACT_SPLIT_LIMIT
       ? bestExactPick(forcedA, forcedB, free, need, imbalance)
@@ -64,20 +48,53 @@ export function assembleTeams(
 
 /** True when some split of `tickets` into two teams of `teamSize` exists. */
 export function canAssemble(tickets: readonly Ticket[], teamSize: number): boolean {
-  let sizeA = 0;
-  let sizeB = 0;
-  let total = 0;
-  const freeSizes: number[] = [];
+  const tally = tallyBySide(tickets, teamSize);
+  if (!tally || tally.total !== 2 * teamSize) return false;
+  return (subsetSums(tally.free.map(partySize), teamSize) & (1n << BigInt(teamSize - tally.sizeA))) !== 0n;
+}
+
+/**
+ * True when `tickets` plus computer players (solo, choice-free) in the empty seats can be split
+ * into two teams of `teamSize`: some choice-free subset fits beside the side-A tickets while the
+ * rest fits beside the side-B tickets.
+ */
+export function fitsWithBots(tickets: readonly Ticket[], teamSize: number): boolean {
+  const tally = tallyBySide(tickets, teamSize);
+  if (!tally || tally.total > 2 * teamSize) return false;
+  const { sizeA, sizeB, total } = tally;
+  const freeTotal = total - sizeA - sizeB;
+  const sums = subsetSums(tally.free.map(partySize), teamSize);
+  for (let s = Math.max(0, freeTotal + sizeB - teamSize); s <= teamSize - sizeA; s++) {
+    if ((sums & (1n << BigInt(s))) !== 0n) return true;
+  }
+  return false;
+}
+
+interface SideTally {
+  readonly forcedA: Ticket[];
+  readonly forcedB: Ticket[];
+  readonly free: Ticket[];
+  readonly sizeA: number;
+  readonly sizeB: number;
+  readonly total: number;
+}
+
+/** Tickets grouped by side preference with their player counts; undefined if a side or a party overflows a team. */
+function tallyBySide(tickets: readonly Ticket[], teamSize: number): SideTally | undefined {
+  const tally = { forcedA: [] as Ticket[], forcedB: [] as Ticket[], free: [] as Ticket[], sizeA: 0, sizeB: 0, total: 0 };
   for (const t of tickets) {
     const size = partySize(t);
-    if (size < 1 || size > teamSize) return false;
-    total += size;
-    if (t.side === "A") sizeA += size;
-    else if (t.side === "B") sizeB += size;
-    else freeSizes.push(size);
+    if (size < 1 || size > teamSize) return undefined;
+    tally.total += size;
+    if (t.side === "A") {
+      tally.forcedA.push(t);
+      tally.sizeA += size;
+    } else if (t.side === "B") {
+      tally.forcedB.push(t);
+      tally.sizeB += size;
+    } else tally.free.push(t);
   }
-  if (total !== 2 * teamSize || sizeA > teamSize || sizeB > teamSize) return false;
-  return (subsetSums(freeSizes, teamSize) & (1n << BigInt(teamSize - sizeA))) !== 0n;
+  return tally.sizeA > teamSize || tally.sizeB > teamSize ? undefined : tally;
 }
 
 /** Bitmask of every sum up to `cap` that some subset of `sizes` reaches (bit s = sum s). */

@@ -5,13 +5,16 @@
  */
 import * as v from "valibot";
 import { ArrivalIndex } from "./arrival-order.js";
-import { assembleTeams, type TeamSplit } from "./assembly.js";
+import { assembleTeams, fitsWithBots, playersOf, type TeamSplit } from "./assembly.js";
 import { MatchmakerError } from "./errors.js";
 import { ratingSumDifference, type ImbalanceFn } from "./imbalance.js";
 import { createPolicy, type Policy, type PolicyParams } from "./policy.js";
 import { RecentWindow, type MatchmakerStats } from "./stats.js";
 import type { Match, MatchedPlayer, MatchTeam, Side, Ticket } from "./types.js";
 import { describeIssues, parseConfig, unknownKeyMessage } from "./validation.js";
+
+/** How many tickets per seat a bot game looks through for companions before it settles. */
+const BOT_GAME_SCAN_PER_SEAT = 8;
 
 /** Engine configuration. */
 export interface MatchmakerOptions {
@@ -27,6 +30,14 @@ export interface MatchmakerOptions {
   readonly matchIdPrefix?: string;
   /** How many recent matches the statistics cover (default 200). */
   readonly statsWindow?: number;
+  /**
+   * Maximum wait (ms), Schlup's tau_max. Policies may relax for tickets that reach it; with
+   * `fillWithBots`, the engine then forms a game of the oldest such ticket, the oldest others
+   * that fit beside it, and bots in the remaining seats.
+   */
+  readonly maxWaitMs?: number;
+  /** Fill games with bots for tickets that reach `maxWaitMs` (requires `maxWaitMs`). */
+  readonly fillWithBots?: boolean;
   /** Called when a policy proposes a game that cannot be assembled; its tickets keep waiting. */
   readonly onPolicyError?: (error: MatchmakerError) => void;
 }
@@ -35,6 +46,8 @@ const OptionsSchema = v.object({
   teamSize: v.pipe(v.number(), v.integer("must be an integer"), v.minValue(1), v.maxValue(64)),
   matchIdPrefix: v.optional(v.pipe(v.string(), v.maxLength(64))),
   statsWindow: v.optional(v.pipe(v.number(), v.integer("must be an integer"), v.minValue(1), v.maxValue(1_000_000))),
+  maxWaitMs: v.optional(v.pipe(v.number(), v.finite("must be a finite number"), v.gtValue(0, "must be positive"))),
+  fillWithBots: v.optional(v.boolean()),
 });
 
 const PlayerSchema = v.strictObject(
@@ -67,6 +80,8 @@ function ticketSchema(teamSize: number) {
 export class Matchmaker {
   readonly teamSize: number;
   readonly policy: Policy;
+  readonly maxWaitMs: number | undefined;
+  readonly fillWithBots: boolean;
   private readonly imbalance: ImbalanceFn;
   private readonly matchIdPrefix: string;
   private readonly onPolicyError?: (error: MatchmakerError) => void;
@@ -78,10 +93,15 @@ export class Matchmaker {
   private matchSeq = 0;
   private readonly recentWaits: RecentWindow;
   private readonly recentImbalance: RecentWindow;
-  private counters = { matchesFormed: 0, playersMatched: 0, ticketsCancelled: 0, ticketsRequeued: 0, policyErrors: 0 };
+  private counters = { matchesFormed: 0, playersMatched: 0, botsUsed: 0, ticketsCancelled: 0, ticketsRequeued: 0, policyErrors: 0 };
 
   constructor(options: MatchmakerOptions) {
     const parsed = parseConfig("matchmaker options", OptionsSchema, options);
+    if (parsed.fillWithBots && parsed.maxWaitMs === undefined) {
+      throw new MatchmakerError("invalid_config", "matchmaker options: fillWithBots: needs maxWaitMs");
+    }
+    this.maxWaitMs = parsed.maxWaitMs;
+    this.fillWithBots = parsed.fillWithBots ?? false;
     this.teamSize = parsed.teamSize;
     this.imbalance = options.imbalance ?? ratingSumDifference;
     this.matchIdPrefix = parsed.matchIdPrefix ?? "m";
@@ -93,7 +113,11 @@ export class Matchmaker {
     const policy = options.policy ?? "greedy";
     this.policy =
       typeof policy === "string"
-        ? createPolicy(policy, { teamSize: this.teamSize, imbalance: this.imbalance }, options.params)
+        ? createPolicy(
+            policy,
+            { teamSize: this.teamSize, imbalance: this.imbalance, ...(this.maxWaitMs !== undefined ? { maxWaitMs: this.maxWaitMs } : {}) },
+            options.params,
+          )
         : policy;
   }
 
@@ -180,14 +204,19 @@ export class Matchmaker {
         continue;
       }
       for (const t of proposal) this.forget(t.id);
-      matches.push(this.record(this.buildMatch(split, proposal, now)));
+      matches.push(this.record(this.buildMatch(split, proposal, 0, now)));
     }
+    if (this.fillWithBots) matches.push(...this.botGames(now));
     return matches;
   }
 
   /** When the driver should call `tick` next even if nobody joins (undefined: only on joins). */
   nextWakeup(now: number): number | undefined {
-    return this.policy.nextWakeup(now);
+    const policyWakeup = this.policy.nextWakeup(now);
+    const oldest = this.byArrival.oldest(1).next();
+    if (!this.fillWithBots || oldest.done) return policyWakeup;
+    const botWakeup = oldest.value[1].enqueuedAt + this.maxWaitMs!;
+    return policyWakeup === undefined ? botWakeup : Math.min(policyWakeup, botWakeup);
   }
 
   stats(now: number): MatchmakerStats {
@@ -233,13 +262,58 @@ export class Matchmaker {
     return assembleTeams(proposal, this.teamSize, this.imbalance) ?? "proposed tickets cannot form two full teams";
   }
 
-  private buildMatch(split: TeamSplit, tickets: readonly Ticket[], now: number): Match {
+  /**
+   * Bot-filled games for tickets that reached the maximum wait, oldest first: each takes the
+   * overdue ticket, then the oldest other tickets that still fit, and bots for the empty seats.
+   */
+  private botGames(now: number): Match[] {
+    const matches: Match[] = [];
+    const seats = 2 * this.teamSize;
+    for (;;) {
+      const oldest = this.byArrival.oldest(1).next();
+      if (oldest.done || now - oldest.value[1].enqueuedAt < this.maxWaitMs!) return matches;
+      const chosen: Ticket[] = [];
+      let players = 0;
+      // Scanning is bounded: a pool that could fill the game would have been matched already.
+      for (const [, t] of this.byArrival.oldest(BOT_GAME_SCAN_PER_SEAT * seats)) {
+        if (!fitsWithBots([...chosen, t], this.teamSize)) continue;
+        chosen.push(t);
+        players += t.players.length;
+        if (players === seats) break;
+      }
+      const id = this.nextMatchId();
+      const humans = playersOf(chosen);
+      const meanRating = humans.reduce((sum, p) => sum + p.rating, 0) / humans.length;
+      const bots: Ticket[] = [];
+      for (let i = 0; i < seats - players; i++) {
+        const botId = `${id}~bot${i + 1}`;
+        bots.push({ id: botId, players: [{ id: botId, rating: meanRating }], enqueuedAt: now });
+      }
+      const split = assembleTeams([...chosen, ...bots], this.teamSize, this.imbalance);
+      if (!split) throw new Error(`internal: bot game ${id} cannot be assembled`); // fitsWithBots guarantees it
+      for (const t of chosen) {
+        this.forget(t.id);
+        this.policy.remove(t.id);
+      }
+      matches.push(this.record(this.buildMatch(split, chosen, bots.length, now, id)));
+    }
+  }
+
+  private nextMatchId(): string {
+    return `${this.matchIdPrefix}-${++this.matchSeq}`;
+  }
+
+  private buildMatch(split: TeamSplit, tickets: readonly Ticket[], bots: number, now: number, id = this.nextMatchId()): Match {
+    const botIds = new Set<string>();
+    if (bots > 0) for (const t of [...split.teamA, ...split.teamB]) if (!tickets.includes(t)) botIds.add(t.id);
     const team = (side: Side, members: readonly Ticket[]): MatchTeam => {
       const players: MatchedPlayer[] = [];
       let sum = 0;
       for (const t of members) {
+        const bot = botIds.has(t.id);
         for (const p of t.players) {
-          players.push({ id: p.id, rating: p.rating, ticketId: t.id, waitMs: Math.max(0, now - t.enqueuedAt) });
+          const waitMs = bot ? 0 : Math.max(0, now - t.enqueuedAt);
+          players.push({ id: p.id, rating: p.rating, ticketId: t.id, waitMs, ...(bot ? { bot: true as const } : {}) });
           sum += p.rating;
         }
       }
@@ -250,26 +324,31 @@ export class Matchmaker {
     let max = -Infinity;
     let waitSum = 0;
     let maxWait = 0;
+    let humans = 0;
     for (const p of [...teams[0].players, ...teams[1].players]) {
+      if (p.bot) continue;
+      humans++;
       min = Math.min(min, p.rating);
       max = Math.max(max, p.rating);
       waitSum += p.waitMs;
       maxWait = Math.max(maxWait, p.waitMs);
     }
     return {
-      id: `${this.matchIdPrefix}-${++this.matchSeq}`,
+      id,
       createdAt: now,
       teamSize: this.teamSize,
       teams,
       tickets: [...tickets],
-      quality: { imbalance: split.imbalance, spread: max - min, meanWaitMs: waitSum / (2 * this.teamSize), maxWaitMs: maxWait },
+      bots,
+      quality: { imbalance: split.imbalance, spread: max - min, meanWaitMs: waitSum / humans, maxWaitMs: maxWait },
     };
   }
 
   private record(match: Match): Match {
     this.counters.matchesFormed++;
-    this.counters.playersMatched += 2 * this.teamSize;
-    for (const team of match.teams) for (const p of team.players) this.recentWaits.push(p.waitMs);
+    this.counters.playersMatched += 2 * this.teamSize - match.bots;
+    this.counters.botsUsed += match.bots;
+    for (const team of match.teams) for (const p of team.players) if (!p.bot) this.recentWaits.push(p.waitMs);
     this.recentImbalance.push(match.quality.imbalance);
     return match;
   }

@@ -12,6 +12,12 @@ export interface PolicyContext {
   readonly teamSize: number;
   /** The queue's imbalance function, for policies that weigh team balance. */
   readonly imbalance: ImbalanceFn;
+  /**
+   * The queue's maximum wait (ms), if it has one (Schlup's tau_max): policies may relax their
+   * criteria for tickets that reach it. If the queue fills with bots, the engine itself forms
+   * a bot-filled game for a ticket the policy still has not matched by then.
+   */
+  readonly maxWaitMs?: number;
 }
 
 /** Policy parameters as configured (room options or simulator `--set`); validated by the policy. */

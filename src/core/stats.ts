@@ -45,7 +45,10 @@ export interface MatchmakerStats {
   readonly waitingTickets: number;
   readonly waitingPlayers: number;
   readonly matchesFormed: number;
+  /** Human players seated in matches. */
   readonly playersMatched: number;
+  /** Seats filled by bots after the maximum wait. */
+  readonly botsUsed: number;
   readonly ticketsCancelled: number;
   readonly ticketsRequeued: number;
   /** Mean and 95th percentile of the waits of players in recent matches (ms). */

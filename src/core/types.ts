@@ -32,6 +32,8 @@ export interface Ticket {
 /** A player as seated in a match. */
 export interface MatchedPlayer extends Player {
   readonly ticketId: string;
+  /** Present on a computer player that fills a seat after the queue's maximum wait. */
+  readonly bot?: true;
   /** Time this player waited, from `enqueuedAt` to the match (ms). */
   readonly waitMs: number;
 }
@@ -49,7 +51,7 @@ export interface MatchTeam {
 export interface MatchQuality {
   /** The configured imbalance of the chosen team split (0 is perfectly balanced). */
   readonly imbalance: number;
-  /** Highest minus lowest rating in the game. */
+  /** Highest minus lowest rating among the human players. */
   readonly spread: number;
   readonly meanWaitMs: number;
   readonly maxWaitMs: number;
@@ -62,8 +64,10 @@ export interface Match {
   readonly teamSize: number;
   /** `[team on side A, team on side B]`. */
   readonly teams: readonly [MatchTeam, MatchTeam];
-  /** The tickets this match consumed, as they were when waiting (for re-queueing on failure). */
+  /** The human tickets this match consumed, as they were when waiting (for re-queueing on failure). */
   readonly tickets: readonly Ticket[];
+  /** Seats filled by computer players (0 unless the queue fills with bots after a maximum wait). */
+  readonly bots: number;
   readonly quality: MatchQuality;
 }
 

@@ -3,7 +3,7 @@ import { boot, type ColyseusTestServer } from "@colyseus/testing";
 import config from "@colyseus/tools";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { defineQueue, type MatchInfo, type MatchmakerRoom } from "../../src/index.js";
-import { joinQueue, within } from "../helpers/sdk.js";
+import { joinQueue, staysPending, within } from "../helpers/sdk.js";
 
 /** A game room whose creation fails a configurable number of times. */
 class FlakyGameRoom extends Room {
@@ -28,6 +28,14 @@ class TinyGameRoom extends Room {
   }
 }
 
+/** A game room whose creation waits until the test opens the gate. */
+class SlowGameRoom extends Room {
+  static gate: Promise<void> = Promise.resolve();
+  override async onCreate(): Promise<void> {
+    await SlowGameRoom.gate;
+  }
+}
+
 describe("a game room that fails to start", () => {
   let server: ColyseusTestServer;
 
@@ -40,6 +48,8 @@ describe("a game room that fails to start", () => {
           tiny_duel: defineQueue({ teamSize: 1, gameRoom: "tiny", tickMs: 60_000 }),
           flaky: defineRoom(FlakyGameRoom),
           tiny: defineRoom(TinyGameRoom),
+          slow_start_duel: defineQueue({ teamSize: 1, gameRoom: "slow", tickMs: 60_000 }),
+          slow: defineRoom(SlowGameRoom),
         },
       }),
       2572,
@@ -110,5 +120,28 @@ describe("a game room that fails to start", () => {
       expect(await matchMaker.query({ name: "tiny" })).toHaveLength(0);
     });
     for (const x of [a, b]) await x.queue.leave();
+  });
+
+  it("drops a game when a player leaves while it is created, and re-queues the others at their place", async () => {
+    let open!: () => void;
+    SlowGameRoom.gate = new Promise<void>((resolve) => (open = resolve));
+    const stays = await joinQueue(server, "slow_start_duel", { rating: 1000 });
+    const queue = server.getRoomById<MatchmakerRoom>(stays.queue.roomId);
+    const since = queue.matchmaker.get(stays.queue.sessionId)!.enqueuedAt;
+    const leaves = await joinQueue(server, "slow_start_duel", { rating: 1000 });
+    await vi.waitFor(() => expect(queue.matchmaker.size).toBe(0)); // matched, game room being created
+    await leaves.queue.leave();
+    open();
+    await vi.waitFor(() => expect(queue.state.figures.abandonedMatches).toBe(1));
+    expect(queue.matchmaker.get(stays.queue.sessionId)?.enqueuedAt).toBe(since);
+    expect(queue.state.waiting.get(stays.queue.sessionId)?.waitingSince).toBe(since);
+    await vi.waitFor(async () => expect(await matchMaker.query({ name: "slow" })).toHaveLength(0));
+    expect(await staysPending(stays.seat, 100)).toBe(true);
+
+    // The next player is matched with the one who stayed.
+    const next = await joinQueue(server, "slow_start_duel", { rating: 1000 });
+    const [s1, s2] = await within(Promise.all([stays.seat, next.seat]), 5000, "seats for the next game");
+    expect(s1.roomId).toBe(s2.roomId);
+    for (const x of [stays, next]) await x.queue.leave();
   });
 });

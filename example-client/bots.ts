@@ -1,0 +1,386 @@
+/**
+ * Bot clients for the example server: each bot joins a queue with a random rating, waits for
+ * its `seat`, takes the seat in the game room, checks that the game placed it on the side the
+ * seat message said, then leaves both rooms. Prints a summary per queue at the end.
+ *
+ *   npm run client -- [--endpoint ws://localhost:2567] [--bots 200] [--queues duel,squad,arena5]
+ *                     [--timeout-ms 30000] [--stagger-ms 5] [--json]
+ *
+ * Exit code: 0 if every bot landed in a game, 1 if any was lost, 2 on bad options.
+ */
+import { parseArgs } from "node:util";
+import { Client, type Room } from "@colyseus/sdk";
+import cliProgress from "cli-progress";
+import Table from "cli-table3";
+import type { DemoGameState } from "../example-server/DemoGameRoom.js";
+import type { SeatMessage } from "../src/index.js";
+
+// No WebSocket polyfill here: the SDK falls back to the `ws` package when Node 20 has no
+// global WebSocket (only the server's core reads `globalThis.WebSocket`; see node20.ts).
+
+/** The example server's queues and their team sizes (example-server/app.config.ts). */
+const TEAM_SIZE = { duel: 1, squad: 2, arena5: 5 } as const;
+type QueueName = keyof typeof TEAM_SIZE;
+const QUEUE_NAMES = Object.keys(TEAM_SIZE) as QueueName[];
+
+/** Ratings: normal around 1500, clamped to the queues' accepted range (the default 0..10000). */
+const RATING = { mean: 1500, sd: 300, min: 0, max: 10_000 };
+const MAX_BOTS = 10_000;
+/** How long a polite `leave()` may take before the socket is simply closed. */
+const LEAVE_GRACE_MS = 2000;
+
+interface Options {
+  endpoint: string;
+  bots: number;
+  queues: QueueName[];
+  timeoutMs: number;
+  staggerMs: number;
+  json: boolean;
+}
+
+interface Bot {
+  queue: QueueName;
+  rating: number;
+  /** When `joinOrCreate` resolved (ms since epoch). */
+  joinedAt?: number;
+  seat?: SeatMessage;
+  waitMs?: number;
+  landed: boolean;
+  error?: string;
+}
+
+/** One row of the summary. */
+interface Figures {
+  bots: number;
+  matched: number;
+  games: number;
+  meanWaitMs: number | null;
+  p95WaitMs: number | null;
+  meanImbalance: number | null;
+  lost: number;
+}
+
+class UsageError extends Error {}
+
+const USAGE = `usage: npm run client -- [options]
+  --endpoint URL     server endpoint (default ws://localhost:2567)
+  --bots N           number of bots, 1..${MAX_BOTS} (default 200)
+  --queues LIST      comma-separated, from ${QUEUE_NAMES.join(",")} (default: all)
+  --timeout-ms MS    a bot that has not landed in a game by then is lost (default 30000)
+  --stagger-ms MS    delay between two bots' joins (default 5)
+  --json             print the summary as one JSON object instead of a table`;
+
+/** Parse and check the command line; throws `UsageError` with a message naming the bad option. */
+function parseOptions(argv: string[]): Options & { help: boolean } {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        endpoint: { type: "string", default: "ws://localhost:2567" },
+        bots: { type: "string", default: "200" },
+        queues: { type: "string", default: QUEUE_NAMES.join(",") },
+        "timeout-ms": { type: "string", default: "30000" },
+        "stagger-ms": { type: "string", default: "5" },
+        json: { type: "boolean", default: false },
+        help: { type: "boolean", short: "h", default: false },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+
+  let url: URL;
+  try {
+    url = new URL(values.endpoint);
+  } catch {
+    throw new UsageError(`--endpoint: "${values.endpoint}" is not a URL`);
+  }
+  if (!["ws:", "wss:", "http:", "https:"].includes(url.protocol)) {
+    throw new UsageError(`--endpoint: expected a ws://, wss://, http:// or https:// URL, got "${values.endpoint}"`);
+  }
+
+  const queues = values.queues.split(",").map((q) => q.trim());
+  for (const q of queues) {
+    if (!(QUEUE_NAMES as string[]).includes(q)) throw new UsageError(`--queues: unknown queue "${q}" (known: ${QUEUE_NAMES.join(", ")})`);
+  }
+  if (new Set(queues).size !== queues.length) throw new UsageError(`--queues: "${values.queues}" names a queue twice`);
+
+  return {
+    endpoint: values.endpoint,
+    bots: integer("--bots", values.bots, 1, MAX_BOTS),
+    queues: queues as QueueName[],
+    timeoutMs: integer("--timeout-ms", values["timeout-ms"], 1, 3_600_000),
+    staggerMs: integer("--stagger-ms", values["stagger-ms"], 0, 60_000),
+    json: values.json,
+    help: values.help,
+  };
+}
+
+function integer(name: string, text: string, min: number, max: number): number {
+  const n = Number(text);
+  if (text.trim() === "" || !Number.isInteger(n) || n < min || n > max) {
+    throw new UsageError(`${name}: expected an integer from ${min} to ${max}, got "${text}"`);
+  }
+  return n;
+}
+
+/**
+ * Split `total` bots over queues so that every bot can be matched: each queue gets a multiple
+ * of its game size (2 × teamSize). Picks the valid total nearest `total` (the lower one on a
+ * tie, never 0), then the most even split. Exhaustive, which is cheap for at most 3 queues.
+ */
+function splitBots(total: number, gameSizes: number[]): number[] {
+  let best: { counts: number[]; key: number[] } | undefined;
+  const consider = (counts: number[]) => {
+    const sum = counts.reduce((a, b) => a + b, 0);
+    if (sum === 0) return;
+    const even = sum / counts.length;
+    const key = [Math.abs(sum - total), sum > total ? 1 : 0, counts.reduce((a, c) => a + (c - even) ** 2, 0)];
+    if (!best || compare(key, best.key) < 0) best = { counts, key };
+  };
+  const visit = (i: number, counts: number[], sum: number) => {
+    const size = gameSizes[i];
+    if (i === gameSizes.length - 1) {
+      // The last queue takes what is left, rounded down or up to whole games.
+      const rest = Math.max(0, total - sum) / size;
+      for (const games of new Set([Math.floor(rest), Math.ceil(rest)])) consider([...counts, games * size]);
+      return;
+    }
+    for (let c = 0; sum + c <= total + size; c += size) visit(i + 1, [...counts, c], sum + c);
+  };
+  visit(0, [], 0);
+  return best!.counts;
+}
+
+function compare(a: number[], b: number[]): number {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] - b[i];
+  return 0;
+}
+
+/** A rating drawn from the normal distribution (Box–Muller), rounded and clamped. */
+function randomRating(): number {
+  const r = RATING.mean + RATING.sd * Math.sqrt(-2 * Math.log(1 - Math.random())) * Math.cos(2 * Math.PI * Math.random());
+  return Math.min(RATING.max, Math.max(RATING.min, Math.round(r)));
+}
+
+function shuffle<T>(items: T[]): T[] {
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [items[i], items[j]] = [items[j], items[i]];
+  }
+  return items;
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Leave a room politely, but never wait more than `LEAVE_GRACE_MS`: `leave()` only resolves
+ * when the server closes the socket, so a dead server would otherwise keep us here forever.
+ */
+async function closeRoom(room: Room): Promise<void> {
+  if (!room.connection?.isOpen) return;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([room.leave(), new Promise<void>((resolve) => (timer = setTimeout(resolve, LEAVE_GRACE_MS)))]);
+  clearTimeout(timer);
+  if (room.connection?.isOpen) room.connection.close();
+}
+
+/** The rooms one bot has open, so a timed-out bot can close them, even ones that open later. */
+class BotRooms {
+  private readonly rooms: Room[] = [];
+  private cancelled = false;
+
+  track<R extends Room>(room: R): R {
+    this.rooms.push(room);
+    if (this.cancelled) {
+      void closeRoom(room);
+      throw new Error("cancelled");
+    }
+    return room;
+  }
+
+  async closeAll(): Promise<void> {
+    this.cancelled = true;
+    await Promise.all(this.rooms.map(closeRoom));
+  }
+}
+
+/** Resolve with the room's state once `ready` holds (it may already hold, or need patches). */
+function stateWhen<S>(room: Room<any, S>, ready: (state: S | undefined) => boolean): Promise<S> {
+  if (ready(room.state)) return Promise.resolve(room.state);
+  return new Promise((resolve) => {
+    const listener = (state: S) => {
+      if (!ready(state)) return;
+      room.onStateChange.remove(listener);
+      resolve(state);
+    };
+    room.onStateChange(listener);
+  });
+}
+
+/** Everything one bot does, from joining its queue to having checked its seat in the game. */
+async function land(bot: Bot, client: Client, rooms: BotRooms, imbalance: Map<string, number>): Promise<void> {
+  const queue = rooms.track(await client.joinOrCreate(bot.queue, { rating: bot.rating }));
+  bot.joinedAt = Date.now();
+  // Listen at once, in the same tick as the join: the seat may be the very next message.
+  const seat = new Promise<SeatMessage>((resolve, reject) => {
+    queue.onMessage("seat", (message: SeatMessage) => resolve(message));
+    queue.onLeave((code) => reject(new Error(`queue closed the connection (code ${code}) before sending a seat`)));
+  });
+  bot.seat = await seat;
+  bot.waitMs = Date.now() - bot.joinedAt;
+
+  const game = rooms.track(await client.consumeSeatReservation<DemoGameState>(bot.seat));
+  const state = await stateWhen(game, (s) => s?.seats?.get(game.sessionId) !== undefined);
+  const side = state.seats.get(game.sessionId)!.side;
+  if (side !== bot.seat.side) throw new Error(`game seated the bot on side ${side}, its seat message said ${bot.seat.side}`);
+  imbalance.set(game.roomId, state.imbalance);
+}
+
+/** Run one bot to the end: landed, or lost after `timeoutMs`; its rooms are closed either way. */
+async function runBot(bot: Bot, client: Client, timeoutMs: number, imbalance: Map<string, number>): Promise<void> {
+  const rooms = new BotRooms();
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(bot.seat ? `seated but not in the game within ${timeoutMs} ms` : `no seat within ${timeoutMs} ms`)), timeoutMs);
+  });
+  const work = land(bot, client, rooms, imbalance);
+  work.catch(() => undefined); // after a timeout its late failure is of no interest
+  try {
+    await Promise.race([work, deadline]);
+    bot.landed = true;
+  } catch (error) {
+    // fetch's "fetch failed" says nothing; its cause (e.g. ECONNREFUSED) does.
+    const cause = (error as { cause?: unknown }).cause;
+    bot.error = `${error instanceof Error ? error.message : String(error)}${cause instanceof Error ? `: ${cause.message}` : ""}`;
+  } finally {
+    clearTimeout(timer);
+    await rooms.closeAll();
+  }
+}
+
+function mean(values: number[]): number | null {
+  return values.length ? values.reduce((a, b) => a + b, 0) / values.length : null;
+}
+
+/** 95th percentile, nearest-rank method. */
+function p95(values: number[]): number | null {
+  if (!values.length) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.ceil(0.95 * sorted.length) - 1];
+}
+
+/**
+ * The figures of a group of bots. A game's imbalance is the one its room reported; if no bot
+ * saw the game's state, it is |sum of side A ratings − sum of side B ratings| of our own bots.
+ */
+function figures(bots: Bot[], reported: Map<string, number>): Figures {
+  const seated = bots.filter((b) => b.seat);
+  const sides = new Map<string, number>(); // roomId -> sum A − sum B
+  for (const b of seated) sides.set(b.seat!.roomId, (sides.get(b.seat!.roomId) ?? 0) + (b.seat!.side === "A" ? b.rating : -b.rating));
+  const imbalances = [...sides].map(([roomId, diff]) => reported.get(roomId) ?? Math.abs(diff));
+  const waits = seated.map((b) => b.waitMs!);
+  return {
+    bots: bots.length,
+    matched: seated.length,
+    games: sides.size,
+    meanWaitMs: mean(waits),
+    p95WaitMs: p95(waits),
+    meanImbalance: mean(imbalances),
+    lost: bots.filter((b) => !b.landed).length,
+  };
+}
+
+function summaryTable(rows: Array<[string, Figures]>): string {
+  const show = (n: number | null) => (n === null ? "-" : n.toFixed(0));
+  const table = new Table({
+    head: ["queue", "bots", "matched", "games", "mean wait ms", "p95 wait ms", "mean imbalance", "lost"],
+    colAligns: ["left", "right", "right", "right", "right", "right", "right", "right"],
+    style: { head: [], border: [] }, // no colour codes off a terminal
+  });
+  for (const [name, f] of rows) table.push([name, f.bots, f.matched, f.games, show(f.meanWaitMs), show(f.p95WaitMs), show(f.meanImbalance), f.lost]);
+  return table.toString();
+}
+
+function round1(n: number | null): number | null {
+  return n === null ? null : Math.round(n * 10) / 10;
+}
+
+async function main(): Promise<number> {
+  let options: ReturnType<typeof parseOptions>;
+  try {
+    options = parseOptions(process.argv.slice(2));
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    console.error(`error: ${error.message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (options.help) {
+    console.log(USAGE);
+    return 0;
+  }
+
+  const counts = splitBots(options.bots, options.queues.map((q) => 2 * TEAM_SIZE[q]));
+  const total = counts.reduce((a, b) => a + b, 0);
+  const plan = options.queues.map((q, i) => `${q} ${counts[i]}`).join(", ");
+  if (total !== options.bots) {
+    console.error(`note: ${options.bots} bot(s) cannot all be matched (each queue needs a multiple of 2 x teamSize: ${options.queues.map((q) => `${q} ${2 * TEAM_SIZE[q]}`).join(", ")}); running ${total} instead: ${plan}`);
+  } else {
+    console.error(`running ${total} bots against ${options.endpoint}: ${plan}`);
+  }
+
+  // Interleave the queues so that arrivals look like a mixed crowd.
+  const bots: Bot[] = shuffle(options.queues.flatMap((queue, i) => Array.from({ length: counts[i] }, () => ({ queue, rating: randomRating(), landed: false }))));
+  const client = new Client(options.endpoint);
+  const imbalance = new Map<string, number>();
+
+  const bar = new cliProgress.SingleBar(
+    { format: "bots |{bar}| {value}/{total} done | {landed} landed | {lost} lost | {duration}s", noTTYOutput: true, stream: process.stderr, hideCursor: true },
+    cliProgress.Presets.shades_classic,
+  );
+  let landed = 0;
+  let lost = 0;
+  bar.start(bots.length, 0, { landed, lost });
+
+  const runs: Promise<void>[] = [];
+  for (const bot of bots) {
+    runs.push(
+      runBot(bot, client, options.timeoutMs, imbalance).then(() => {
+        if (bot.landed) landed++;
+        else lost++;
+        bar.increment({ landed, lost });
+      }),
+    );
+    if (options.staggerMs > 0) await sleep(options.staggerMs);
+  }
+  await Promise.all(runs);
+  bar.stop();
+
+  const rows: Array<[string, Figures]> = options.queues.map((q) => [q, figures(bots.filter((b) => b.queue === q), imbalance)]);
+  rows.push(["total", figures(bots, imbalance)]);
+
+  // Say why bots were lost, grouped, so a dead server does not print 200 identical lines.
+  const reasons = new Map<string, number>();
+  for (const b of bots) if (b.error) reasons.set(b.error, (reasons.get(b.error) ?? 0) + 1);
+  for (const [reason, n] of reasons) console.error(`lost ${n} bot(s): ${reason}`);
+
+  if (options.json) {
+    const json = (f: Figures) => ({ ...f, meanWaitMs: round1(f.meanWaitMs), p95WaitMs: round1(f.p95WaitMs), meanImbalance: round1(f.meanImbalance) });
+    const queues = Object.fromEntries(rows.slice(0, -1).map(([q, f]) => [q, json(f)]));
+    console.log(JSON.stringify({ endpoint: options.endpoint, requestedBots: options.bots, queues, total: json(rows.at(-1)![1]) }));
+  } else {
+    console.log(summaryTable(rows));
+  }
+  return lost === 0 ? 0 : 1;
+}
+
+process.exitCode = await main();
+// Every connection is closed by now, so Node exits by itself; if some handle still lingers,
+// do not hang (the timer is unref'd, so it never delays a clean exit).
+setTimeout(() => {
+  console.error("note: a connection was still open after the summary; exiting anyway");
+  process.exit();
+}, 3000).unref();
