@@ -7,7 +7,7 @@
 import { defineRoom, ErrorCode, logger, matchMaker, Room, ServerError, type AuthContext, type Client } from "@colyseus/core";
 import { StateView } from "@colyseus/schema";
 import { MatchmakerError } from "../core/errors.js";
-import { Matchmaker } from "../core/matchmaker.js";
+import { Matchmaker, type MatchmakerOptions } from "../core/matchmaker.js";
 import type { Match, Ticket } from "../core/types.js";
 import "../policies/index.js";
 import {
@@ -39,6 +39,8 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
   matchmaker!: Matchmaker;
   protected config!: ResolvedRoomOptions;
   private joinValidator!: JoinValidator;
+  /** The pending early wake-up for the engine (a policy deadline before the next tick). */
+  private wakeup?: { at: number; cancel: () => void };
   /** Session ids of players who were sent a seat and may `confirm`. */
   private readonly seated = new Set<string>();
 
@@ -55,11 +57,7 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
     this.config = parseRoomOptions(handlerOptions ?? clientOptions);
     this.joinValidator = joinOptionsSchema({ min: this.config.rating.min, max: this.config.rating.max });
     this.matchmaker = new Matchmaker({
-      teamSize: this.config.teamSize,
-      policy: this.config.policy,
-      params: this.config.params,
-      matchIdPrefix: this.roomId,
-      statsWindow: this.config.statsWindow,
+      ...engineOptions(this.config, this.roomId),
       onPolicyError: (error) => logger.error(`[${this.roomName}] ${error.message}`),
     });
     this.state.figures = new QueueFigures();
@@ -74,7 +72,7 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
 
   override onJoin(client: Client, options: unknown): void {
     const join = this.validateJoin(options);
-    const now = Date.now();
+    const now = this.now();
     const ticket: Ticket = {
       id: client.sessionId,
       players: [{ id: client.sessionId, rating: join.rating }],
@@ -90,9 +88,9 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
 
   override onLeave(client: Client): void {
     this.seated.delete(client.sessionId);
-    if (this.matchmaker.cancel(client.sessionId, Date.now())) {
+    if (this.matchmaker.cancel(client.sessionId, this.now())) {
       this.state.waiting.delete(client.sessionId);
-      this.refreshFigures(Date.now());
+      this.refreshFigures(this.now());
     }
   }
 
@@ -108,7 +106,7 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
 
   /** Run the policy now; safe to call at any time (the timer and every join call it). */
   protected runEngine(): void {
-    const now = Date.now();
+    const now = this.now();
     let matches: Match[] = [];
     try {
       matches = this.matchmaker.tick(now);
@@ -120,6 +118,25 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
       void this.startMatch(match);
     }
     this.refreshFigures(now);
+    this.scheduleWakeup(now);
+  }
+
+  /** The room's clock (ms). The engine never reads a clock itself; tests may replace this one. */
+  protected now(): number {
+    return Date.now();
+  }
+
+  /** Wake the engine at its own next deadline when that comes before the next timer tick. */
+  private scheduleWakeup(now: number): void {
+    const at = this.matchmaker.nextWakeup(now);
+    if (at === undefined || at - now >= this.config.tickMs) return;
+    if (this.wakeup && this.wakeup.at <= at) return;
+    this.wakeup?.cancel();
+    const timer = this.clock.setTimeout(() => {
+      this.wakeup = undefined;
+      this.runEngine();
+    }, Math.max(0, at - now));
+    this.wakeup = { at, cancel: () => timer.clear() };
   }
 
   private async startMatch(match: Match): Promise<void> {
@@ -155,7 +172,7 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
 
   /** Put a failed match's tickets back at their original place; players who left stay gone. */
   private requeue(match: Match): void {
-    const now = Date.now();
+    const now = this.now();
     const stillHere = match.tickets.filter((t) => t.players.every((p) => this.clients.getById(p.id)));
     const refused = this.matchmaker.requeue(stillHere, now);
     for (const t of stillHere) if (!refused.includes(t)) this.showWaiting(t);
@@ -189,6 +206,19 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
   }
 }
 
+/** The engine's options for a queue's configuration. */
+function engineOptions(config: ResolvedRoomOptions, matchIdPrefix: string): MatchmakerOptions {
+  return {
+    teamSize: config.teamSize,
+    policy: config.policy,
+    params: config.params,
+    matchIdPrefix,
+    statsWindow: config.statsWindow,
+    ratingRange: { min: config.rating.min, max: config.rating.max },
+    ...(config.maxWaitMs !== undefined ? { maxWaitMs: config.maxWaitMs, fillWithBots: config.fillWithBots } : {}),
+  };
+}
+
 /**
  * `defineRoom(MatchmakerRoom, options)` with the options checked at once, so that a bad
  * configuration fails at server start with a message naming the field, not at first join.
@@ -196,7 +226,7 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
 export function defineQueue(options: MatchmakerRoomOptions) {
   const parsed = parseRoomOptions(options);
   try {
-    new Matchmaker({ teamSize: parsed.teamSize, policy: parsed.policy, params: parsed.params });
+    new Matchmaker(engineOptions(parsed, "check"));
   } catch (error) {
     if (error instanceof MatchmakerError) throw new MatchmakerError(error.code, `MatchmakerRoom options: ${error.message}`);
     throw error;

@@ -3,6 +3,7 @@
  * checked once at creation) and each client's join options (untrusted, checked at the edge).
  */
 import * as v from "valibot";
+import { MatchmakerError } from "../core/errors.js";
 import { describeIssues, parseConfig, unknownKeyMessage } from "../core/validation.js";
 import type { Side } from "../core/types.js";
 
@@ -24,6 +25,10 @@ export interface MatchmakerRoomOptions {
   gameRoomOptions?: Record<string, unknown>;
   /** How many recent matches the figures cover (default 200). */
   statsWindow?: number;
+  /** Maximum wait (ms): policies relax for tickets that reach it; see `fillWithBots`. */
+  maxWaitMs?: number;
+  /** Fill a game with bots for a ticket that reached `maxWaitMs` (the game room sees which seats). */
+  fillWithBots?: boolean;
 }
 
 const RoomOptionsSchema = v.strictObject(
@@ -42,12 +47,14 @@ const RoomOptionsSchema = v.strictObject(
           },
           unknownKeyMessage,
         ),
-        v.check((r) => r.min <= r.max, "min must not exceed max"),
+        v.check((r) => r.min < r.max, "min must be below max"),
       ),
       { min: 0, max: 10_000 },
     ),
     gameRoomOptions: v.optional(v.record(v.string(), v.unknown()), {}),
     statsWindow: v.optional(v.pipe(v.number(), v.integer("must be an integer"), v.minValue(1), v.maxValue(100_000)), 200),
+    maxWaitMs: v.optional(v.pipe(v.number(), v.integer("must be an integer"), v.minValue(1, "must be positive"))),
+    fillWithBots: v.optional(v.boolean("must be true or false"), false),
   },
   unknownKeyMessage,
 );
@@ -56,7 +63,11 @@ export type ResolvedRoomOptions = v.InferOutput<typeof RoomOptionsSchema>;
 
 /** Check a queue's configuration; throws `MatchmakerError("invalid_config")` naming every bad field. */
 export function parseRoomOptions(options: unknown): ResolvedRoomOptions {
-  return parseConfig("MatchmakerRoom options", RoomOptionsSchema, options);
+  const parsed = parseConfig("MatchmakerRoom options", RoomOptionsSchema, options);
+  if (parsed.fillWithBots && parsed.maxWaitMs === undefined) {
+    throw new MatchmakerError("invalid_config", "MatchmakerRoom options: fillWithBots: needs maxWaitMs");
+  }
+  return parsed;
 }
 
 /** What a client may send when joining a queue. */

@@ -17,10 +17,15 @@ export const compareArrival = (a: ArrivalKey, b: ArrivalKey): number => a[0] - b
  * Tickets sorted by original enqueue time, with O(log n) insert and delete. A re-queued
  * ticket keeps its `enqueuedAt` and so lands back at its original place, ahead of newcomers.
  */
+/**
+ * One sequence for every index, so that tickets with the same `enqueuedAt` held in different
+ * indexes (a policy's classes, ranges) still compare in the order they were added.
+ */
+let nextSeq = 0;
+
 export class ArrivalIndex {
   private readonly tree: ISortedMap<ArrivalKey, Ticket> = new BTreeClass<ArrivalKey, Ticket>(undefined, compareArrival);
   private readonly keys = new Map<string, ArrivalKey>();
-  private seq = 0;
 
   get size(): number {
     return this.keys.size;
@@ -30,8 +35,10 @@ export class ArrivalIndex {
     return this.keys.has(ticketId);
   }
 
+  /** Add a ticket (a ticket already held is moved to its new position, never held twice). */
   add(ticket: Ticket): ArrivalKey {
-    const key: ArrivalKey = [ticket.enqueuedAt, this.seq++];
+    this.remove(ticket.id);
+    const key: ArrivalKey = [ticket.enqueuedAt, nextSeq++];
     this.tree.set(key, ticket);
     this.keys.set(ticket.id, key);
     return key;
@@ -42,6 +49,11 @@ export class ArrivalIndex {
     if (!key) return false;
     this.keys.delete(ticketId);
     return this.tree.delete(key);
+  }
+
+  get(ticketId: string): Ticket | undefined {
+    const key = this.keys.get(ticketId);
+    return key && this.tree.get(key);
   }
 
   keyOf(ticketId: string): ArrivalKey | undefined {

@@ -5,7 +5,7 @@
  */
 import type { ImbalanceFn } from "./imbalance.js";
 import type { Player, Ticket } from "./types.js";
-import { partySize, ratingSum } from "./types.js";
+import { meanRating, partySize, ratingSum } from "./types.js";
 
 /** The result of assembly: which tickets play side A and which play side B. */
 export interface TeamSplit {
@@ -188,6 +188,3 @@ function balancedGreedyPick(
   return pick;
 }
 
-function meanRating(t: Ticket): number {
-  return ratingSum(t) / t.players.length;
-}

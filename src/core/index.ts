@@ -10,4 +10,4 @@ export * from "./stats.js";
 export * from "./matchmaker.js";
 export { ArrivalIndex, compareArrival, type ArrivalKey } from "./arrival-order.js";
 export { describeIssues } from "./validation.js";
-export { greedy, GreedyPolicy } from "../policies/index.js";
+export * from "../policies/index.js";

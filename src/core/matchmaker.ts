@@ -10,7 +10,7 @@ import { MatchmakerError } from "./errors.js";
 import { ratingSumDifference, type ImbalanceFn } from "./imbalance.js";
 import { createPolicy, type Policy, type PolicyParams } from "./policy.js";
 import { RecentWindow, type MatchmakerStats } from "./stats.js";
-import type { Match, MatchedPlayer, MatchTeam, Side, Ticket } from "./types.js";
+import { reachedMaxWait, type Match, type MatchedPlayer, type MatchTeam, type Side, type Ticket } from "./types.js";
 import { describeIssues, parseConfig, unknownKeyMessage } from "./validation.js";
 
 /** How many tickets per seat a bot game looks through for companions before it settles. */
@@ -36,6 +36,8 @@ export interface MatchmakerOptions {
    * that fit beside it, and bots in the remaining seats.
    */
   readonly maxWaitMs?: number;
+  /** The range ratings fall in, for policies that divide it (e.g. `multi-queue`). */
+  readonly ratingRange?: { readonly min: number; readonly max: number };
   /** Fill games with bots for tickets that reach `maxWaitMs` (requires `maxWaitMs`). */
   readonly fillWithBots?: boolean;
   /** Called when a policy proposes a game that cannot be assembled; its tickets keep waiting. */
@@ -48,6 +50,12 @@ const OptionsSchema = v.object({
   statsWindow: v.optional(v.pipe(v.number(), v.integer("must be an integer"), v.minValue(1), v.maxValue(1_000_000))),
   maxWaitMs: v.optional(v.pipe(v.number(), v.finite("must be a finite number"), v.gtValue(0, "must be positive"))),
   fillWithBots: v.optional(v.boolean()),
+  ratingRange: v.optional(
+    v.pipe(
+      v.object({ min: v.pipe(v.number(), v.finite()), max: v.pipe(v.number(), v.finite()) }),
+      v.check((r) => r.min < r.max, "min must be below max"),
+    ),
+  ),
 });
 
 const PlayerSchema = v.strictObject(
@@ -115,7 +123,12 @@ export class Matchmaker {
       typeof policy === "string"
         ? createPolicy(
             policy,
-            { teamSize: this.teamSize, imbalance: this.imbalance, ...(this.maxWaitMs !== undefined ? { maxWaitMs: this.maxWaitMs } : {}) },
+            {
+              teamSize: this.teamSize,
+              imbalance: this.imbalance,
+              ...(this.maxWaitMs !== undefined ? { maxWaitMs: this.maxWaitMs } : {}),
+              ...(parsed.ratingRange ? { ratingRange: parsed.ratingRange } : {}),
+            },
             options.params,
           )
         : policy;
@@ -199,7 +212,11 @@ export class Matchmaker {
       const split = this.checkProposal(proposal);
       if (typeof split === "string") {
         this.counters.policyErrors++;
-        for (const t of proposal) if (this.tickets.has(t.id)) this.policy.add(t, now);
+        // Hand each still-waiting ticket back once, as the engine holds it.
+        for (const id of new Set(proposal.map((t) => t.id))) {
+          const waiting = this.tickets.get(id);
+          if (waiting) this.policy.add(waiting, now);
+        }
         this.onPolicyError?.(new MatchmakerError("policy_contract", `policy ${this.policy.name}: ${split}`));
         continue;
       }
@@ -271,7 +288,7 @@ export class Matchmaker {
     const seats = 2 * this.teamSize;
     for (;;) {
       const oldest = this.byArrival.oldest(1).next();
-      if (oldest.done || now - oldest.value[1].enqueuedAt < this.maxWaitMs!) return matches;
+      if (oldest.done || !reachedMaxWait(oldest.value[1], this.maxWaitMs!, now)) return matches;
       const chosen: Ticket[] = [];
       let players = 0;
       // Scanning is bounded: a pool that could fill the game would have been matched already.

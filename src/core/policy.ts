@@ -18,6 +18,8 @@ export interface PolicyContext {
    * a bot-filled game for a ticket the policy still has not matched by then.
    */
   readonly maxWaitMs?: number;
+  /** The range ratings fall in (the room's accepted range), for policies that divide it. */
+  readonly ratingRange?: { readonly min: number; readonly max: number };
 }
 
 /** Policy parameters as configured (room options or simulator `--set`); validated by the policy. */

@@ -32,11 +32,17 @@ export class RecentWindow {
 
   /** Nearest-rank percentile, `p` in [0, 100]; 0 when empty. */
   percentile(p: number): number {
-    if (this.count === 0) return 0;
-    const sorted = this.values.slice(0, this.count).sort();
-    const rank = Math.max(1, Math.ceil((p / 100) * this.count));
-    return sorted[rank - 1];
+    return nearestRank(this.values.slice(0, this.count).sort(), p);
   }
+}
+
+/**
+ * Nearest-rank percentile of ascending `sorted` values, `p` in [0, 100]; 0 when empty.
+ * The rank is `ceil(p * n / 100)`: computing `p / 100` first is inexact (7 / 100 * 100 > 7).
+ */
+export function nearestRank(sorted: ArrayLike<number>, p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.max(1, Math.ceil((p * sorted.length) / 100)) - 1];
 }
 
 /** What the engine reports about its queue. */

@@ -76,6 +76,20 @@ export function partySize(ticket: Ticket): number {
   return ticket.players.length;
 }
 
+/**
+ * True once `ticket` has waited `maxWaitMs` at `now`. Always compare through this (the deadline
+ * `enqueuedAt + maxWaitMs`, as wake-ups are computed), never as `now - enqueuedAt`: the two
+ * forms can differ in the last bit and a driver woken at the deadline would see nothing due.
+ */
+export function reachedMaxWait(ticket: Ticket, maxWaitMs: number, now: number): boolean {
+  return ticket.enqueuedAt + maxWaitMs <= now;
+}
+
+/** Mean rating of the ticket's players (a party's rating). */
+export function meanRating(ticket: Ticket): number {
+  return ratingSum(ticket) / ticket.players.length;
+}
+
 /** Sum of the ticket's player ratings. */
 export function ratingSum(ticket: Ticket): number {
   let sum = 0;

@@ -56,7 +56,16 @@ export class GreedyPolicy implements Policy {
     return undefined;
   }
 
-  private nextGame(): Ticket[] | undefined {
+  /** Number of waiting tickets. */
+  get size(): number {
+    return this.classOf.size;
+  }
+
+  /**
+   * The only tickets that can belong to the oldest game: per class, its oldest
+   * `seats / party size` tickets; in arrival order.
+   */
+  candidates(): [ArrivalKey, Ticket][] {
     const k = this.context.teamSize;
     const candidates: [ArrivalKey, Ticket][] = [];
     for (const index of this.classes.values()) {
@@ -66,10 +75,13 @@ export class GreedyPolicy implements Policy {
       const seats = sample.side ? k : 2 * k;
       candidates.push(...index.oldest(Math.floor(seats / sample.players.length)));
     }
-    candidates.sort((a, b) => compareArrival(a[0], b[0]));
+    return candidates.sort((a, b) => compareArrival(a[0], b[0]));
+  }
+
+  private nextGame(): Ticket[] | undefined {
     return findOldestGame(
-      candidates.map(([, t]) => t),
-      k,
+      this.candidates().map(([, t]) => t),
+      this.context.teamSize,
     );
   }
 }

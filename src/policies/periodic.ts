@@ -1,0 +1,119 @@
+/**
+ * `periodic` (Schlup's A_PM): collect arrivals in a FIFO queue; when x games' worth of players
+ * wait, or the oldest has waited tau_max, sort the first n = m − m mod (2k) players by rating
+ * and match consecutive runs. Eq. (5) gives its cost, eq. (6) the best period; `x: "auto"`
+ * applies eq. (6) to the arrival rate measured online.
+ */
+import * as v from "valibot";
+import { ArrivalIndex } from "../core/arrival-order.js";
+import { MatchmakerError } from "../core/errors.js";
+import type { Policy, PolicyContext, PolicyDefinition, PolicyParams } from "../core/policy.js";
+import { meanRating, reachedMaxWait, type Ticket } from "../core/types.js";
+import { parseConfig, unknownKeyMessage } from "../core/validation.js";
+import { bestIntegerAround, schlupPeriodicCost, schlupPeriodicOptimalN } from "../core/closed-forms.js";
+import { ArrivalRate } from "./arrival-rate.js";
+import { findOldestGame } from "./oldest-game.js";
+
+const PeriodicParams = v.strictObject(
+  {
+    x: v.optional(
+      v.union(
+        [v.pipe(v.number(), v.integer(), v.minValue(1)), v.literal("auto")],
+        'must be a whole number of games per period (1 or more) or "auto"',
+      ),
+      1,
+    ),
+  },
+  unknownKeyMessage,
+);
+
+export class PeriodicPolicy implements Policy {
+  readonly name = "periodic";
+  private readonly queue = new ArrivalIndex();
+  private readonly rate = new ArrivalRate();
+  private waitingPlayers = 0;
+  private latestArrival = -Infinity;
+
+  constructor(
+    private readonly context: PolicyContext,
+    private readonly x: number | "auto",
+  ) {}
+
+  add(ticket: Ticket): void {
+    this.queue.add(ticket);
+    this.waitingPlayers += ticket.players.length;
+    // A re-queued ticket is no new arrival: only fresh arrivals measure the rate.
+    if (ticket.enqueuedAt >= this.latestArrival) {
+      this.latestArrival = ticket.enqueuedAt;
+      this.rate.record(ticket.enqueuedAt, ticket.players.length);
+    }
+  }
+
+  remove(ticketId: string): void {
+    const ticket = this.queue.get(ticketId);
+    if (ticket && this.queue.remove(ticketId)) this.waitingPlayers -= ticket.players.length;
+  }
+
+  /** Games per period now in use (with `x: "auto"`, from the measured arrival rate). */
+  gamesPerPeriod(): number {
+    if (this.x !== "auto") return this.x;
+    const a = this.rate.perSecond();
+    if (a === undefined) return 1;
+    const k = 2 * this.context.teamSize;
+    const tauMax = this.context.maxWaitMs! / 1000;
+    const nOpt = schlupPeriodicOptimalN(k, a, tauMax);
+    return bestIntegerAround(nOpt / k, (x) => schlupPeriodicCost(k, x * k, a, tauMax));
+  }
+
+  poll(now: number): Ticket[][] {
+    const seats = 2 * this.context.teamSize;
+    if (this.waitingPlayers < seats) return [];
+    const full = this.waitingPlayers >= this.gamesPerPeriod() * seats;
+    if (!full && !this.oldestReachedMaxWait(now)) return [];
+    // The period: the oldest tickets up to the largest multiple of a game, sorted by rating.
+    const budget = this.waitingPlayers - (this.waitingPlayers % seats);
+    const period: Ticket[] = [];
+    let players = 0;
+    for (const [, t] of this.queue.oldest()) {
+      if (players + t.players.length > budget) break;
+      period.push(t);
+      players += t.players.length;
+    }
+    period.sort((a, b) => meanRating(a) - meanRating(b));
+    const games: Ticket[][] = [];
+    for (let game = findOldestGame(period, this.context.teamSize); game; game = findOldestGame(period, this.context.teamSize)) {
+      for (const t of game) {
+        this.remove(t.id);
+        period.splice(period.indexOf(t), 1);
+      }
+      games.push(game);
+    }
+    return games;
+  }
+
+  nextWakeup(now: number): number | undefined {
+    if (this.context.maxWaitMs === undefined) return undefined;
+    const oldest = this.queue.oldest(1).next();
+    if (oldest.done) return undefined;
+    const deadline = oldest.value[1].enqueuedAt + this.context.maxWaitMs;
+    return deadline > now ? deadline : undefined;
+  }
+
+  private oldestReachedMaxWait(now: number): boolean {
+    if (this.context.maxWaitMs === undefined) return false;
+    const oldest = this.queue.oldest(1).next();
+    return !oldest.done && reachedMaxWait(oldest.value[1], this.context.maxWaitMs, now);
+  }
+}
+
+export const periodic: PolicyDefinition = {
+  name: "periodic",
+  summary: "Schlup's A_PM: wait for x games' worth of players (or tau_max), sort by rating, match consecutive runs.",
+  create(context: PolicyContext, params: PolicyParams): Policy {
+    const { x } = parseConfig("periodic policy parameters", PeriodicParams, params);
+    if (x === "auto" && context.maxWaitMs === undefined) {
+      throw new MatchmakerError("invalid_config", 'periodic policy parameters: x: "auto" needs the queue\'s maximum wait (tau_max)');
+    }
+    return new PeriodicPolicy(context, x);
+  },
+};

@@ -1,0 +1,133 @@
+/**
+ * What a simulation run measured: waits (seconds, per human player, every party member
+ * counted), game quality, and the papers' cost functions.
+ */
+import { nearestRank } from "../core/stats.js";
+import type { Match, Ticket } from "../core/types.js";
+import type { SimulationTrace } from "./simulator.js";
+
+export interface MeasureOptions {
+  /** Players per team. */
+  readonly teamSize: number;
+  /** Arrivals left out of the statistics (their games too). */
+  readonly warmup: number;
+  /** Schlup's tau_max in seconds; without it there is no Schlup cost. */
+  readonly maxWait?: number;
+  /** Wu's alpha: cost per player per unit of H-count imbalance (H means rating 1). */
+  readonly imbalanceCost?: number;
+  /** The rating range scaled to Schlup's criterion [0, 1]. */
+  readonly ratingScale: { readonly min: number; readonly max: number };
+}
+
+export interface Measures {
+  readonly tickets: number;
+  readonly players: number;
+  readonly games: number;
+  readonly bots: number;
+  readonly meanWait: number;
+  readonly varWait: number;
+  readonly p50Wait: number;
+  readonly p95Wait: number;
+  readonly p99Wait: number;
+  /** Mean wait per class: `party:N`, `side:A`, `side:B`, `side:any`. */
+  readonly waitByClass: Readonly<Record<string, number>>;
+  readonly meanImbalance: number;
+  /** Mean of (highest − lowest human rating) per game. */
+  readonly meanSpread: number;
+  /** Eq. (1) of Schlup per game; null without a maximum wait. */
+  readonly schlupCostPerGame: number | null;
+  /** (total wait + alpha x I x players per game, summed over games) / measured time. */
+  readonly wuCostPerTime: number;
+  /** Arrivals still waiting when the run ended. */
+  readonly unmatched: number;
+}
+
+/** Schlup's eq. (1) for one game: f·q + Σ τ/τ_max, a bot counting q = 1 and τ = τ_max. */
+export function schlupGameCost(match: Match, tauMax: number, scale: { min: number; max: number }): number {
+  const seats = 2 * match.teamSize;
+  // Ratings are scaled to the criterion's [0, 1] and clamped there (a normal skill model has tails).
+  const criterion = (rating: number) => Math.min(1, Math.max(0, (rating - scale.min) / (scale.max - scale.min)));
+  let low = Infinity;
+  let high = -Infinity;
+  let time = match.bots; // each bot waits tau_max by definition
+  for (const team of match.teams) {
+    for (const p of team.players) {
+      if (p.bot) continue;
+      time += p.waitMs / 1000 / tauMax;
+      low = Math.min(low, criterion(p.rating));
+      high = Math.max(high, criterion(p.rating));
+    }
+  }
+  const q = match.bots > 0 ? 1 : high - low;
+  return seats * q + time;
+}
+
+/** |number of H players (rating 1) on side A − on side B|, Wu's imbalance I. */
+export function wuImbalance(match: Match): number {
+  const h = (i: 0 | 1) => match.teams[i].players.filter((p) => !p.bot && p.rating === 1).length;
+  return Math.abs(h(0) - h(1));
+}
+
+/** Total Schlup cost of every game of a run (for comparison with the offline optimum). */
+export function schlupTotalCost(matches: readonly Match[], tauMax: number, scale: { min: number; max: number }): number {
+  let total = 0;
+  for (const m of matches) total += schlupGameCost(m, tauMax, scale);
+  return total;
+}
+
+export function measure(trace: SimulationTrace, options: MeasureOptions): Measures {
+  const measuredIndex = (t: Ticket) => Number(t.id.slice(1)) >= options.warmup;
+  const games = trace.matches.filter((m) => m.tickets.every(measuredIndex));
+  const waits: number[] = [];
+  const byClass = new Map<string, { sum: number; count: number }>();
+  const addClass = (key: string, wait: number) => {
+    const c = byClass.get(key) ?? { sum: 0, count: 0 };
+    c.sum += wait;
+    c.count++;
+    byClass.set(key, c);
+  };
+  let imbalance = 0;
+  let spread = 0;
+  let bots = 0;
+  let schlup = 0;
+  let wuImbalanceCost = 0;
+  const seats = 2 * options.teamSize;
+  for (const m of games) {
+    imbalance += m.quality.imbalance;
+    spread += m.quality.spread;
+    bots += m.bots;
+    if (options.maxWait !== undefined) schlup += schlupGameCost(m, options.maxWait, options.ratingScale);
+    wuImbalanceCost += (options.imbalanceCost ?? 0) * wuImbalance(m) * seats;
+    for (const t of m.tickets) {
+      const wait = (m.createdAt - t.enqueuedAt) / 1000;
+      for (let i = 0; i < t.players.length; i++) {
+        waits.push(wait);
+        addClass(`party:${t.players.length}`, wait);
+        addClass(`side:${t.side ?? "any"}`, wait);
+      }
+    }
+  }
+  const sorted = Float64Array.from(waits).sort();
+  const mean = waits.reduce((s, w) => s + w, 0) / (waits.length || 1);
+  const variance = waits.reduce((s, w) => s + (w - mean) ** 2, 0) / Math.max(1, waits.length - 1);
+  const measuredArrivals = trace.arrivals.filter((a) => a.index >= options.warmup);
+  const start = measuredArrivals[0]?.time ?? 0;
+  const span = Math.max(Number.EPSILON, trace.endTime - start);
+  return {
+    tickets: games.reduce((s, m) => s + m.tickets.length, 0),
+    players: waits.length,
+    games: games.length,
+    bots,
+    meanWait: mean,
+    varWait: variance,
+    p50Wait: nearestRank(sorted, 50),
+    p95Wait: nearestRank(sorted, 95),
+    p99Wait: nearestRank(sorted, 99),
+    waitByClass: Object.fromEntries([...byClass].sort().map(([k, c]) => [k, c.sum / c.count])),
+    meanImbalance: imbalance / (games.length || 1),
+    meanSpread: spread / (games.length || 1),
+    schlupCostPerGame: options.maxWait === undefined ? null : schlup / (games.length || 1),
+    wuCostPerTime: (waits.reduce((s, w) => s + w, 0) + wuImbalanceCost) / span,
+    unmatched: trace.unmatched.length,
+  };
+}

@@ -1,0 +1,213 @@
+/**
+ * `npm run sim` arguments → a validated simulation request. Every refusal names the option
+ * and what it accepts; nothing is half-parsed.
+ */
+import { parseArgs } from "node:util";
+import type { Side } from "../core/types.js";
+import { policyNames } from "../core/policy.js";
+import type { SkillModel, TrafficModel, Weighted } from "./traffic.js";
+
+export interface SimulationRequest {
+  readonly policy: string;
+  readonly params: Readonly<Record<string, unknown>>;
+  readonly teamSize: number;
+  readonly traffic: TrafficModel;
+  readonly maxWait?: number;
+  readonly imbalanceCost: number;
+  readonly tickets?: number;
+  readonly duration?: number;
+  /** Arrivals left out of the statistics; default 10% of the run's tickets. */
+  readonly warmup?: number;
+  readonly seed: number;
+  readonly opt: boolean;
+  readonly json: boolean;
+  readonly plot?: string;
+  readonly sweep?: { readonly key: string; readonly values: readonly unknown[] };
+}
+
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "UsageError";
+  }
+}
+
+export const USAGE = `usage: npm run sim -- --policy NAME [options]
+
+  --policy NAME            a registered policy (${"{policies}"})
+  --set KEY=VALUE          a policy parameter, repeatable (e.g. --set r=6, --set x=auto)
+  --team-size K            players per team; a game seats 2K (default 1)
+  --arrivals poisson|regular   arrival process (default poisson)
+  --rate A                 tickets per second (default 1)
+  --parties S:W,...        party-size mix by weight (default 1:1)
+  --skill uniform|normal:MU:SD|two-type:Q   ratings (default uniform on [0,1])
+  --sides A:W,B:W,any:W    side preference mix (default any:1)
+  --zones Z:W,...          zone mix (arrives with zones support)
+  --max-wait T             seconds after which bots fill a waiting ticket's game (tau_max)
+  --imbalance-cost A       Wu's alpha, per player per unit of H-count imbalance (default 0)
+  --tickets N              arrivals to simulate (default 20000)
+  --duration T             or: simulated seconds of arrivals
+  --warmup N               arrivals left out of the statistics (default 10%)
+  --seed S                 RNG seed (default 1)
+  --sweep KEY=V1,V2,...    run the policy once per parameter value
+  --opt                    also solve the offline optimum (team size 1, needs --max-wait)
+  --json                   print one JSON object as the last line
+  --plot FILE.svg          with --sweep: write a plot of wait against cost`;
+
+export function parseSimulationArgs(argv: readonly string[]): SimulationRequest {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        policy: { type: "string" },
+        set: { type: "string", multiple: true },
+        "team-size": { type: "string" },
+        arrivals: { type: "string" },
+        rate: { type: "string" },
+        parties: { type: "string" },
+        skill: { type: "string" },
+        sides: { type: "string" },
+        zones: { type: "string" },
+        "max-wait": { type: "string" },
+        "imbalance-cost": { type: "string" },
+        tickets: { type: "string" },
+        duration: { type: "string" },
+        warmup: { type: "string" },
+        seed: { type: "string" },
+        sweep: { type: "string" },
+        opt: { type: "boolean" },
+        json: { type: "boolean" },
+        plot: { type: "string" },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const o = parsed.values;
+  if (!o.policy) throw new UsageError("--policy is required");
+  if (!policyNames().includes(o.policy)) {
+    throw new UsageError(`--policy: unknown policy "${o.policy}"; registered: ${policyNames().join(", ")}`);
+  }
+  if (o.zones !== undefined) throw new UsageError("--zones: zones are not supported yet (they arrive with zone routing)");
+  if (o.tickets !== undefined && o.duration !== undefined) throw new UsageError("--tickets and --duration: give one or the other");
+  const maxWait = o["max-wait"] === undefined ? undefined : positive("--max-wait", o["max-wait"]);
+  const skill = parseSkill(o.skill ?? "uniform");
+  const imbalanceCost = o["imbalance-cost"] === undefined ? 0 : nonNegative("--imbalance-cost", o["imbalance-cost"]);
+  if (imbalanceCost > 0 && skill.kind !== "two-type") {
+    throw new UsageError("--imbalance-cost: Wu's H-count imbalance needs --skill two-type:Q");
+  }
+  const teamSize = o["team-size"] === undefined ? 1 : integer("--team-size", o["team-size"], 1, 16);
+  const parties = weights("--parties", o.parties ?? "1:1", (s) => integer("--parties", s, 1, teamSize));
+  const sides = weights("--sides", o.sides ?? "any:1", (s) => {
+    if (s === "A" || s === "B") return s as Side;
+    if (s === "any") return undefined;
+    throw new UsageError(`--sides: "${s}" is not A, B or any`);
+  });
+  const params: Record<string, unknown> = {};
+  for (const pair of o.set ?? []) {
+    const [key, value] = keyValue("--set", pair);
+    params[key] = parseValue(value);
+  }
+  let sweep: SimulationRequest["sweep"];
+  if (o.sweep !== undefined) {
+    const [key, list] = keyValue("--sweep", o.sweep);
+    const values = list.split(",").filter((s) => s !== "").map(parseValue);
+    if (values.length === 0) throw new UsageError("--sweep: give at least one value, e.g. --sweep r=2,4,6");
+    sweep = { key, values };
+  }
+  if (o.plot !== undefined && !sweep) throw new UsageError("--plot: needs --sweep (the plot is wait against cost over the sweep)");
+  if (o.plot !== undefined && !o.plot.endsWith(".svg")) throw new UsageError("--plot: the file name must end in .svg");
+  if (o.opt && teamSize !== 1) throw new UsageError("--opt: the offline optimum is for team size 1 (one-versus-one games)");
+  if (o.opt && maxWait === undefined) throw new UsageError("--opt: needs --max-wait (the optimum's bots join after tau_max)");
+  return {
+    policy: o.policy,
+    params,
+    teamSize,
+    traffic: {
+      arrivals: choice("--arrivals", o.arrivals ?? "poisson", ["poisson", "regular"] as const),
+      rate: positive("--rate", o.rate ?? "1"),
+      parties,
+      skill,
+      sides,
+    },
+    ...(maxWait !== undefined ? { maxWait } : {}),
+    imbalanceCost,
+    ...(o.tickets !== undefined ? { tickets: integer("--tickets", o.tickets, 1, 10_000_000) } : {}),
+    ...(o.duration !== undefined ? { duration: positive("--duration", o.duration) } : {}),
+    ...(o.warmup !== undefined ? { warmup: integer("--warmup", o.warmup, 0, 10_000_000) } : {}),
+    seed: o.seed === undefined ? 1 : integer("--seed", o.seed, 0, 2 ** 31 - 1),
+    opt: o.opt ?? false,
+    json: o.json ?? false,
+    ...(o.plot !== undefined ? { plot: o.plot } : {}),
+    ...(sweep ? { sweep } : {}),
+  };
+}
+
+function parseSkill(text: string): SkillModel {
+  const [kind, ...args] = text.split(":");
+  if (kind === "uniform" && args.length === 0) return { kind };
+  if (kind === "normal" && args.length === 2) {
+    return { kind, mean: finite("--skill normal MU", args[0]), sd: positive("--skill normal SD", args[1]) };
+  }
+  if (kind === "two-type" && args.length === 1) {
+    const q = finite("--skill two-type Q", args[0]);
+    if (q < 0 || q > 1) throw new UsageError("--skill two-type:Q: Q is a probability in [0, 1]");
+    return { kind, q };
+  }
+  throw new UsageError(`--skill: "${text}" is not uniform, normal:MU:SD or two-type:Q`);
+}
+
+function weights<T>(option: string, text: string, value: (s: string) => T): Weighted<T>[] {
+  const items = text.split(",").map((part) => {
+    const at = part.lastIndexOf(":");
+    if (at <= 0) throw new UsageError(`${option}: "${part}" is not VALUE:WEIGHT`);
+    return { value: value(part.slice(0, at)), weight: nonNegative(`${option} weight`, part.slice(at + 1)) };
+  });
+  if (!items.some((i) => i.weight > 0)) throw new UsageError(`${option}: at least one weight must be positive`);
+  return items;
+}
+
+function keyValue(option: string, text: string): [string, string] {
+  const at = text.indexOf("=");
+  if (at <= 0) throw new UsageError(`${option}: "${text}" is not KEY=VALUE`);
+  return [text.slice(0, at), text.slice(at + 1)];
+}
+
+/** Numbers as numbers, true/false as booleans, anything else (e.g. "auto") as text. */
+function parseValue(text: string): unknown {
+  if (text === "true" || text === "false") return text === "true";
+  const n = Number(text);
+  return text.trim() !== "" && Number.isFinite(n) ? n : text;
+}
+
+function finite(option: string, text: string): number {
+  const n = Number(text);
+  if (text.trim() === "" || !Number.isFinite(n)) throw new UsageError(`${option}: "${text}" is not a number`);
+  return n;
+}
+
+function positive(option: string, text: string): number {
+  const n = finite(option, text);
+  if (n <= 0) throw new UsageError(`${option}: must be positive, got ${text}`);
+  return n;
+}
+
+function nonNegative(option: string, text: string): number {
+  const n = finite(option, text);
+  if (n < 0) throw new UsageError(`${option}: must not be negative, got ${text}`);
+  return n;
+}
+
+function integer(option: string, text: string, min: number, max: number): number {
+  const n = finite(option, text);
+  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`${option}: must be a whole number from ${min} to ${max}, got ${text}`);
+  return n;
+}
+
+function choice<T extends string>(option: string, text: string, allowed: readonly T[]): T {
+  if (!(allowed as readonly string[]).includes(text)) throw new UsageError(`${option}: "${text}" is not one of ${allowed.join(", ")}`);
+  return text as T;
+}

@@ -1,0 +1,91 @@
+/**
+ * The discrete-event simulator: seeded arrivals drive the same `Matchmaker` the room runs.
+ * Events are arrivals and the engine's own wake-ups (`nextWakeup`), taken in time order.
+ */
+import { Matchmaker } from "../core/matchmaker.js";
+import type { ImbalanceFn } from "../core/imbalance.js";
+import type { PolicyParams } from "../core/policy.js";
+import type { Match } from "../core/types.js";
+import { arrivals, ratingScale, type Arrival, type TrafficModel } from "./traffic.js";
+
+export interface SimulationConfig {
+  readonly policy: string;
+  readonly params?: PolicyParams;
+  readonly teamSize: number;
+  readonly traffic: TrafficModel;
+  /** Seconds after which bots fill a waiting ticket's game (Schlup's tau_max). */
+  readonly maxWait?: number;
+  readonly imbalance?: ImbalanceFn;
+  /** Stop after this many arrivals (default 20,000 unless `duration` is given). */
+  readonly tickets?: number;
+  /** Stop arrivals after this many simulated seconds. */
+  readonly duration?: number;
+  readonly seed?: number;
+  /** Called now and then with the arrivals so far and the planned total (if known). */
+  readonly onProgress?: (arrived: number, total: number | undefined) => void;
+}
+
+/** Everything a run produced, for the measures and for the offline optimum. */
+export interface SimulationTrace {
+  readonly arrivals: readonly Arrival[];
+  readonly matches: readonly Match[];
+  /** Arrivals still waiting when the run ended (only possible without a maximum wait). */
+  readonly unmatched: readonly Arrival[];
+  /** Simulated seconds from 0 to the last event. */
+  readonly endTime: number;
+}
+
+/** A policy that keeps asking to be woken at the same instant without forming a game is a bug. */
+const MAX_IDLE_WAKEUPS = 10_000;
+
+export function simulate(config: SimulationConfig): SimulationTrace {
+  const maxWaitMs = config.maxWait === undefined ? undefined : config.maxWait * 1000;
+  const engine = new Matchmaker({
+    teamSize: config.teamSize,
+    policy: config.policy,
+    params: config.params ?? {},
+    ...(config.imbalance ? { imbalance: config.imbalance } : {}),
+    ...(maxWaitMs !== undefined ? { maxWaitMs, fillWithBots: true } : {}),
+    ratingRange: ratingScale(config.traffic.skill),
+    statsWindow: 1,
+  });
+  const limit = config.tickets ?? (config.duration === undefined ? 20_000 : Infinity);
+  const endOfArrivals = config.duration ?? Infinity;
+  const stream = arrivals(config.traffic, config.seed ?? 1);
+  const seen: Arrival[] = [];
+  const matches: Match[] = [];
+  let next = stream.next().value;
+  let now = 0;
+  let idle = 0;
+
+  for (;;) {
+    const arrivalMs = seen.length < limit && next.time <= endOfArrivals ? next.time * 1000 : Infinity;
+    const wakeup = engine.nextWakeup(now);
+    const wakeMs = wakeup === undefined ? Infinity : Math.max(wakeup, now);
+    if (arrivalMs === Infinity && wakeMs === Infinity) break;
+    if (wakeMs < arrivalMs) {
+      idle = wakeMs === now ? idle + 1 : 0;
+      now = wakeMs;
+    } else {
+      idle = 0;
+      now = arrivalMs;
+      engine.enqueue(next.ticket, now);
+      seen.push(next);
+      next = stream.next().value;
+      if (seen.length % 1000 === 0) config.onProgress?.(seen.length, Number.isFinite(limit) ? limit : undefined);
+    }
+    const formed = engine.tick(now);
+    matches.push(...formed);
+    if (formed.length > 0) idle = 0;
+    if (idle > MAX_IDLE_WAKEUPS) {
+      throw new Error(`policy "${config.policy}" keeps asking to be woken at t=${now} ms without forming a game`);
+    }
+  }
+  const waiting = new Set([...engine.waiting()].map((t) => t.id));
+  return {
+    arrivals: seen,
+    matches,
+    unmatched: seen.filter((a) => waiting.has(a.ticket.id)),
+    endTime: now / 1000,
+  };
+}

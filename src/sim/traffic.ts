@@ -1,0 +1,73 @@
+/**
+ * The traffic a simulation replays: when tickets arrive, how large the parties are, how the
+ * ratings are spread and which sides players insist on. Seeded, so a run is reproducible.
+ */
+import type { Side, Ticket } from "../core/types.js";
+import { Random } from "./random.js";
+
+export type SkillModel =
+  | { readonly kind: "uniform" }
+  | { readonly kind: "normal"; readonly mean: number; readonly sd: number }
+  /** Wu's two skill types: H (rating 1) with probability q, else L (rating 0). */
+  | { readonly kind: "two-type"; readonly q: number };
+
+export interface Weighted<T> {
+  readonly value: T;
+  readonly weight: number;
+}
+
+export interface TrafficModel {
+  /** Poisson process, or one ticket exactly every 1 / rate seconds. */
+  readonly arrivals: "poisson" | "regular";
+  /** Tickets per second. */
+  readonly rate: number;
+  readonly parties: ReadonlyArray<Weighted<number>>;
+  readonly skill: SkillModel;
+  /** `undefined` is a choice-free ticket. */
+  readonly sides: ReadonlyArray<Weighted<Side | undefined>>;
+}
+
+/** One arrival: when (seconds) and the ticket (its `enqueuedAt` in milliseconds). */
+export interface Arrival {
+  readonly index: number;
+  readonly time: number;
+  readonly ticket: Ticket;
+}
+
+/** An endless, seeded stream of arrivals following `model`. */
+export function* arrivals(model: TrafficModel, seed: number): Generator<Arrival, never> {
+  const random = new Random(seed);
+  let time = 0;
+  for (let index = 0; ; index++) {
+    time += model.arrivals === "poisson" ? random.exponential(model.rate) : 1 / model.rate;
+    const size = random.weighted(model.parties);
+    const players = [];
+    for (let p = 0; p < size; p++) players.push({ id: `p${index}.${p}`, rating: drawRating(model.skill, random) });
+    const side = random.weighted(model.sides);
+    const ticket: Ticket = { id: `t${index}`, players, enqueuedAt: time * 1000, ...(side ? { side } : {}) };
+    yield { index, time, ticket };
+  }
+}
+
+function drawRating(skill: SkillModel, random: Random): number {
+  switch (skill.kind) {
+    case "uniform":
+      return random.uniform();
+    case "normal":
+      return skill.mean + skill.sd * random.normal();
+    case "two-type":
+      return random.uniform() < skill.q ? 1 : 0;
+  }
+}
+
+/** The range ratings are scaled by for Schlup's criterion on [0, 1]. */
+export function ratingScale(skill: SkillModel): { readonly min: number; readonly max: number } {
+  switch (skill.kind) {
+    case "uniform":
+    case "two-type":
+      return { min: 0, max: 1 };
+    case "normal":
+      // Plus or minus three standard deviations; values beyond are clamped when scaled.
+      return { min: skill.mean - 3 * skill.sd, max: skill.mean + 3 * skill.sd };
+  }
+}

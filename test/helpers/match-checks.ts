@@ -1,0 +1,40 @@
+/** Structural checks every match must pass, whatever the policy. */
+import { expect } from "vitest";
+import type { Match, Ticket } from "../../src/core/index.js";
+
+/**
+ * Two teams of k, sides A then B, parties whole and on their chosen side, players as in their
+ * tickets. Bot seats (players marked `bot`) must number `match.bots`; everyone else comes from
+ * `match.tickets`, each ticket on exactly one team.
+ */
+export function expectValidMatch(match: Match, k: number): void {
+  expect(match.teamSize).toBe(k);
+  const [a, b] = match.teams;
+  expect(a.side).toBe("A");
+  expect(b.side).toBe("B");
+  const byId = new Map<string, Ticket>(match.tickets.map((t) => [t.id, t]));
+  expect(byId.size).toBe(match.tickets.length);
+  const seen = new Set<string>();
+  let bots = 0;
+  for (const team of match.teams) {
+    expect(team.players).toHaveLength(k);
+    const humans = team.players.filter((p) => !p.bot);
+    bots += team.players.length - humans.length;
+    // The team's human players are exactly its human tickets' players, in ticket order.
+    const expected = team.ticketIds
+      .filter((id) => byId.has(id))
+      .flatMap((id) => {
+        const t = byId.get(id)!;
+        if (t.side) expect(t.side, `ticket ${id} plays its chosen side`).toBe(team.side);
+        return t.players.map((p) => ({ id: p.id, rating: p.rating, ticketId: id }));
+      });
+    expect(humans.map((p) => ({ id: p.id, rating: p.rating, ticketId: p.ticketId }))).toEqual(expected);
+    expect(team.ratingSum).toBe(team.players.reduce((s, p) => s + p.rating, 0));
+    for (const id of team.ticketIds) {
+      expect(seen.has(id), `ticket ${id} sits on one team only`).toBe(false);
+      seen.add(id);
+    }
+  }
+  expect(bots).toBe(match.bots);
+  for (const id of byId.keys()) expect(seen.has(id), `ticket ${id} is seated`).toBe(true);
+}

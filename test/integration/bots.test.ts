@@ -1,0 +1,62 @@
+import { defineRoom, Room, type Client } from "@colyseus/core";
+import { boot, type ColyseusTestServer } from "@colyseus/testing";
+import config from "@colyseus/tools";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { defineQueue, type MatchInfo, type SeatOptions } from "../../src/index.js";
+import { joinQueue, within } from "../helpers/sdk.js";
+
+/** Records what the queue told it and who took a seat. */
+class RecordingGameRoom extends Room {
+  static matches: MatchInfo[] = [];
+  static joined: Array<{ sessionId: string; seat: SeatOptions }> = [];
+  override onCreate(options: { match: MatchInfo }): void {
+    RecordingGameRoom.matches.push(options.match);
+  }
+  override onJoin(client: Client, seat: SeatOptions): void {
+    RecordingGameRoom.joined.push({ sessionId: client.sessionId, seat });
+  }
+}
+
+describe("bots after the maximum wait", () => {
+  let server: ColyseusTestServer;
+
+  beforeAll(async () => {
+    server = await boot(
+      config({
+        rooms: {
+          // The timer runs once a minute: only the engine's own deadline can start these games.
+          lonely_2v2: defineQueue({ teamSize: 2, gameRoom: "recording", tickMs: 60_000, maxWaitMs: 300, fillWithBots: true }),
+          recording: defineRoom(RecordingGameRoom),
+        },
+      }),
+      2573,
+    );
+  });
+  afterAll(async () => {
+    await server.shutdown();
+  });
+
+  it("fills a lone player's 2v2 game with three bots at the deadline, and tells the game room which seats are bots", async () => {
+    const started = Date.now();
+    const player = await joinQueue(server, "lonely_2v2", { rating: 1500 });
+    const seat = await within(player.seat, 3000, "the bot-filled seat");
+    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+
+    const match = RecordingGameRoom.matches.at(-1)!;
+    expect(match.bots).toBe(3);
+    const seats = match.teams.flatMap((t) => t.players);
+    expect(seats).toHaveLength(4);
+    expect(seats.filter((p) => p.bot)).toHaveLength(3);
+    expect(seats.filter((p) => !p.bot).map((p) => p.sessionId)).toEqual([player.queue.sessionId]);
+    expect(match.teams.every((t) => t.players.length === 2)).toBe(true);
+
+    const game = await server.sdk.consumeSeatReservation(seat);
+    expect(RecordingGameRoom.joined.map((j) => j.sessionId)).toContain(player.queue.sessionId);
+    await game.leave();
+    await player.queue.leave();
+  });
+
+  it("refuses fillWithBots without a maximum wait, naming the option", () => {
+    expect(() => defineQueue({ teamSize: 1, gameRoom: "recording", fillWithBots: true })).toThrow(/fillWithBots: needs maxWaitMs/);
+  });
+});
