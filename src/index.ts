@@ -5,6 +5,7 @@
  * - `Matchmaker` and the policies: the pure engine, also driven by the simulator.
  */
 export * from "./core/index.js";
+export * from "./sim/index.js";
 export { MatchmakerRoom, defineQueue } from "./colyseus/MatchmakerRoom.js";
 export type { MatchmakerRoomOptions, JoinOptions } from "./colyseus/options.js";
 export type { MatchInfo, SeatOptions, SeatMessage } from "./colyseus/seats.js";

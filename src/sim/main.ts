@@ -1,0 +1,66 @@
+/**
+ * `npm run sim -- --policy NAME [options]`: simulate a policy on seeded traffic and print a
+ * table (or `--json`). Resolves to the exit code: 2 for bad options, 1 for a failed run.
+ */
+import cliProgress from "cli-progress";
+import "../policies/index.js";
+import { parseSimulationArgs, USAGE, UsageError } from "./options.js";
+import { writeSweepPlot } from "./plot.js";
+import { reportTable } from "./report.js";
+import { runRequest, type Progress } from "./run.js";
+import { policyNames } from "../core/policy.js";
+
+/** A progress bar on stderr, shown only once a run has taken a second. */
+function progressBar(): { progress: Progress; stop: () => void } {
+  const started = Date.now();
+  let bar: cliProgress.SingleBar | undefined;
+  let label = "";
+  return {
+    progress: (done, total, runLabel) => {
+      if (!bar && Date.now() - started < 1000) return;
+      if (!bar || runLabel !== label) {
+        bar?.stop();
+        label = runLabel;
+        bar = new cliProgress.SingleBar(
+          { format: `${runLabel} [{bar}] {value}/{total} arrivals`, stream: process.stderr, noTTYOutput: true, notTTYSchedule: 2000 },
+          cliProgress.Presets.shades_classic,
+        );
+        bar.start(total ?? done, done);
+      }
+      bar.update(done);
+    },
+    stop: () => bar?.stop(),
+  };
+}
+
+export async function main(argv: readonly string[]): Promise<number> {
+  if (argv.includes("--help") || argv.includes("-h")) {
+    console.log(USAGE.replace("{policies}", policyNames().join(", ")));
+    return 0;
+  }
+  let request;
+  try {
+    request = parseSimulationArgs(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    console.error(`sim: ${error.message}\n\n${USAGE.replace("{policies}", policyNames().join(", "))}`);
+    return 2;
+  }
+  const { progress, stop } = progressBar();
+  try {
+    const reports = runRequest(request, progress);
+    stop();
+    if (request.plot && request.sweep) {
+      await writeSweepPlot(request.plot, request.sweep.key, reports);
+      console.error(`sim: wrote ${request.plot}`);
+    }
+    if (!request.json) console.log(reportTable(reports));
+    else if (request.sweep) console.log(JSON.stringify({ sweep: request.sweep.key, runs: reports }));
+    else console.log(JSON.stringify(reports[0]));
+    return 0;
+  } catch (error) {
+    stop();
+    console.error(`sim: ${(error as Error).message}`);
+    return 1;
+  }
+}

@@ -1,0 +1,31 @@
+/** `--plot`: the trade-off curve of a sweep, mean wait against cost, as an SVG (vega-lite). */
+import { writeFile } from "node:fs/promises";
+import type { SimulationReport } from "./run.js";
+
+/** Write the sweep's wait-against-cost curve to `file`; the cost is Schlup's if known, else Wu's. */
+export async function writeSweepPlot(file: string, sweepKey: string, reports: readonly SimulationReport[]): Promise<void> {
+  // vega is only needed for plots: load it on demand so the library does not depend on it.
+  const [vega, vegaLite] = await Promise.all([import("vega"), import("vega-lite")]).catch(() => {
+    throw new Error("--plot needs the packages vega and vega-lite (npm install vega vega-lite)");
+  });
+  const schlup = reports.every((r) => r.schlupCostPerGame !== null);
+  const values = reports.map((r) => ({
+    value: String(r.params[sweepKey]),
+    wait: r.meanWait,
+    cost: schlup ? r.schlupCostPerGame : r.wuCostPerTime,
+  }));
+  const spec = {
+    $schema: "https://vega.github.io/schema/vega-lite/v5.json",
+    title: `${reports[0].policy}: sweep of ${sweepKey}`,
+    width: 480,
+    height: 320,
+    data: { values },
+    layer: [
+      { mark: { type: "line", point: true }, encoding: { x: { field: "wait", type: "quantitative", title: "mean wait (s)" }, y: { field: "cost", type: "quantitative", title: schlup ? "Schlup cost per game" : "Wu cost per time" } } },
+      { mark: { type: "text", dx: 8, dy: -8 }, encoding: { x: { field: "wait", type: "quantitative" }, y: { field: "cost", type: "quantitative" }, text: { field: "value" } } },
+    ],
+  };
+  const compiled = vegaLite.compile(spec as never).spec;
+  const view = new vega.View(vega.parse(compiled), { renderer: "none" });
+  await writeFile(file, await view.toSVG());
+}

@@ -1,0 +1,127 @@
+import { mkdtemp, readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import "../../src/core/index.js";
+import { main } from "../../src/sim/main.js";
+import { parseSimulationArgs, UsageError } from "../../src/sim/options.js";
+
+/** Run the CLI in-process; returns the exit code and what it printed. */
+async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  vi.spyOn(console, "log").mockImplementation((...a) => void out.push(a.join(" ")));
+  vi.spyOn(console, "error").mockImplementation((...a) => void err.push(a.join(" ")));
+  const code = await main(argv);
+  return { code, out: out.join("\n"), err: err.join("\n") };
+}
+
+afterEach(() => vi.restoreAllMocks());
+
+describe("npm run sim: options", () => {
+  const refused: Array<[string[], RegExp]> = [
+    [[], /--policy is required/],
+    [["--policy", "nope"], /--policy: unknown policy "nope"; registered: .*greedy/],
+    [["--policy", "greedy", "--rate", "0"], /--rate: must be positive/],
+    [["--policy", "greedy", "--rate", "fast"], /--rate: "fast" is not a number/],
+    [["--policy", "greedy", "--team-size", "2", "--parties", "3:1"], /--parties: must be a whole number from 1 to 2/],
+    [["--policy", "greedy", "--skill", "normal:1500"], /--skill: "normal:1500" is not/],
+    [["--policy", "greedy", "--skill", "two-type:1.5"], /Q is a probability/],
+    [["--policy", "greedy", "--sides", "C:1"], /--sides: "C" is not A, B or any/],
+    [["--policy", "greedy", "--zones", "junior:1"], /--zones: zones are not supported yet/],
+    [["--policy", "greedy", "--imbalance-cost", "2"], /needs --skill two-type/],
+    [["--policy", "greedy", "--opt"], /--opt: needs --max-wait/],
+    [["--policy", "greedy", "--opt", "--max-wait", "5", "--team-size", "2"], /--opt: the offline optimum is for team size 1/],
+    [["--policy", "greedy", "--plot", "x.svg"], /--plot: needs --sweep/],
+    [["--policy", "greedy", "--tickets", "10", "--duration", "5"], /give one or the other/],
+    [["--policy", "greedy", "--set", "novalue"], /--set: "novalue" is not KEY=VALUE/],
+    [["--policy", "greedy", "--bogus"], /Unknown option '--bogus'/],
+  ];
+  for (const [argv, message] of refused) {
+    it(`refuses ${argv.join(" ") || "no arguments"}`, () => {
+      expect(() => parseSimulationArgs(argv)).toThrow(UsageError);
+      expect(() => parseSimulationArgs(argv)).toThrow(message);
+    });
+  }
+
+  it("parses a full request", () => {
+    const r = parseSimulationArgs([
+      "--policy", "multi-queue", "--set", "r=auto", "--set", "min=0", "--team-size", "2", "--arrivals", "regular",
+      "--rate", "2.5", "--parties", "1:2,2:1", "--skill", "normal:1500:300", "--sides", "A:1,B:1,any:2",
+      "--max-wait", "5", "--tickets", "500", "--warmup", "50", "--seed", "9",
+    ]);
+    expect(r.params).toEqual({ r: "auto", min: 0 });
+    expect(r.teamSize).toBe(2);
+    expect(r.traffic).toEqual({
+      arrivals: "regular",
+      rate: 2.5,
+      parties: [{ value: 1, weight: 2 }, { value: 2, weight: 1 }],
+      skill: { kind: "normal", mean: 1500, sd: 300 },
+      sides: [{ value: "A", weight: 1 }, { value: "B", weight: 1 }, { value: undefined, weight: 2 }],
+    });
+    expect([r.maxWait, r.tickets, r.warmup, r.seed]).toEqual([5, 500, 50, 9]);
+  });
+
+  it("exits with 2 and the usage on bad options", async () => {
+    const { code, err } = await run("--policy", "greedy", "--rate", "0");
+    expect(code).toBe(2);
+    expect(err).toMatch(/--rate: must be positive[\s\S]*usage: npm run sim/);
+  });
+});
+
+describe("npm run sim: runs", () => {
+  it("prints one JSON object with every documented field as the last line", async () => {
+    const { code, out } = await run("--policy", "greedy", "--max-wait", "5", "--tickets", "400", "--opt", "--json");
+    expect(code).toBe(0);
+    const report = JSON.parse(out.trim().split("\n").at(-1)!);
+    for (const field of [
+      "policy", "params", "tickets", "players", "games", "bots", "meanWait", "varWait", "p50Wait", "p95Wait", "p99Wait",
+      "waitByClass", "meanImbalance", "meanSpread", "schlupCostPerGame", "wuCostPerTime", "optCostPerGame", "ratioToOpt",
+    ]) {
+      expect(report).toHaveProperty(field);
+    }
+    expect(report.players).toBe(360); // 400 arrivals less the 10% warm-up, all matched
+    expect(report.ratioToOpt).toBeGreaterThan(1);
+    expect(report.waitByClass).toHaveProperty("party:1");
+  });
+
+  it("prints a table by default, with the per-class waits", async () => {
+    const { code, out } = await run("--policy", "greedy", "--team-size", "2", "--parties", "1:1,2:1", "--sides", "A:1,any:3", "--tickets", "400");
+    expect(code).toBe(0);
+    expect(out).toMatch(/mean wait party:2/);
+    expect(out).toMatch(/mean wait side:A/);
+    expect(out).toMatch(/Schlup cost \/ game/);
+  });
+
+  it("is reproducible: the same seed gives the same figures", async () => {
+    const a = await run("--policy", "periodic", "--set", "x=2", "--rate", "3", "--tickets", "300", "--json", "--seed", "5");
+    const b = await run("--policy", "periodic", "--set", "x=2", "--rate", "3", "--tickets", "300", "--json", "--seed", "5");
+    const c = await run("--policy", "periodic", "--set", "x=2", "--rate", "3", "--tickets", "300", "--json", "--seed", "6");
+    expect(a.out).toBe(b.out);
+    expect(a.out).not.toBe(c.out);
+  });
+
+  it("sweeps a parameter and plots wait against cost", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "sim-"));
+    const file = join(dir, "sweep.svg");
+    const { code, out } = await run(
+      "--policy", "multi-queue", "--sweep", "r=1,3,6", "--rate", "10", "--max-wait", "5", "--tickets", "1000", "--plot", file, "--json",
+    );
+    expect(code).toBe(0);
+    const { sweep, runs } = JSON.parse(out.trim().split("\n").at(-1)!);
+    expect(sweep).toBe("r");
+    expect(runs.map((r: { params: { r: number } }) => r.params.r)).toEqual([1, 3, 6]);
+    // More ranges: tighter games, longer waits.
+    expect(runs[2].meanSpread).toBeLessThan(runs[0].meanSpread);
+    expect(runs[2].meanWait).toBeGreaterThan(runs[0].meanWait);
+    const svg = await readFile(file, "utf8");
+    expect(svg).toMatch(/^<svg/);
+    expect(svg).toMatch(/mean wait \(s\)/);
+  });
+
+  it("reports a policy parameter error as a failed run (exit 1)", async () => {
+    const { code, err } = await run("--policy", "periodic", "--set", "x=auto", "--tickets", "100");
+    expect(code).toBe(1);
+    expect(err).toMatch(/x: "auto" needs the queue's maximum wait/);
+  });
+});
