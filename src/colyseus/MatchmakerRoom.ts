@@ -7,6 +7,7 @@
 import { defineRoom, ErrorCode, logger, matchMaker, Room, ServerError, type AuthContext, type Client } from "@colyseus/core";
 import { StateView } from "@colyseus/schema";
 import { MatchmakerError } from "../core/errors.js";
+import type { ImbalanceSpec } from "../core/imbalance.js";
 import { Matchmaker, type MatchmakerOptions } from "../core/matchmaker.js";
 import type { Match, Ticket } from "../core/types.js";
 import "../policies/index.js";
@@ -215,6 +216,7 @@ function engineOptions(config: ResolvedRoomOptions, matchIdPrefix: string): Matc
     matchIdPrefix,
     statsWindow: config.statsWindow,
     ratingRange: { min: config.rating.min, max: config.rating.max },
+    ...(config.imbalance ? { imbalance: config.imbalance as ImbalanceSpec } : {}),
     ...(config.maxWaitMs !== undefined ? { maxWaitMs: config.maxWaitMs, fillWithBots: config.fillWithBots } : {}),
   };
 }

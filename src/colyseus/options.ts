@@ -4,6 +4,7 @@
  */
 import * as v from "valibot";
 import { MatchmakerError } from "../core/errors.js";
+import type { ImbalanceSpec } from "../core/imbalance.js";
 import { describeIssues, parseConfig, unknownKeyMessage } from "../core/validation.js";
 import type { Side } from "../core/types.js";
 
@@ -29,6 +30,8 @@ export interface MatchmakerRoomOptions {
   maxWaitMs?: number;
   /** Fill a game with bots for a ticket that reached `maxWaitMs` (the game room sees which seats). */
   fillWithBots?: boolean;
+  /** How team splits are scored (default `{ kind: "rating-sum" }`). */
+  imbalance?: ImbalanceSpec;
 }
 
 const RoomOptionsSchema = v.strictObject(
@@ -55,6 +58,8 @@ const RoomOptionsSchema = v.strictObject(
     statsWindow: v.optional(v.pipe(v.number(), v.integer("must be an integer"), v.minValue(1), v.maxValue(100_000)), 200),
     maxWaitMs: v.optional(v.pipe(v.number(), v.integer("must be an integer"), v.minValue(1, "must be positive"))),
     fillWithBots: v.optional(v.boolean("must be true or false"), false),
+    // Checked in full by the engine (resolveImbalance), which names the bad field.
+    imbalance: v.optional(v.looseObject({ kind: v.string('must name a kind, e.g. "alman-mckay"') })),
   },
   unknownKeyMessage,
 );

@@ -7,7 +7,7 @@ import * as v from "valibot";
 import { ArrivalIndex } from "./arrival-order.js";
 import { assembleTeams, fitsWithBots, playersOf, type TeamSplit } from "./assembly.js";
 import { MatchmakerError } from "./errors.js";
-import { ratingSumDifference, type ImbalanceFn } from "./imbalance.js";
+import { imbalanceFunction, resolveImbalance, type ImbalanceFn, type ImbalanceSpec } from "./imbalance.js";
 import { createPolicy, type Policy, type PolicyParams } from "./policy.js";
 import { RecentWindow, type MatchmakerStats } from "./stats.js";
 import { reachedMaxWait, type Match, type MatchedPlayer, type MatchTeam, type Side, type Ticket } from "./types.js";
@@ -24,8 +24,11 @@ export interface MatchmakerOptions {
   readonly policy?: string | Policy;
   /** Parameters for a policy given by name. */
   readonly params?: PolicyParams;
-  /** How to score a team split (default: difference of rating sums). */
-  readonly imbalance?: ImbalanceFn;
+  /**
+   * How to score a team split: a named {@link ImbalanceSpec} (default `{ kind: "rating-sum" }`,
+   * the difference of rating sums) or your own function.
+   */
+  readonly imbalance?: ImbalanceFn | ImbalanceSpec;
   /** Prefix of generated match ids (default `"m"`); the room uses its roomId. */
   readonly matchIdPrefix?: string;
   /** How many recent matches the statistics cover (default 200). */
@@ -111,7 +114,9 @@ export class Matchmaker {
     this.maxWaitMs = parsed.maxWaitMs;
     this.fillWithBots = parsed.fillWithBots ?? false;
     this.teamSize = parsed.teamSize;
-    this.imbalance = options.imbalance ?? ratingSumDifference;
+    const resolvedImbalance =
+      typeof options.imbalance === "function" ? undefined : resolveImbalance(options.imbalance ?? { kind: "rating-sum" }, parsed.ratingRange?.min);
+    this.imbalance = typeof options.imbalance === "function" ? options.imbalance : imbalanceFunction(resolvedImbalance!);
     this.matchIdPrefix = parsed.matchIdPrefix ?? "m";
     this.onPolicyError = options.onPolicyError;
     const window = parsed.statsWindow ?? 200;
@@ -126,6 +131,7 @@ export class Matchmaker {
             {
               teamSize: this.teamSize,
               imbalance: this.imbalance,
+              ...(resolvedImbalance ? { imbalanceSpec: resolvedImbalance } : {}),
               ...(this.maxWaitMs !== undefined ? { maxWaitMs: this.maxWaitMs } : {}),
               ...(parsed.ratingRange ? { ratingRange: parsed.ratingRange } : {}),
             },

@@ -3,7 +3,7 @@
  * A policy decides which tickets play together and when; assembly decides the teams.
  */
 import { MatchmakerError } from "./errors.js";
-import type { ImbalanceFn } from "./imbalance.js";
+import type { ImbalanceFn, ResolvedImbalance } from "./imbalance.js";
 import type { Ticket } from "./types.js";
 
 /** What every policy is given when it is created. */
@@ -12,6 +12,8 @@ export interface PolicyContext {
   readonly teamSize: number;
   /** The queue's imbalance function, for policies that weigh team balance. */
   readonly imbalance: ImbalanceFn;
+  /** The imbalance's configuration when it is a named one (absent for a custom function). */
+  readonly imbalanceSpec?: ResolvedImbalance;
   /**
    * The queue's maximum wait (ms), if it has one (Schlup's tau_max): policies may relax their
    * criteria for tickets that reach it. If the queue fills with bots, the engine itself forms
