@@ -1,0 +1,101 @@
+/**
+ * Every registered policy, with random parameters, under random sessions with a maximum wait
+ * and bots: enqueues (parties, sides), cancellations, ticks and re-queues at non-decreasing
+ * times. The engine's guarantees must hold whatever the policy decides.
+ */
+import { fc, test } from "@fast-check/vitest";
+import { describe, expect } from "vitest";
+import { Matchmaker, reachedMaxWait, type Match, type Ticket } from "../../src/core/index.js";
+import { expectValidMatch } from "../helpers/match-checks.js";
+import { party, ticketSpecArb, type TicketSpec } from "../helpers/tickets.js";
+
+const policyArb = fc.oneof(
+  fc.constant({ policy: "greedy", params: {} }),
+  fc.record({ policy: fc.constant("periodic"), params: fc.record({ x: fc.oneof(fc.integer({ min: 1, max: 4 }), fc.constant("auto")) }) }),
+  fc.record({ policy: fc.constant("multi-queue"), params: fc.record({ r: fc.oneof(fc.integer({ min: 1, max: 6 }), fc.constant("auto")) }) }),
+  fc.record({ policy: fc.constant("difference-wait"), params: fc.record({ fWait: fc.double({ min: 0, max: 20, noNaN: true }) }) }),
+);
+
+type Op =
+  | { kind: "enqueue"; dt: number; spec: TicketSpec }
+  | { kind: "cancel"; dt: number; pick: number }
+  | { kind: "tick"; dt: number }
+  | { kind: "requeue"; dt: number; pick: number };
+
+const MAX_WAIT = 2000;
+const dtArb = fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 1500 }));
+
+const sessionArb = fc.integer({ min: 1, max: 3 }).chain((k) =>
+  fc.record({
+    k: fc.constant(k),
+    setup: policyArb,
+    ops: fc.array<Op>(
+      fc.oneof(
+        { weight: 6, arbitrary: fc.record({ kind: fc.constant("enqueue" as const), dt: dtArb, spec: ticketSpecArb(k) }) },
+        { weight: 1, arbitrary: fc.record({ kind: fc.constant("cancel" as const), dt: dtArb, pick: fc.nat() }) },
+        { weight: 3, arbitrary: fc.record({ kind: fc.constant("tick" as const), dt: dtArb }) },
+        { weight: 1, arbitrary: fc.record({ kind: fc.constant("requeue" as const), dt: dtArb, pick: fc.nat() }) },
+      ),
+      { maxLength: 50 },
+    ),
+  }),
+);
+
+describe("every policy keeps the engine's guarantees", () => {
+  test.prop([sessionArb], { numRuns: 400 })(
+    "nobody lost or duplicated, matches whole, sides honoured, nobody past the maximum wait, no wake-up already due",
+    ({ k, setup, ops }) => {
+      const mm = new Matchmaker({
+        teamSize: k,
+        policy: setup.policy,
+        params: setup.params,
+        maxWaitMs: MAX_WAIT,
+        fillWithBots: true,
+        ratingRange: { min: 0, max: 3000 },
+      });
+      const issued: Ticket[] = [];
+      const cancelled = new Set<string>();
+      const active: Match[] = [];
+      let now = 0;
+
+      const afterTick = (matches: Match[]) => {
+        for (const m of matches) {
+          expectValidMatch(m, k);
+          expect(m.tickets.length).toBeGreaterThan(0);
+          active.push(m);
+        }
+        expect(mm.stats(now).policyErrors).toBe(0);
+        // Bots guarantee that nobody still waits once they reached the maximum wait.
+        for (const t of mm.waiting()) expect(reachedMaxWait(t, MAX_WAIT, now), `ticket ${t.id} overdue`).toBe(false);
+        const wake = mm.nextWakeup(now);
+        if (wake !== undefined) expect(wake).toBeGreaterThan(now);
+      };
+
+      for (const op of ops) {
+        now += op.dt;
+        if (op.kind === "enqueue") {
+          const ticket = party(`t${issued.length}`, op.spec.ratings, { at: now, side: op.spec.side });
+          issued.push(ticket);
+          mm.enqueue(ticket, now);
+        } else if (op.kind === "cancel") {
+          const id = issued.length ? issued[op.pick % issued.length].id : "none";
+          if (mm.cancel(id, now)) cancelled.add(id);
+        } else if (op.kind === "requeue") {
+          if (active.length === 0) continue;
+          const [m] = active.splice(op.pick % active.length, 1);
+          expect(mm.requeue(m.tickets, now)).toEqual([]);
+        }
+        afterTick(mm.tick(now));
+
+        // Every ticket that joined is in exactly one place.
+        const places = new Map<string, number>();
+        const count = (id: string) => places.set(id, (places.get(id) ?? 0) + 1);
+        for (const t of mm.waiting()) count(t.id);
+        for (const id of cancelled) count(id);
+        for (const m of active) for (const t of m.tickets) count(t.id);
+        expect(places.size).toBe(issued.length);
+        for (const t of issued) expect(places.get(t.id), `ticket ${t.id}`).toBe(1);
+      }
+    },
+  );
+});
