@@ -110,7 +110,7 @@ const ImbalanceSpecSchema = v.variant(
     ),
     v.strictObject({ kind: v.literal("high-low"), threshold: v.optional(v.pipe(v.number(), v.finite()), 0.5) }, unknownKeyMessage),
   ],
-  'kind: must be "rating-sum", "alman-mckay" or "high-low"',
+  'must be "rating-sum", "alman-mckay" or "high-low"',
 );
 
 /** The parsed form of an {@link ImbalanceSpec}, with defaults filled in. */

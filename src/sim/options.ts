@@ -4,6 +4,7 @@
  */
 import { parseArgs } from "node:util";
 import type { Side } from "../core/types.js";
+import { resolveImbalance, type ImbalanceSpec } from "../core/imbalance.js";
 import { policyNames } from "../core/policy.js";
 import type { SkillModel, TrafficModel, Weighted } from "./traffic.js";
 
@@ -14,6 +15,8 @@ export interface SimulationRequest {
   readonly traffic: TrafficModel;
   readonly maxWait?: number;
   readonly imbalanceCost: number;
+  /** How team splits are scored (the engine's default when absent). */
+  readonly imbalance?: ImbalanceSpec;
   readonly tickets?: number;
   readonly duration?: number;
   /** Arrivals left out of the statistics; default 10% of the run's tickets. */
@@ -44,6 +47,8 @@ export const USAGE = `usage: npm run sim -- --policy NAME [options]
   --sides A:W,B:W,any:W    side preference mix (default any:1)
   --zones Z:W,...          zone mix (arrives with zones support)
   --max-wait T             seconds after which bots fill a waiting ticket's game (tau_max)
+  --imbalance SPEC         team split score: rating-sum (default), high-low[:T],
+                           alman-mckay[:alpha=A,p=P,q=Q,floor=F] (P, Q may be inf)
   --imbalance-cost A       Wu's alpha, per player per unit of H-count imbalance (default 0)
   --tickets N              arrivals to simulate (default 20000)
   --duration T             or: simulated seconds of arrivals
@@ -73,6 +78,7 @@ export function parseSimulationArgs(argv: readonly string[]): SimulationRequest 
         zones: { type: "string" },
         "max-wait": { type: "string" },
         "imbalance-cost": { type: "string" },
+        imbalance: { type: "string" },
         tickets: { type: "string" },
         duration: { type: "string" },
         warmup: { type: "string" },
@@ -135,6 +141,7 @@ export function parseSimulationArgs(argv: readonly string[]): SimulationRequest 
     },
     ...(maxWait !== undefined ? { maxWait } : {}),
     imbalanceCost,
+    ...(o.imbalance !== undefined ? { imbalance: parseImbalance(o.imbalance) } : {}),
     ...(o.tickets !== undefined ? { tickets: integer("--tickets", o.tickets, 1, 10_000_000) } : {}),
     ...(o.duration !== undefined ? { duration: positive("--duration", o.duration) } : {}),
     ...(o.warmup !== undefined ? { warmup: integer("--warmup", o.warmup, 0, 10_000_000) } : {}),
@@ -144,6 +151,25 @@ export function parseSimulationArgs(argv: readonly string[]): SimulationRequest 
     ...(o.plot !== undefined ? { plot: o.plot } : {}),
     ...(sweep ? { sweep } : {}),
   };
+}
+
+/** `alman-mckay:alpha=1,p=2,q=inf` → a spec the engine checks in full (and names bad fields). */
+function parseImbalance(text: string): ImbalanceSpec {
+  const at = text.indexOf(":");
+  const kind = at < 0 ? text : text.slice(0, at);
+  const spec: Record<string, unknown> = { kind };
+  if (at >= 0) {
+    for (const pair of text.slice(at + 1).split(",")) {
+      const [key, value] = keyValue("--imbalance", pair);
+      spec[key] = value === "inf" ? "inf" : parseValue(value);
+    }
+  }
+  try {
+    resolveImbalance(spec);
+  } catch (error) {
+    throw new UsageError(`--${(error as Error).message}`);
+  }
+  return spec as unknown as ImbalanceSpec;
 }
 
 function parseSkill(text: string): SkillModel {

@@ -35,6 +35,7 @@ function runOne(request: SimulationRequest, params: Readonly<Record<string, unkn
     params,
     teamSize: request.teamSize,
     traffic: request.traffic,
+    ...(request.imbalance ? { imbalance: request.imbalance } : {}),
     ...(request.maxWait !== undefined ? { maxWait: request.maxWait } : {}),
     ...(request.tickets !== undefined ? { tickets: request.tickets } : {}),
     ...(request.duration !== undefined ? { duration: request.duration } : {}),

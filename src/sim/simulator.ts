@@ -3,7 +3,7 @@
  * Events are arrivals and the engine's own wake-ups (`nextWakeup`), taken in time order.
  */
 import { Matchmaker } from "../core/matchmaker.js";
-import type { ImbalanceFn } from "../core/imbalance.js";
+import type { ImbalanceFn, ImbalanceSpec } from "../core/imbalance.js";
 import type { PolicyParams } from "../core/policy.js";
 import type { Match } from "../core/types.js";
 import { arrivals, ratingScale, type Arrival, type TrafficModel } from "./traffic.js";
@@ -15,7 +15,7 @@ export interface SimulationConfig {
   readonly traffic: TrafficModel;
   /** Seconds after which bots fill a waiting ticket's game (Schlup's tau_max). */
   readonly maxWait?: number;
-  readonly imbalance?: ImbalanceFn;
+  readonly imbalance?: ImbalanceFn | ImbalanceSpec;
   /** Stop after this many arrivals (default 20,000 unless `duration` is given). */
   readonly tickets?: number;
   /** Stop arrivals after this many simulated seconds. */

@@ -36,6 +36,8 @@ describe("npm run sim: options", () => {
     [["--policy", "greedy", "--tickets", "10", "--duration", "5"], /give one or the other/],
     [["--policy", "greedy", "--set", "novalue"], /--set: "novalue" is not KEY=VALUE/],
     [["--policy", "greedy", "--bogus"], /Unknown option '--bogus'/],
+    [["--policy", "greedy", "--imbalance", "elo"], /--imbalance: kind: must be/],
+    [["--policy", "greedy", "--imbalance", "alman-mckay:p=0.5"], /--imbalance: p: must be a number of at least 1/],
   ];
   for (const [argv, message] of refused) {
     it(`refuses ${argv.join(" ") || "no arguments"}`, () => {
@@ -60,6 +62,15 @@ describe("npm run sim: options", () => {
       sides: [{ value: "A", weight: 1 }, { value: "B", weight: 1 }, { value: undefined, weight: 2 }],
     });
     expect([r.maxWait, r.tickets, r.warmup, r.seed]).toEqual([5, 500, 50, 9]);
+  });
+
+  it("parses an imbalance spec, with inf exponents", () => {
+    expect(parseSimulationArgs(["--policy", "greedy", "--imbalance", "alman-mckay:alpha=2,p=inf,q=2"]).imbalance).toEqual({
+      kind: "alman-mckay",
+      alpha: 2,
+      p: "inf",
+      q: 2,
+    });
   });
 
   it("exits with 2 and the usage on bad options", async () => {
