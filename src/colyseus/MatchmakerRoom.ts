@@ -76,7 +76,7 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
     const now = this.now();
     const ticket: Ticket = {
       id: client.sessionId,
-      players: [{ id: client.sessionId, rating: join.rating }],
+      players: [{ id: client.sessionId, rating: join.rating, ...(join.uncertainty !== undefined ? { uncertainty: join.uncertainty } : {}) }],
       enqueuedAt: now,
       ...(join.side ? { side: join.side } : {}),
     };

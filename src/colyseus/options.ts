@@ -81,6 +81,8 @@ export interface JoinOptions {
   rating: number;
   /** The side this player insists on; absent means either side. */
   side?: Side;
+  /** How uncertain the rating is (standard deviation), for the `win-probability` imbalance. */
+  uncertainty?: number;
 }
 
 /** The validator for one queue's join options (its rating range is part of the schema). */
@@ -94,6 +96,9 @@ export function joinOptionsSchema(range: { min: number; max: number }) {
         v.maxValue(range.max, `must be at most ${range.max}`),
       ),
       side: v.optional(v.picklist(["A", "B"], 'must be "A" or "B"')),
+      uncertainty: v.optional(
+        v.pipe(v.number("must be a number"), v.finite("must be a finite number"), v.minValue(0, "must not be negative")),
+      ),
     },
     unknownKeyMessage,
   );

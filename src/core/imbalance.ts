@@ -1,10 +1,12 @@
 /**
  * How unfair a split into two teams is. The default is the difference of rating sums; Alman
- * and McKay's family f = alpha·d_p + v_q, Wu's H/L count difference, and a custom function
- * are the alternatives, configured per queue by name ({@link ImbalanceSpec}).
+ * and McKay's family f = alpha·d_p + v_q, Wu's H/L count difference, the gap in predicted win
+ * probabilities, and a custom function are the alternatives, configured per queue by name
+ * ({@link ImbalanceSpec}).
  */
 import * as v from "valibot";
 import { parseConfig, unknownKeyMessage } from "./validation.js";
+import { winProbabilityGap } from "./win-probability.js";
 import type { Player } from "./types.js";
 
 /**
@@ -89,7 +91,8 @@ export function highLowDifference(threshold = 0.5): ImbalanceFn {
 export type ImbalanceSpec =
   | { readonly kind: "rating-sum" }
   | { readonly kind: "alman-mckay"; readonly alpha?: number; readonly p?: number | "inf"; readonly q?: number | "inf"; readonly floor?: number }
-  | { readonly kind: "high-low"; readonly threshold?: number };
+  | { readonly kind: "high-low"; readonly threshold?: number }
+  | { readonly kind: "win-probability"; readonly sigma?: number; readonly beta?: number };
 
 const EXPONENT = 'must be a number of at least 1 or "inf"';
 const exponent = v.optional(v.union([v.pipe(v.number(EXPONENT), v.minValue(1, EXPONENT)), v.literal("inf", EXPONENT)], EXPONENT), 1);
@@ -109,15 +112,25 @@ const ImbalanceSpecSchema = v.variant(
       unknownKeyMessage,
     ),
     v.strictObject({ kind: v.literal("high-low"), threshold: v.optional(v.pipe(v.number(), v.finite()), 0.5) }, unknownKeyMessage),
+    v.strictObject(
+      {
+        kind: v.literal("win-probability"),
+        // openskill's defaults, for ratings on its own scale (mu around 25).
+        sigma: v.optional(v.pipe(v.number(), v.finite(), v.minValue(0, "must not be negative")), 25 / 3),
+        beta: v.optional(v.pipe(v.number(), v.finite(), v.gtValue(0, "must be positive")), 25 / 6),
+      },
+      unknownKeyMessage,
+    ),
   ],
-  'must be "rating-sum", "alman-mckay" or "high-low"',
+  'must be "rating-sum", "alman-mckay", "high-low" or "win-probability"',
 );
 
 /** The parsed form of an {@link ImbalanceSpec}, with defaults filled in. */
 export type ResolvedImbalance =
   | { readonly kind: "rating-sum" }
   | ({ readonly kind: "alman-mckay" } & AlmanMcKayParams)
-  | { readonly kind: "high-low"; readonly threshold: number };
+  | { readonly kind: "high-low"; readonly threshold: number }
+  | { readonly kind: "win-probability"; readonly sigma: number; readonly beta: number };
 
 /**
  * Check an imbalance configuration and fill in its defaults. `defaultFloor` is the queue's
@@ -140,5 +153,7 @@ export function imbalanceFunction(resolved: ResolvedImbalance): ImbalanceFn {
       return almanMcKay(resolved);
     case "high-low":
       return highLowDifference(resolved.threshold);
+    case "win-probability":
+      return winProbabilityGap(resolved);
   }
 }

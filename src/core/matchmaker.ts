@@ -65,6 +65,7 @@ const PlayerSchema = v.strictObject(
   {
     id: v.pipe(v.string(), v.minLength(1, "must not be empty"), v.maxLength(128)),
     rating: v.pipe(v.number(), v.finite("must be a finite number")),
+    uncertainty: v.optional(v.pipe(v.number(), v.finite("must be a finite number"), v.minValue(0, "must not be negative"))),
   },
   unknownKeyMessage,
 );

@@ -12,6 +12,8 @@ export interface Player {
   readonly id: string;
   /** Skill rating on the queue's scale. */
   readonly rating: number;
+  /** How uncertain the rating is (a standard deviation on the rating's scale), if known. */
+  readonly uncertainty?: number;
 }
 
 /**

@@ -79,7 +79,7 @@ describe("imbalance configuration", () => {
 
   it("refuses bad configurations, naming the field", () => {
     const refused: Array<[unknown, RegExp]> = [
-      [{ kind: "elo" }, /kind: must be "rating-sum", "alman-mckay" or "high-low"/],
+      [{ kind: "elo" }, /kind: must be "rating-sum", "alman-mckay", "high-low" or "win-probability"/],
       [{ kind: "alman-mckay", p: 0.5 }, /p: must be a number of at least 1 or "inf"/],
       [{ kind: "alman-mckay", alpha: -1 }, /alpha: must not be negative/],
       [{ kind: "alman-mckay", gamma: 1 }, /gamma: unknown field/],
@@ -98,5 +98,52 @@ describe("imbalance configuration", () => {
     expect(teamOfA.ticketIds).not.toContain("t1");
     // f = |100 − 95| (p = ∞: the strongest of each team) + mean absolute deviation from 52.5 (45).
     expect(match.quality.imbalance).toBeCloseTo(5 + 45, 9);
+  });
+});
+
+describe("win-probability fairness (openskill)", () => {
+  /** Standard normal CDF by Abramowitz–Stegun 7.1.26 (absolute error below 1.5e-7). */
+  const phi = (x: number) => {
+    const z = Math.abs(x) / Math.SQRT2;
+    const t = 1 / (1 + 0.3275911 * z);
+    const erf = 1 - ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * Math.exp(-z * z);
+    return x >= 0 ? (1 + erf) / 2 : (1 - erf) / 2;
+  };
+  const rated = (...pairs: Array<[number, number]>): Player[] => pairs.map(([rating, uncertainty], i) => ({ id: `u${i}`, rating, uncertainty }));
+
+  it("is the gap |2Φ(Δμ / √(2β² + Σσ²)) − 1| between the teams' predicted chances", () => {
+    const f = imbalanceFunction(resolveImbalance({ kind: "win-probability", beta: 4 }));
+    const a = rated([30, 2], [20, 3]);
+    const b = rated([24, 1], [22, 5]);
+    const pA = phi((50 - 46) / Math.sqrt(2 * 16 + (4 + 9) + (1 + 25)));
+    expect(f(a, b)).toBeCloseTo(Math.abs(2 * pA - 1), 6);
+    expect(f(b, a)).toBeCloseTo(f(a, b), 12);
+  });
+
+  it("is 0 for equal teams, grows with the skill gap and shrinks with uncertainty", () => {
+    const f = imbalanceFunction(resolveImbalance({ kind: "win-probability" }));
+    expect(f(rated([25, 3]), rated([25, 3]))).toBeCloseTo(0, 12);
+    expect(f(rated([30, 3]), rated([25, 3]))).toBeGreaterThan(0);
+    expect(f(rated([35, 3]), rated([25, 3]))).toBeGreaterThan(f(rated([30, 3]), rated([25, 3])));
+    expect(f(rated([30, 12]), rated([25, 12]))).toBeLessThan(f(rated([30, 1]), rated([25, 1])));
+  });
+
+  it("uses the spec's sigma for players without their own uncertainty", () => {
+    const f = imbalanceFunction(resolveImbalance({ kind: "win-probability", sigma: 12 }));
+    expect(f(players(30), players(25))).toBeCloseTo(f(rated([30, 12]), rated([25, 12])), 12);
+  });
+
+  it("lets the engine pick the split with the closest predicted chances", () => {
+    const engine = new Matchmaker({ teamSize: 2, imbalance: { kind: "win-probability" } });
+    const tickets: Ticket[] = [
+      { id: "a", players: [{ id: "a", rating: 30, uncertainty: 1 }], enqueuedAt: 0 },
+      { id: "b", players: [{ id: "b", rating: 28, uncertainty: 1 }], enqueuedAt: 1 },
+      { id: "c", players: [{ id: "c", rating: 22, uncertainty: 1 }], enqueuedAt: 2 },
+      { id: "d", players: [{ id: "d", rating: 20, uncertainty: 1 }], enqueuedAt: 3 },
+    ];
+    for (const t of tickets) engine.enqueue(t, t.enqueuedAt);
+    const [match] = engine.tick(5);
+    expect(match.teams.find((t) => t.ticketIds.includes("a"))!.ticketIds).toContain("d");
+    expect(match.quality.imbalance).toBeCloseTo(0, 12);
   });
 });
