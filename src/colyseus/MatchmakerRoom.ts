@@ -56,7 +56,7 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
     // join options and must not configure the queue.
     const handlerOptions = matchMaker.getHandler(this.roomName)?.options;
     this.config = parseRoomOptions(handlerOptions ?? clientOptions);
-    this.joinValidator = joinOptionsSchema({ min: this.config.rating.min, max: this.config.rating.max });
+    this.joinValidator = joinOptionsSchema({ min: this.config.rating.min, max: this.config.rating.max }, this.config.roles);
     this.matchmaker = new Matchmaker({
       ...engineOptions(this.config, this.roomId),
       onPolicyError: (error) => logger.error(`[${this.roomName}] ${error.message}`),
@@ -76,7 +76,14 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
     const now = this.now();
     const ticket: Ticket = {
       id: client.sessionId,
-      players: [{ id: client.sessionId, rating: join.rating, ...(join.uncertainty !== undefined ? { uncertainty: join.uncertainty } : {}) }],
+      players: [
+        {
+          id: client.sessionId,
+          rating: join.rating,
+          ...(join.uncertainty !== undefined ? { uncertainty: join.uncertainty } : {}),
+          ...(join.roles ? { roles: join.roles } : {}),
+        },
+      ],
       enqueuedAt: now,
       ...(join.side ? { side: join.side } : {}),
     };
@@ -218,6 +225,7 @@ function engineOptions(config: ResolvedRoomOptions, matchIdPrefix: string): Matc
     ratingRange: { min: config.rating.min, max: config.rating.max },
     ...(config.imbalance ? { imbalance: config.imbalance as ImbalanceSpec } : {}),
     ...(config.maxWaitMs !== undefined ? { maxWaitMs: config.maxWaitMs, fillWithBots: config.fillWithBots } : {}),
+    ...(config.roles ? { roles: config.roles } : {}),
   };
 }
 

@@ -5,6 +5,7 @@
 import * as v from "valibot";
 import { MatchmakerError } from "../core/errors.js";
 import type { ImbalanceSpec } from "../core/imbalance.js";
+import { queueRolesProblem } from "../core/roles.js";
 import { describeIssues, parseConfig, unknownKeyMessage } from "../core/validation.js";
 import type { Side } from "../core/types.js";
 
@@ -14,7 +15,7 @@ export interface MatchmakerRoomOptions {
   teamSize: number;
   /** Name of the registered room type spawned for each match. */
   gameRoom: string;
-  /** A registered policy name (default `"greedy"`). */
+  /** A registered policy name (default `"greedy"`; `"roles"` when the queue has `roles`). */
   policy?: string;
   /** Parameters of the policy. */
   params?: Record<string, unknown>;
@@ -32,6 +33,13 @@ export interface MatchmakerRoomOptions {
   fillWithBots?: boolean;
   /** How team splits are scored (default `{ kind: "rating-sum" }`). */
   imbalance?: ImbalanceSpec;
+  /**
+   * Makes this a role queue: exactly `teamSize` distinct role names (teamSize at most 8), e.g.
+   * `["top", "jungle", "mid", "bot", "support"]`. Players then join with the `roles` they accept,
+   * each team gets one player per role, and the game room learns every player's `role`.
+   * The policy defaults to `"roles"`, the only built-in policy that forms role-valid games.
+   */
+  roles?: string[];
 }
 
 const RoomOptionsSchema = v.strictObject(
@@ -60,6 +68,7 @@ const RoomOptionsSchema = v.strictObject(
     fillWithBots: v.optional(v.boolean("must be true or false"), false),
     // Checked in full by the engine (resolveImbalance), which names the bad field.
     imbalance: v.optional(v.looseObject({ kind: v.string('must name a kind, e.g. "alman-mckay"') })),
+    roles: v.optional(v.array(v.string("must be a role name"), "must be a list of role names")),
   },
   unknownKeyMessage,
 );
@@ -72,6 +81,12 @@ export function parseRoomOptions(options: unknown): ResolvedRoomOptions {
   if (parsed.fillWithBots && parsed.maxWaitMs === undefined) {
     throw new MatchmakerError("invalid_config", "MatchmakerRoom options: fillWithBots: needs maxWaitMs");
   }
+  if (parsed.roles) {
+    const problem = queueRolesProblem(parsed.roles, parsed.teamSize);
+    if (problem) throw new MatchmakerError("invalid_config", `MatchmakerRoom options: roles: ${problem}`);
+    // A role queue's natural policy; an explicit one is kept (and refused by the engine if it cannot serve roles).
+    if ((options as { policy?: unknown }).policy === undefined) return { ...parsed, policy: "roles" };
+  }
   return parsed;
 }
 
@@ -83,10 +98,30 @@ export interface JoinOptions {
   side?: Side;
   /** How uncertain the rating is (standard deviation), for the `win-probability` imbalance. */
   uncertainty?: number;
+  /**
+   * In a role queue (required there, refused elsewhere): the roles this player accepts, one or
+   * more of the queue's roles, each at most once.
+   */
+  roles?: string[];
 }
 
-/** The validator for one queue's join options (its rating range is part of the schema). */
-export function joinOptionsSchema(range: { min: number; max: number }) {
+/** The join option `roles`: required and checked against the queue's roles in a role queue, refused otherwise. */
+function joinRolesSchema(queueRoles: readonly string[] | undefined): v.GenericSchema<unknown, string[] | undefined> {
+  if (!queueRoles) return v.optional(v.custom<string[]>(() => false, "this queue has no roles"));
+  const names = queueRoles.join(", ");
+  return v.pipe(
+    v.array(v.picklist(queueRoles, `must be one of ${names}`), `must be a list of roles (one or more of ${names})`),
+    v.minLength(1, `must list at least one of ${names}`),
+    v.maxLength(queueRoles.length, `must list at most ${queueRoles.length} roles`),
+    v.check((list) => new Set(list).size === list.length, "must not list a role twice"),
+  );
+}
+
+/**
+ * The validator for one queue's join options (its rating range and, in a role queue, its roles
+ * are part of the schema).
+ */
+export function joinOptionsSchema(range: { min: number; max: number }, queueRoles?: readonly string[]) {
   return v.strictObject(
     {
       rating: v.pipe(
@@ -99,6 +134,7 @@ export function joinOptionsSchema(range: { min: number; max: number }) {
       uncertainty: v.optional(
         v.pipe(v.number("must be a number"), v.finite("must be a finite number"), v.minValue(0, "must not be negative")),
       ),
+      roles: joinRolesSchema(queueRoles),
     },
     unknownKeyMessage,
   );

@@ -23,6 +23,8 @@ export interface MatchInfo {
       readonly waitMs: number;
       /** A computer player: no client will take this seat; the game plays it. */
       readonly bot: boolean;
+      /** In a role queue: the role this player plays (one per role on each team). */
+      readonly role?: string;
     }>;
   }>;
   /** How many seats are bots. */
@@ -37,10 +39,18 @@ export interface SeatOptions {
   /** 0 for the team on side A, 1 for side B. */
   readonly team: 0 | 1;
   readonly rating: number;
+  /** In a role queue: the role this player plays. */
+  readonly role?: string;
 }
 
 /** The `seat` message a queued client receives: a seat reservation plus its place in the game. */
-export type SeatMessage = ISeatReservation & { readonly matchId: string; readonly side: Side; readonly team: 0 | 1 };
+export type SeatMessage = ISeatReservation & {
+  readonly matchId: string;
+  readonly side: Side;
+  readonly team: 0 | 1;
+  /** In a role queue: the role this player plays. */
+  readonly role?: string;
+};
 
 export function matchInfo(match: Match, queue: string): MatchInfo {
   return {
@@ -49,7 +59,14 @@ export function matchInfo(match: Match, queue: string): MatchInfo {
     teamSize: match.teamSize,
     teams: match.teams.map((team) => ({
       side: team.side,
-      players: team.players.map((p) => ({ sessionId: p.id, rating: p.rating, ticketId: p.ticketId, waitMs: p.waitMs, bot: p.bot === true })),
+      players: team.players.map((p) => ({
+        sessionId: p.id,
+        rating: p.rating,
+        ticketId: p.ticketId,
+        waitMs: p.waitMs,
+        bot: p.bot === true,
+        ...(p.role !== undefined ? { role: p.role } : {}),
+      })),
     })),
     bots: match.bots,
     quality: match.quality,
@@ -61,7 +78,7 @@ export function seatsOf(match: Match): Array<{ sessionId: string; options: SeatO
   return match.teams.flatMap((team, index) =>
     team.players.filter((p) => !p.bot).map((p) => ({
       sessionId: p.id,
-      options: { matchId: match.id, side: team.side, team: index as 0 | 1, rating: p.rating },
+      options: { matchId: match.id, side: team.side, team: index as 0 | 1, rating: p.rating, ...(p.role !== undefined ? { role: p.role } : {}) },
     })),
   );
 }
@@ -99,6 +116,7 @@ export async function spawnGame(
       matchId: match.id,
       side: s.options.side,
       team: s.options.team,
+      ...(s.options.role !== undefined ? { role: s.options.role } : {}),
     });
   }
   return messages;

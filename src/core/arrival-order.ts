@@ -60,6 +60,16 @@ export class ArrivalIndex {
     return this.keys.get(ticketId);
   }
 
+  /** Newest first. */
+  *newest(limit = Infinity): IterableIterator<[ArrivalKey, Ticket]> {
+    if (limit <= 0) return;
+    let n = 0;
+    for (const entry of (this.tree as unknown as { entriesReversed(): IterableIterator<[ArrivalKey, Ticket]> }).entriesReversed()) {
+      yield entry;
+      if (++n >= limit) return;
+    }
+  }
+
   /** Oldest first. */
   *oldest(limit = Infinity): IterableIterator<[ArrivalKey, Ticket]> {
     if (limit <= 0) return;

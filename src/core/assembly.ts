@@ -4,6 +4,7 @@
  * choosing the split with the least imbalance.
  */
 import type { ImbalanceFn } from "./imbalance.js";
+import { assignRoles, fillRole, RoleTable } from "./roles.js";
 import type { Player, Ticket } from "./types.js";
 import { meanRating, partySize, ratingSum } from "./types.js";
 
@@ -12,6 +13,8 @@ export interface TeamSplit {
   readonly teamA: readonly Ticket[];
   readonly teamB: readonly Ticket[];
   readonly imbalance: number;
+  /** In a role queue: each player's role (player id → role), one per role on each team. */
+  readonly roles?: ReadonlyMap<string, string>;
 }
 
 /**
@@ -25,25 +28,38 @@ export const EXACT_SPLIT_LIMIT = 16;
  * Returns `undefined` when no valid split exists (wrong player count, a party larger than a
  * team, or side preferences that cannot be met). Ties keep the first split found in ticket
  * order, so the result is deterministic; with no side preferences the first ticket plays A.
+ *
+ * With `roles` (a role queue's k = teamSize role names), only role-valid splits count: each team
+ * must be able to put one player in every role, each in a role they accept. The search is then
+ * always exhaustive (role queues have at most 8 per team, so at most C(16, 8) splits, pruned as
+ * soon as a partial team cannot take distinct roles), and the split carries each player's role.
  */
 export function assembleTeams(
   tickets: readonly Ticket[],
   teamSize: number,
   imbalance: ImbalanceFn,
+  roles?: readonly string[] | RoleTable,
 ): TeamSplit | undefined {
   const tally = tallyBySide(tickets, teamSize);
   if (!tally || tally.total !== 2 * teamSize) return undefined;
   const { forcedA, forcedB, free } = tally;
   const need = teamSize - tally.sizeA;
+  const table = roles === undefined || roles instanceof RoleTable ? roles : new RoleTable(roles);
+  if (table && table.k !== teamSize) return undefined;
   const pick =
-    free.length <= EXACT_SPLIT_LIMIT
-      ? bestExactPick(forcedA, forcedB, free, need, imbalance)
+    table || free.length <= EXACT_SPLIT_LIMIT
+      ? bestExactPick(forcedA, forcedB, free, need, imbalance, table)
       : balancedGreedyPick(forcedA, forcedB, free, need);
   if (!pick) return undefined;
   const teamA = [...forcedA];
   const teamB = [...forcedB];
   free.forEach((t, i) => (pick[i] ? teamA : teamB).push(t));
-  return { teamA, teamB, imbalance: imbalance(playersOf(teamA), playersOf(teamB)) };
+  const playersA = playersOf(teamA);
+  const playersB = playersOf(teamB);
+  const value = imbalance(playersA, playersB);
+  if (!table) return { teamA, teamB, imbalance: value };
+  const assignment = assignRoles(playersA, playersB, table);
+  return assignment ? { teamA, teamB, imbalance: value, roles: assignment } : undefined;
 }
 
 /** True when some split of `tickets` into two teams of `teamSize` exists. */
@@ -111,13 +127,17 @@ export function playersOf(tickets: readonly Ticket[]): Player[] {
   return players;
 }
 
-/** Exhaustive search over the subsets of choice-free tickets that fill team A exactly. */
+/**
+ * Exhaustive search over the subsets of choice-free tickets that fill team A exactly; with a
+ * role table, only splits whose two teams can each take distinct accepted roles.
+ */
 function bestExactPick(
   forcedA: readonly Ticket[],
   forcedB: readonly Ticket[],
   free: readonly Ticket[],
   need: number,
   imbalance: ImbalanceFn,
+  table?: RoleTable,
 ): boolean[] | undefined {
   const sizes = free.map(partySize);
   const remaining: number[] = new Array(free.length + 1).fill(0);
@@ -127,9 +147,27 @@ function bestExactPick(
   const choice: boolean[] = new Array(free.length).fill(false);
   let best: boolean[] | undefined;
   let bestValue = Infinity;
+  // Role pruning: per team, a stack of the sets of roles its players so far can fill (each in
+  // a different accepted role); a team whose set list runs empty cannot take distinct roles.
+  const masks = (tickets: readonly Ticket[]) => (table ? playersOf(tickets).map((p) => table.maskOf(p)) : []);
+  const freeMasks = free.map((t) => masks([t]));
+  const fill = (filled: readonly number[], accepted: readonly number[]) => accepted.reduce<readonly number[]>(fillRole, filled);
+  const filled: [Array<readonly number[]>, Array<readonly number[]>] = [[fill([0], masks(forcedA))], [fill([0], masks(forcedB))]];
+  const join = (team: 0 | 1, i: number): boolean => {
+    if (!table) return true;
+    const next = fill(filled[team][filled[team].length - 1], freeMasks[i]);
+    if (next.length === 0) return false;
+    filled[team].push(next);
+    return true;
+  };
+  const leave = (team: 0 | 1): void => {
+    if (table) filled[team].pop();
+  };
+  if (table && (filled[0][0].length === 0 || filled[1][0].length === 0)) return undefined;
 
   const visit = (i: number, left: number): void => {
     if (left === 0) {
+      if (table && fill(filled[1][filled[1].length - 1], freeMasks.slice(i).flat()).length === 0) return;
       const teamA = [...forcedA];
       const teamB = [...forcedB];
       for (let j = 0; j < free.length; j++) (choice[j] ? teamA : teamB).push(free[j]);
@@ -141,12 +179,16 @@ function bestExactPick(
       return;
     }
     if (i >= free.length || remaining[i] < left) return;
-    if (sizes[i] <= left) {
+    if (sizes[i] <= left && join(0, i)) {
       choice[i] = true;
       visit(i + 1, left - sizes[i]);
       choice[i] = false;
+      leave(0);
     }
-    if (!(mirrorFree && i === 0)) visit(i + 1, left);
+    if (!(mirrorFree && i === 0) && join(1, i)) {
+      visit(i + 1, left);
+      leave(1);
+    }
   };
   visit(0, need);
   return best;

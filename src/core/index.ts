@@ -10,6 +10,7 @@ export * from "./stats.js";
 export * from "./matchmaker.js";
 export * from "./closed-forms.js";
 export * from "./partition.js";
+export * from "./roles.js";
 export { ArrivalIndex, compareArrival, type ArrivalKey } from "./arrival-order.js";
 export { describeIssues } from "./validation.js";
 export * from "../policies/index.js";

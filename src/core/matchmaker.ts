@@ -8,7 +8,8 @@ import { ArrivalIndex } from "./arrival-order.js";
 import { assembleTeams, fitsWithBots, playersOf, type TeamSplit } from "./assembly.js";
 import { MatchmakerError } from "./errors.js";
 import { imbalanceFunction, resolveImbalance, type ImbalanceFn, type ImbalanceSpec } from "./imbalance.js";
-import { createPolicy, type Policy, type PolicyParams } from "./policy.js";
+import { createPolicy, getPolicyDefinition, type Policy, type PolicyParams } from "./policy.js";
+import { fitsWithBotsAndRoles, queueRolesProblem, RoleTable, ticketRolesProblem } from "./roles.js";
 import { RecentWindow, type MatchmakerStats } from "./stats.js";
 import { reachedMaxWait, type Match, type MatchedPlayer, type MatchTeam, type Side, type Ticket } from "./types.js";
 import { describeIssues, parseConfig, unknownKeyMessage } from "./validation.js";
@@ -20,7 +21,7 @@ const BOT_GAME_SCAN_PER_SEAT = 8;
 export interface MatchmakerOptions {
   /** Players per team (a game seats `2 * teamSize`). */
   readonly teamSize: number;
-  /** A registered policy name (default `"greedy"`) or a policy instance. */
+  /** A registered policy name (default `"greedy"`; `"roles"` in a role queue) or a policy instance. */
   readonly policy?: string | Policy;
   /** Parameters for a policy given by name. */
   readonly params?: PolicyParams;
@@ -45,6 +46,15 @@ export interface MatchmakerOptions {
   readonly fillWithBots?: boolean;
   /** Called when a policy proposes a game that cannot be assembled; its tickets keep waiting. */
   readonly onPolicyError?: (error: MatchmakerError) => void;
+  /**
+   * A role queue's roles (Alman and McKay's role-restricted queue): exactly `teamSize` distinct,
+   * non-empty names, e.g. `["top", "jungle", "mid", "bot", "support"]`; teamSize at most 8.
+   * Every player then lists the roles they accept (`Player.roles`), a game forms only when each
+   * team can put one player in every role, and each matched player carries their `role`.
+   * Needs a policy that supports roles (`"roles"`); a policy instance must propose only
+   * role-valid games (others are refused as policy errors).
+   */
+  readonly roles?: readonly string[];
 }
 
 const OptionsSchema = v.object({
@@ -53,6 +63,7 @@ const OptionsSchema = v.object({
   statsWindow: v.optional(v.pipe(v.number(), v.integer("must be an integer"), v.minValue(1), v.maxValue(1_000_000))),
   maxWaitMs: v.optional(v.pipe(v.number(), v.finite("must be a finite number"), v.gtValue(0, "must be positive"))),
   fillWithBots: v.optional(v.boolean()),
+  roles: v.optional(v.array(v.string("must be a string"), "must be a list of role names")),
   ratingRange: v.optional(
     v.pipe(
       v.object({ min: v.pipe(v.number(), v.finite()), max: v.pipe(v.number(), v.finite()) }),
@@ -66,6 +77,7 @@ const PlayerSchema = v.strictObject(
     id: v.pipe(v.string(), v.minLength(1, "must not be empty"), v.maxLength(128)),
     rating: v.pipe(v.number(), v.finite("must be a finite number")),
     uncertainty: v.optional(v.pipe(v.number(), v.finite("must be a finite number"), v.minValue(0, "must not be negative"))),
+    roles: v.optional(v.array(v.string("must be a string"), "must be a list of role names")),
   },
   unknownKeyMessage,
 );
@@ -94,6 +106,9 @@ export class Matchmaker {
   readonly policy: Policy;
   readonly maxWaitMs: number | undefined;
   readonly fillWithBots: boolean;
+  /** The queue's roles, when it is a role queue. */
+  readonly roles: readonly string[] | undefined;
+  private readonly roleTable: RoleTable | undefined;
   private readonly imbalance: ImbalanceFn;
   private readonly matchIdPrefix: string;
   private readonly onPolicyError?: (error: MatchmakerError) => void;
@@ -115,6 +130,12 @@ export class Matchmaker {
     this.maxWaitMs = parsed.maxWaitMs;
     this.fillWithBots = parsed.fillWithBots ?? false;
     this.teamSize = parsed.teamSize;
+    if (parsed.roles) {
+      const problem = queueRolesProblem(parsed.roles, parsed.teamSize);
+      if (problem) throw new MatchmakerError("invalid_config", `matchmaker options: roles: ${problem}`);
+    }
+    this.roles = parsed.roles;
+    this.roleTable = parsed.roles && new RoleTable(parsed.roles);
     const resolvedImbalance =
       typeof options.imbalance === "function" ? undefined : resolveImbalance(options.imbalance ?? { kind: "rating-sum" }, parsed.ratingRange?.min);
     this.imbalance = typeof options.imbalance === "function" ? options.imbalance : imbalanceFunction(resolvedImbalance!);
@@ -124,7 +145,13 @@ export class Matchmaker {
     this.recentWaits = new RecentWindow(window * 2 * this.teamSize);
     this.recentImbalance = new RecentWindow(window);
     this.validTicket = ticketSchema(this.teamSize);
-    const policy = options.policy ?? "greedy";
+    const policy = options.policy ?? (this.roles ? "roles" : "greedy");
+    if (this.roles && typeof policy === "string" && !getPolicyDefinition(policy).supportsRoles) {
+      throw new MatchmakerError(
+        "invalid_config",
+        `matchmaker options: roles: policy "${policy}" does not form role-valid games; use policy "roles"`,
+      );
+    }
     this.policy =
       typeof policy === "string"
         ? createPolicy(
@@ -135,6 +162,7 @@ export class Matchmaker {
               ...(resolvedImbalance ? { imbalanceSpec: resolvedImbalance } : {}),
               ...(this.maxWaitMs !== undefined ? { maxWaitMs: this.maxWaitMs } : {}),
               ...(parsed.ratingRange ? { ratingRange: parsed.ratingRange } : {}),
+              ...(this.roles ? { roles: this.roles } : {}),
             },
             options.params,
           )
@@ -173,6 +201,8 @@ export class Matchmaker {
     if (ticket.zones && ticket.zones.length > 0) {
       throw new MatchmakerError("invalid_ticket", "invalid ticket: zones: this queue has no zones");
     }
+    const roleProblem = ticketRolesProblem(ticket, this.roleTable);
+    if (roleProblem) throw new MatchmakerError("invalid_ticket", `invalid ticket: ${roleProblem}`);
     if (this.tickets.has(ticket.id)) {
       throw new MatchmakerError("duplicate_ticket", `ticket "${ticket.id}" is already waiting`);
     }
@@ -283,7 +313,10 @@ export class Matchmaker {
       if (ids.has(t.id)) return `proposed ticket "${t.id}" twice`;
       ids.add(t.id);
     }
-    return assembleTeams(proposal, this.teamSize, this.imbalance) ?? "proposed tickets cannot form two full teams";
+    return (
+      assembleTeams(proposal, this.teamSize, this.imbalance, this.roleTable) ??
+      (this.roleTable ? "proposed tickets cannot form two full teams with one player per role" : "proposed tickets cannot form two full teams")
+    );
   }
 
   /**
@@ -300,7 +333,10 @@ export class Matchmaker {
       let players = 0;
       // Scanning is bounded: a pool that could fill the game would have been matched already.
       for (const [, t] of this.byArrival.oldest(BOT_GAME_SCAN_PER_SEAT * seats)) {
-        if (!fitsWithBots([...chosen, t], this.teamSize)) continue;
+        const fits = this.roleTable
+          ? fitsWithBotsAndRoles([...chosen, t], this.roleTable)
+          : fitsWithBots([...chosen, t], this.teamSize);
+        if (!fits) continue;
         chosen.push(t);
         players += t.players.length;
         if (players === seats) break;
@@ -311,9 +347,10 @@ export class Matchmaker {
       const bots: Ticket[] = [];
       for (let i = 0; i < seats - players; i++) {
         const botId = `${id}~bot${i + 1}`;
-        bots.push({ id: botId, players: [{ id: botId, rating: meanRating }], enqueuedAt: now });
+        // In a role queue a bot plays whichever role is left.
+        bots.push({ id: botId, players: [{ id: botId, rating: meanRating, ...(this.roles ? { roles: this.roles } : {}) }], enqueuedAt: now });
       }
-      const split = assembleTeams([...chosen, ...bots], this.teamSize, this.imbalance);
+      const split = assembleTeams([...chosen, ...bots], this.teamSize, this.imbalance, this.roleTable);
       if (!split) throw new Error(`internal: bot game ${id} cannot be assembled`); // fitsWithBots guarantees it
       for (const t of chosen) {
         this.forget(t.id);
@@ -337,7 +374,15 @@ export class Matchmaker {
         const bot = botIds.has(t.id);
         for (const p of t.players) {
           const waitMs = bot ? 0 : Math.max(0, now - t.enqueuedAt);
-          players.push({ id: p.id, rating: p.rating, ticketId: t.id, waitMs, ...(bot ? { bot: true as const } : {}) });
+          const role = split.roles?.get(p.id);
+          players.push({
+            id: p.id,
+            rating: p.rating,
+            ticketId: t.id,
+            waitMs,
+            ...(bot ? { bot: true as const } : {}),
+            ...(role !== undefined ? { role } : {}),
+          });
           sum += p.rating;
         }
       }

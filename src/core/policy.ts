@@ -22,6 +22,11 @@ export interface PolicyContext {
   readonly maxWaitMs?: number;
   /** The range ratings fall in (the room's accepted range), for policies that divide it. */
   readonly ratingRange?: { readonly min: number; readonly max: number };
+  /**
+   * A role queue's k = teamSize roles (see `MatchmakerOptions.roles`). Only policies whose
+   * definition sets `supportsRoles` are given one.
+   */
+  readonly roles?: readonly string[];
 }
 
 /** Policy parameters as configured (room options or simulator `--set`); validated by the policy. */
@@ -48,6 +53,8 @@ export interface Policy {
 export interface PolicyDefinition {
   readonly name: string;
   readonly summary: string;
+  /** True for a policy that proposes only role-valid games, and so may serve a role queue. */
+  readonly supportsRoles?: boolean;
   /** Throws `MatchmakerError("invalid_config")` for parameters it does not accept. */
   create(context: PolicyContext, params: PolicyParams): Policy;
 }

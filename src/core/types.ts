@@ -14,6 +14,8 @@ export interface Player {
   readonly rating: number;
   /** How uncertain the rating is (a standard deviation on the rating's scale), if known. */
   readonly uncertainty?: number;
+  /** In a role queue: the queue's roles this player accepts (see `MatchmakerOptions.roles`). */
+  readonly roles?: readonly string[];
 }
 
 /**
@@ -36,6 +38,8 @@ export interface MatchedPlayer extends Player {
   readonly ticketId: string;
   /** Present on a computer player that fills a seat after the queue's maximum wait. */
   readonly bot?: true;
+  /** In a role queue: the role this player plays (one per role on each team). */
+  readonly role?: string;
   /** Time this player waited, from `enqueuedAt` to the match (ms). */
   readonly waitMs: number;
 }

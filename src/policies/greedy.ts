@@ -16,14 +16,20 @@ import { findOldestGame } from "./oldest-game.js";
 
 const GreedyParams = v.strictObject({}, unknownKeyMessage);
 
+/** Which game comes first: the one of the oldest tickets (FIFO), or of the newest (LIFO). */
+export type ServiceOrder = "oldest" | "newest";
+
 export class GreedyPolicy implements Policy {
-  readonly name = "greedy";
   private readonly classes = new Map<string, ArrivalIndex>();
   private readonly classOf = new Map<string, string>();
   /** Removals never create a game, so the search runs only after an arrival. */
   private dirty = false;
 
-  constructor(private readonly context: PolicyContext) {}
+  constructor(
+    private readonly context: PolicyContext,
+    private readonly order: ServiceOrder = "oldest",
+    readonly name = "greedy",
+  ) {}
 
   add(ticket: Ticket): void {
     const cls = `${ticket.players.length}|${ticket.side ?? ""}`;
@@ -62,8 +68,8 @@ export class GreedyPolicy implements Policy {
   }
 
   /**
-   * The only tickets that can belong to the oldest game: per class, its oldest
-   * `seats / party size` tickets; in arrival order.
+   * The only tickets that can belong to the first game in service order: per class, its
+   * oldest (or newest) `seats / party size` tickets; in service order.
    */
   candidates(): [ArrivalKey, Ticket][] {
     const k = this.context.teamSize;
@@ -73,9 +79,11 @@ export class GreedyPolicy implements Policy {
       if (first.done) continue;
       const [, sample] = first.value;
       const seats = sample.side ? k : 2 * k;
-      candidates.push(...index.oldest(Math.floor(seats / sample.players.length)));
+      const cap = Math.floor(seats / sample.players.length);
+      candidates.push(...(this.order === "oldest" ? index.oldest(cap) : index.newest(cap)));
     }
-    return candidates.sort((a, b) => compareArrival(a[0], b[0]));
+    const sign = this.order === "oldest" ? 1 : -1;
+    return candidates.sort((a, b) => sign * compareArrival(a[0], b[0]));
   }
 
   private nextGame(): Ticket[] | undefined {

@@ -1,15 +1,24 @@
 /** The built-in policies, registered by name when the package loads. */
 import { registerPolicy, type PolicyDefinition } from "../core/policy.js";
+import { bestGame } from "./best-game.js";
 import { differenceWait } from "./difference-wait.js";
 import { greedy } from "./greedy.js";
 import { multiQueue } from "./multi-queue.js";
+import { patient } from "./patient.js";
 import { periodic } from "./periodic.js";
+import { roles } from "./roles.js";
+import { fifo, lifo, packing, twoQueue } from "./service-orders.js";
 
-export const builtInPolicies: readonly PolicyDefinition[] = [greedy, periodic, multiQueue, differenceWait];
+export const builtInPolicies: readonly PolicyDefinition[] = [greedy, periodic, multiQueue, differenceWait, bestGame, patient, fifo, packing, lifo, twoQueue, roles];
 
 for (const definition of builtInPolicies) registerPolicy(definition);
 
-export { greedy, GreedyPolicy } from "./greedy.js";
+export { greedy, GreedyPolicy, type ServiceOrder } from "./greedy.js";
 export { periodic, PeriodicPolicy } from "./periodic.js";
 export { multiQueue, MultiQueuePolicy } from "./multi-queue.js";
 export { differenceWait, DifferenceWaitPolicy } from "./difference-wait.js";
+export { bestGame, BestGamePolicy, lemma2Window, defaultWindow, type BestGameOptions, type BestGameCandidate } from "./best-game.js";
+export { patient, PatientPolicy } from "./patient.js";
+export { fifo, lifo, packing, twoQueue, PackingPolicy, TwoQueuePolicy } from "./service-orders.js";
+export { roles, RolesPolicy, bestRoleGame, EXACT_ROLE_POOL_LIMIT, type RolesPolicyOptions, type RoleGameCandidate } from "./roles.js";
+export { RoleWindows, SeatMatching, type RoleWindow } from "./role-windows.js";

@@ -18,3 +18,11 @@ export function batchMeans(values: readonly number[], batches = 20): { mean: num
   const variance = means.reduce((s, m) => s + (m - mean) ** 2, 0) / (batches - 1);
   return { mean, standardError: Math.sqrt(variance / batches) };
 }
+
+/** Mean and standard error over `runs` independent replications (seeds 1..runs). */
+export function replicate(runs: number, run: (seed: number) => number): { mean: number; standardError: number } {
+  const values = Array.from({ length: runs }, (_, i) => run(i + 1));
+  const mean = values.reduce((s, x) => s + x, 0) / runs;
+  const variance = values.reduce((s, x) => s + (x - mean) ** 2, 0) / (runs - 1);
+  return { mean, standardError: Math.sqrt(variance / runs) };
+}

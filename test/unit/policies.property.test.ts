@@ -14,6 +14,15 @@ const policyArb = fc.oneof(
   fc.record({ policy: fc.constant("periodic"), params: fc.record({ x: fc.oneof(fc.integer({ min: 1, max: 4 }), fc.constant("auto")) }) }),
   fc.record({ policy: fc.constant("multi-queue"), params: fc.record({ r: fc.oneof(fc.integer({ min: 1, max: 6 }), fc.constant("auto")) }) }),
   fc.record({ policy: fc.constant("difference-wait"), params: fc.record({ fWait: fc.double({ min: 0, max: 20, noNaN: true }) }) }),
+  fc.record({
+    policy: fc.constant("patient"),
+    params: fc.record({ mode: fc.constantFrom("patient", "greedy", "auto"), maxExtraArrivals: fc.integer({ min: 0, max: 3 }) }),
+  }),
+  fc.constantFrom(...["fifo", "lifo", "packing", "two-queue"].map((policy) => ({ policy, params: {} }))),
+  fc.record({
+    policy: fc.constant("best-game"),
+    params: fc.record({ threshold: fc.double({ min: 0, max: 500, noNaN: true }), thresholdGrowth: fc.double({ min: 0, max: 200, noNaN: true }) }),
+  }),
 );
 
 type Op =

@@ -1,0 +1,215 @@
+/**
+ * `roles` (Alman and McKay, "Theoretical Foundations of Team Matchmaking", sections 1.2.6 and 6):
+ * the policy of a role queue. Forming the best role-valid game exactly is 3SUM-hard (their
+ * Theorem 2), so by default the policy forms a rho-approximate one (Theorem 3),
+ * rho = 2·k^(1/q)·(1 + alpha) for their imbalance f = alpha·d_p + v_q.
+ *
+ * - `mode: "approximate"` (default): the shortest-interval-with-distinct-representatives
+ *   structure of {@link RoleWindows}: every minimal rating window that holds a role-valid game
+ *   gives one candidate (the best role-valid split of that window's collection of 2k players, by
+ *   the shared assembly), candidates sit in a min-heap keyed by imbalance and are re-derived
+ *   only around each insertion or deletion. The cost is stated in {@link RoleWindows}: O(log n +
+ *   k²) per operation while the pool holds no game, otherwise a sweep of the disturbed gap
+ *   (typically a few windows long, up to the whole pool when a role is rare). With solo,
+ *   choice-free tickets and the Alman–McKay imbalance, the game formed is within rho of the
+ *   best role-valid game in the pool.
+ * - `mode: "exact"`: brute force over every role-valid game in the pool (every set of tickets
+ *   seating 2k players, each split by the exact assembly). For tests and small pools: `poll`
+ *   refuses (throws `MatchmakerError("invalid_config")`) when more than
+ *   {@link EXACT_ROLE_POOL_LIMIT} tickets wait.
+ *
+ * Parties (tickets of several players, every member listing roles) are supported in both
+ * modes: they share a team, each member in a different role they accept. Side preferences are
+ * honoured. The rho guarantee is proved for solo, choice-free pools only.
+ *
+ * When to form (as `best-game`): the best candidate forms when its imbalance is at most
+ * `threshold` + `thresholdGrowth` × (its longest wait, in seconds); `threshold` defaults to
+ * Infinity (form the best game at once whenever one exists). `poll` forms games until the best
+ * remaining candidate does not qualify.
+ */
+import * as v from "valibot";
+import { ArrivalIndex } from "../core/arrival-order.js";
+import { assembleTeams } from "../core/assembly.js";
+import { MatchmakerError } from "../core/errors.js";
+import type { ImbalanceFn } from "../core/imbalance.js";
+import type { Policy, PolicyContext, PolicyDefinition, PolicyParams } from "../core/policy.js";
+import { RoleTable } from "../core/roles.js";
+import type { Ticket } from "../core/types.js";
+import { parseConfig, unknownKeyMessage } from "../core/validation.js";
+import { RoleWindows } from "./role-windows.js";
+
+/** Largest pool (waiting tickets) the exact mode searches. */
+export const EXACT_ROLE_POOL_LIMIT = 16;
+
+const INF = 'or "inf"';
+const RolesParams = v.strictObject(
+  {
+    mode: v.optional(v.picklist(["approximate", "exact"], 'must be "approximate" or "exact"'), "approximate"),
+    threshold: v.optional(
+      v.union([v.pipe(v.number(), v.minValue(0)), v.literal("inf")], `must be a number of at least 0, Infinity ${INF}`),
+      Infinity,
+    ),
+    thresholdGrowth: v.optional(v.pipe(v.number(), v.finite("must be a finite number"), v.minValue(0, "must not be negative")), 0),
+  },
+  unknownKeyMessage,
+);
+
+/** Validated parameters of the `roles` policy. */
+export interface RolesPolicyOptions {
+  readonly mode: "approximate" | "exact";
+  /** A game forms when its imbalance is at most threshold + thresholdGrowth·(longest wait, s). */
+  readonly threshold: number;
+  readonly thresholdGrowth: number;
+}
+
+/** A game the policy would form: its tickets and the imbalance of their best role-valid split. */
+export interface RoleGameCandidate {
+  readonly tickets: readonly Ticket[];
+  readonly imbalance: number;
+}
+
+/**
+ * The best role-valid game among `tickets` by brute force: every subset seating exactly 2k
+ * players, each split exactly. Ties keep the first subset in the given order. Exponential: for
+ * small pools only.
+ */
+export function bestRoleGame(
+  tickets: readonly Ticket[],
+  teamSize: number,
+  imbalance: ImbalanceFn,
+  roles: readonly string[] | RoleTable,
+): RoleGameCandidate | undefined {
+  const table = roles instanceof RoleTable ? roles : new RoleTable(roles);
+  const seats = 2 * teamSize;
+  const remaining: number[] = new Array(tickets.length + 1).fill(0);
+  for (let i = tickets.length - 1; i >= 0; i--) remaining[i] = remaining[i + 1] + tickets[i].players.length;
+  const chosen: Ticket[] = [];
+  let best: RoleGameCandidate | undefined;
+  const visit = (i: number, players: number): void => {
+    if (players === seats) {
+      const split = assembleTeams(chosen, teamSize, imbalance, table);
+      if (split && (!best || split.imbalance < best.imbalance)) best = { tickets: [...chosen], imbalance: split.imbalance };
+      return;
+    }
+    if (i >= tickets.length || players + remaining[i] < seats) return;
+    if (players + tickets[i].players.length <= seats) {
+      chosen.push(tickets[i]);
+      visit(i + 1, players + tickets[i].players.length);
+      chosen.pop();
+    }
+    visit(i + 1, players);
+  };
+  visit(0, 0);
+  return best;
+}
+
+/**
+ * A lower bound of a 2k-player game's imbalance from its lowest and highest rating: for Alman and
+ * McKay's imbalance, f ≥ v_q ≥ k^(−1/q)·(skill spread)/2 (their Lemma 6); 0 otherwise.
+ */
+export function lemma6Bound(context: PolicyContext): ((low: number, high: number) => number) | undefined {
+  const spec = context.imbalanceSpec;
+  if (spec?.kind !== "alman-mckay") return undefined;
+  const factor = context.teamSize ** (spec.q === Infinity ? 0 : -1 / spec.q) / 2;
+  const skill = (r: number) => Math.max(0, r - spec.floor);
+  // A hair below the bound, so that rounding in the imbalance itself never undercuts it.
+  return (low, high) => factor * (skill(high) - skill(low)) * (1 - 1e-9);
+}
+
+export class RolesPolicy implements Policy {
+  readonly name = "roles";
+  readonly mode: "approximate" | "exact";
+  private readonly table: RoleTable;
+  private readonly windows: RoleWindows | undefined;
+  private readonly pool = new ArrivalIndex();
+  private readonly evaluate: (tickets: readonly Ticket[]) => number | undefined;
+
+  constructor(
+    private readonly context: PolicyContext & { readonly roles: readonly string[] },
+    private readonly options: RolesPolicyOptions,
+  ) {
+    this.mode = options.mode;
+    this.table = new RoleTable(context.roles);
+    this.evaluate = (tickets) => assembleTeams(tickets, context.teamSize, context.imbalance, this.table)?.imbalance;
+    if (this.mode === "approximate") this.windows = new RoleWindows(this.table, this.evaluate, lemma6Bound(context));
+  }
+
+  /** Number of waiting tickets. */
+  get size(): number {
+    return this.pool.size;
+  }
+
+  add(ticket: Ticket): void {
+    this.pool.add(ticket);
+    this.windows?.add(ticket);
+  }
+
+  remove(ticketId: string): void {
+    if (!this.pool.remove(ticketId)) return;
+    this.windows?.remove([ticketId]);
+  }
+
+  poll(now: number): Ticket[][] {
+    const games: Ticket[][] = [];
+    for (let game = this.best(); game && this.qualifiesAt(game) <= now; game = this.best()) {
+      games.push([...game.tickets]);
+      for (const t of game.tickets) this.pool.remove(t.id);
+      this.windows?.remove(game.tickets.map((t) => t.id));
+    }
+    return games;
+  }
+
+  nextWakeup(now: number): number | undefined {
+    if (this.thresholdIsStatic()) return undefined;
+    const game = this.best();
+    if (!game) return undefined;
+    const at = this.qualifiesAt(game);
+    return at > now && Number.isFinite(at) ? at : undefined;
+  }
+
+  /**
+   * The game `poll` would form first, if it qualifies (approximate mode: the heap's top; exact
+   * mode: the best role-valid game of the pool, refused above {@link EXACT_ROLE_POOL_LIMIT}).
+   */
+  best(): RoleGameCandidate | undefined {
+    if (this.windows) return this.windows.best();
+    if (this.pool.size > EXACT_ROLE_POOL_LIMIT) {
+      throw new MatchmakerError(
+        "invalid_config",
+        `roles policy (mode "exact"): ${this.pool.size} tickets wait, but the exact search is for pools of at most ${EXACT_ROLE_POOL_LIMIT}; use mode "approximate"`,
+      );
+    }
+    const tickets = [...this.pool.oldest()].map(([, t]) => t);
+    return bestRoleGame(tickets, this.context.teamSize, this.context.imbalance, this.table);
+  }
+
+  private thresholdIsStatic(): boolean {
+    return this.options.threshold === Infinity || this.options.thresholdGrowth <= 0;
+  }
+
+  /** Time at which a candidate qualifies: f ≤ threshold + growth·(t − oldest)/1000 (poll and nextWakeup agree). */
+  private qualifiesAt(game: RoleGameCandidate): number {
+    if (game.imbalance <= this.options.threshold) return -Infinity;
+    if (this.options.thresholdGrowth <= 0) return Infinity;
+    const oldest = game.tickets.reduce((m, t) => Math.min(m, t.enqueuedAt), Infinity);
+    return oldest + (1000 * (game.imbalance - this.options.threshold)) / this.options.thresholdGrowth;
+  }
+}
+
+export const roles: PolicyDefinition = {
+  name: "roles",
+  summary:
+    "Alman–McKay role-restricted queue: one player per role on each team; the shortest rating window with two players per role gives a rho-approximate game (mode \"exact\": brute force for small pools).",
+  supportsRoles: true,
+  create(context: PolicyContext, params: PolicyParams): Policy {
+    const parsed = parseConfig("roles policy parameters", RolesParams, params);
+    const { roles: queueRoles } = context;
+    if (!queueRoles) {
+      throw new MatchmakerError("invalid_config", "roles policy: the queue declares no roles; set the queue's roles option");
+    }
+    return new RolesPolicy(
+      { ...context, roles: queueRoles },
+      { mode: parsed.mode, threshold: parsed.threshold === "inf" ? Infinity : parsed.threshold, thresholdGrowth: parsed.thresholdGrowth },
+    );
+  },
+};

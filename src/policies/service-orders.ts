@@ -1,0 +1,191 @@
+/**
+ * Xu, Yu and Wu, "Rule Designs for Optimal Online Game Matchmaking", section III: how a queue
+ * with premade parties serves them.
+ *
+ * - `fifo`: one central queue; a game forms as soon as one can, oldest tickets first
+ *   (the `greedy` policy under the paper's name).
+ * - `lifo`: the same, newest tickets first.
+ * - `packing`: tickets are packed into teams of exactly k as soon as possible (a subset-sum
+ *   packing that never splits a party and prefers the oldest tickets); packed teams are then
+ *   matched in FIFO order. For 2v2 this is FIFO.
+ * - `two-queue`: solos play only with solos, premade parties only with parties of their size.
+ *
+ * These decide who plays and when; the shared assembly still picks the fairest split of them.
+ */
+import * as v from "valibot";
+import { ArrivalIndex } from "../core/arrival-order.js";
+import type { Policy, PolicyContext, PolicyDefinition, PolicyParams } from "../core/policy.js";
+import type { Side, Ticket } from "../core/types.js";
+import { parseConfig, unknownKeyMessage } from "../core/validation.js";
+import { GreedyPolicy } from "./greedy.js";
+
+const NoParams = v.strictObject({}, unknownKeyMessage);
+
+/** One greedy queue per party size: solos meet solos, duos meet duos. */
+export class TwoQueuePolicy implements Policy {
+  readonly name = "two-queue";
+  private readonly queues = new Map<number, GreedyPolicy>();
+  private readonly queueOf = new Map<string, GreedyPolicy>();
+
+  constructor(private readonly context: PolicyContext) {}
+
+  add(ticket: Ticket): void {
+    const size = ticket.players.length;
+    let queue = this.queues.get(size);
+    if (!queue) this.queues.set(size, (queue = new GreedyPolicy(this.context)));
+    queue.add(ticket);
+    this.queueOf.set(ticket.id, queue);
+  }
+
+  remove(ticketId: string): void {
+    this.queueOf.get(ticketId)?.remove(ticketId);
+    this.queueOf.delete(ticketId);
+  }
+
+  poll(): Ticket[][] {
+    const games: Ticket[][] = [];
+    for (const queue of this.queues.values()) games.push(...queue.poll());
+    for (const game of games) for (const t of game) this.queueOf.delete(t.id);
+    return games;
+  }
+
+  nextWakeup(): undefined {
+    return undefined;
+  }
+}
+
+/** A packed team: tickets totalling exactly k players, all on one side (or choice-free). */
+interface PackedTeam {
+  readonly tickets: Ticket[];
+  readonly side: Side | undefined;
+  /** Arrival of its oldest ticket: teams are served in this order. */
+  readonly since: number;
+}
+
+export class PackingPolicy implements Policy {
+  readonly name = "packing";
+  private readonly loose = new ArrivalIndex();
+  private teams: PackedTeam[] = [];
+  private readonly teamOf = new Map<string, PackedTeam>();
+
+  constructor(private readonly context: PolicyContext) {}
+
+  add(ticket: Ticket): void {
+    this.loose.add(ticket);
+    this.pack();
+  }
+
+  remove(ticketId: string): void {
+    if (this.loose.remove(ticketId)) return;
+    const team = this.teamOf.get(ticketId);
+    if (!team) return;
+    // The team lost a member: the rest are loose again (at their original places) and re-pack.
+    this.teams = this.teams.filter((t) => t !== team);
+    for (const t of team.tickets) {
+      this.teamOf.delete(t.id);
+      if (t.id !== ticketId) this.loose.add(t);
+    }
+    this.pack();
+  }
+
+  poll(): Ticket[][] {
+    const games: Ticket[][] = [];
+    for (;;) {
+      const pair = this.firstOpposingPair();
+      if (!pair) return games;
+      for (const team of pair) {
+        this.teams = this.teams.filter((t) => t !== team);
+        for (const t of team.tickets) this.teamOf.delete(t.id);
+      }
+      games.push([...pair[0].tickets, ...pair[1].tickets]);
+    }
+  }
+
+  nextWakeup(): undefined {
+    return undefined;
+  }
+
+  /** Pack loose tickets into teams while the oldest-first subset-sum finds one. */
+  private pack(): void {
+    for (let team = this.nextTeam(); team; team = this.nextTeam()) {
+      for (const t of team.tickets) {
+        this.loose.remove(t.id);
+        this.teamOf.set(t.id, team);
+      }
+      this.teams.push(team);
+      this.teams.sort((a, b) => a.since - b.since);
+    }
+  }
+
+  /** The lexicographically oldest set of loose tickets, of one side, that fills a team exactly. */
+  private nextTeam(): PackedTeam | undefined {
+    const chosen = oldestExactFill([...this.loose.oldest()].map(([, t]) => t), this.context.teamSize);
+    if (!chosen) return undefined;
+    return { tickets: chosen, side: chosen.find((t) => t.side)?.side, since: Math.min(...chosen.map((t) => t.enqueuedAt)) };
+  }
+
+  /** The two oldest teams that can face each other (not both bound to the same side). */
+  private firstOpposingPair(): [PackedTeam, PackedTeam] | undefined {
+    for (let i = 0; i < this.teams.length; i++) {
+      for (let j = i + 1; j < this.teams.length; j++) {
+        const a = this.teams[i].side;
+        const b = this.teams[j].side;
+        if (!a || !b || a !== b) return [this.teams[i], this.teams[j]];
+      }
+    }
+    return undefined;
+  }
+}
+
+/**
+ * The oldest-first subset of `tickets` (in arrival order) whose players number exactly `k`,
+ * without mixing side A and side B tickets (choice-free tickets go with either).
+ */
+function oldestExactFill(tickets: readonly Ticket[], k: number): Ticket[] | undefined {
+  const chosen: Ticket[] = [];
+  const dead = new Set<string>();
+  const visit = (i: number, players: number, bound: Side | undefined): boolean => {
+    if (players === k) return true;
+    if (i >= tickets.length) return false;
+    const key = `${i}|${players}|${bound ?? ""}`;
+    if (dead.has(key)) return false;
+    const t = tickets[i];
+    if (players + t.players.length <= k && (!t.side || !bound || t.side === bound)) {
+      chosen.push(t);
+      if (visit(i + 1, players + t.players.length, bound ?? t.side)) return true;
+      chosen.pop();
+    }
+    if (visit(i + 1, players, bound)) return true;
+    dead.add(key);
+    return false;
+  };
+  return visit(0, 0, undefined) ? chosen : undefined;
+}
+
+function noParams(name: string, params: PolicyParams): void {
+  parseConfig(`${name} policy parameters`, NoParams, params);
+}
+
+export const fifo: PolicyDefinition = {
+  name: "fifo",
+  summary: "Xu et al.'s FIFO central queue: a game as soon as one can form, oldest tickets first.",
+  create: (context, params) => (noParams("fifo", params), new GreedyPolicy(context, "oldest", "fifo")),
+};
+
+export const lifo: PolicyDefinition = {
+  name: "lifo",
+  summary: "Xu et al.'s LIFO central queue: a game as soon as one can form, newest tickets first.",
+  create: (context, params) => (noParams("lifo", params), new GreedyPolicy(context, "newest", "lifo")),
+};
+
+export const packing: PolicyDefinition = {
+  name: "packing",
+  summary: "Xu et al.'s packing: pack teams of exactly k from parties (oldest first), then match packed teams FIFO.",
+  create: (context, params) => (noParams("packing", params), new PackingPolicy(context)),
+};
+
+export const twoQueue: PolicyDefinition = {
+  name: "two-queue",
+  summary: "Xu et al.'s two queues: solos only with solos, premade parties only with parties of the same size.",
+  create: (context, params) => (noParams("two-queue", params), new TwoQueuePolicy(context)),
+};
