@@ -35,3 +35,11 @@ export async function staysPending(promise: Promise<unknown>, ms: number): Promi
   await new Promise((r) => setTimeout(r, ms));
   return !settled;
 }
+
+/**
+ * The port for an integration test file: TEST_PORT_BASE (default 2570) plus the file's own
+ * offset, so that test runs in several checkouts on one machine do not collide.
+ */
+export function testPort(offset: number): number {
+  return Number(process.env.TEST_PORT_BASE ?? 2570) + offset;
+}

@@ -3,7 +3,7 @@ import { boot, type ColyseusTestServer } from "@colyseus/testing";
 import config from "@colyseus/tools";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defineQueue, type MatchInfo, type SeatOptions } from "../../src/index.js";
-import { joinQueue, within } from "../helpers/sdk.js";
+import { joinQueue, testPort, within } from "../helpers/sdk.js";
 
 /** Records what the queue told it and who took a seat. */
 class RecordingGameRoom extends Room {
@@ -29,7 +29,7 @@ describe("bots after the maximum wait", () => {
           recording: defineRoom(RecordingGameRoom),
         },
       }),
-      2573,
+      testPort(3),
     );
   });
   afterAll(async () => {

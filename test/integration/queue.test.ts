@@ -3,13 +3,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vites
 import app from "../../example-server/app.config.js";
 import type { DemoGameRoom, DemoGameState } from "../../example-server/DemoGameRoom.js";
 import type { MatchmakerRoom } from "../../src/index.js";
-import { joinQueue, staysPending, within, type QueuedClient } from "../helpers/sdk.js";
+import { joinQueue, staysPending, testPort, within, type QueuedClient } from "../helpers/sdk.js";
 
 describe("MatchmakerRoom with the example server's queues", () => {
   let server: ColyseusTestServer;
 
   beforeAll(async () => {
-    server = await boot(app, 2571);
+    server = await boot(app, testPort(1));
   });
   afterAll(async () => {
     await server.shutdown();

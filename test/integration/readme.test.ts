@@ -1,14 +1,16 @@
-import { boot, type ColyseusTestServer } from "@colyseus/testing";
+import { ColyseusTestServer } from "@colyseus/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { playOneGame } from "../../example-client/minimal.js";
 import { server as minimalServer } from "../../example-server/minimal.js";
-import { within } from "../helpers/sdk.js";
+import { testPort, within } from "../helpers/sdk.js";
 
 describe("the README's complete server and client", () => {
   let server: ColyseusTestServer;
 
   beforeAll(async () => {
-    server = await boot(minimalServer); // a Server instance always listens on 2568
+    // @colyseus/testing's boot() always puts a Server instance on 2568; listen on our own port.
+    await minimalServer.listen(testPort(0));
+    server = new ColyseusTestServer(minimalServer);
   });
   afterAll(async () => {
     await server.shutdown();
@@ -16,7 +18,7 @@ describe("the README's complete server and client", () => {
 
   it("seats four clients of the 2v2 queue in one arena, two per side", async () => {
     const results = await within(
-      Promise.all([1500, 1520, 1480, 1510].map((rating) => playOneGame("ws://localhost:2568", rating))),
+      Promise.all([1500, 1520, 1480, 1510].map((rating) => playOneGame(`ws://localhost:${testPort(0)}`, rating))),
       10_000,
       "four games",
     );

@@ -3,7 +3,7 @@ import { boot, type ColyseusTestServer } from "@colyseus/testing";
 import config from "@colyseus/tools";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { defineQueue, type MatchInfo, type SeatOptions } from "../../src/index.js";
-import { joinQueue, within, type QueuedClient } from "../helpers/sdk.js";
+import { joinQueue, testPort, within, type QueuedClient } from "../helpers/sdk.js";
 
 const LANES = ["top", "jungle", "mid", "bot", "support"];
 
@@ -38,7 +38,7 @@ describe("a 5v5 role queue end to end", () => {
           lane_game: defineRoom(LaneGameRoom),
         },
       }),
-      2575,
+      testPort(5),
     );
   });
   afterAll(async () => {

@@ -9,7 +9,7 @@ import config from "@colyseus/tools";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MatchmakerRoom, type Match } from "../../src/index.js";
 import { simulate } from "../../src/sim/simulator.js";
-import { joinQueue, within, type QueuedClient } from "../helpers/sdk.js";
+import { joinQueue, testPort, within, type QueuedClient } from "../helpers/sdk.js";
 import { uniformSolos } from "../helpers/traffic.js";
 
 /** A queue whose clock is the replayed trace's. */
@@ -43,7 +43,7 @@ describe("a simulator trace replayed through the room", () => {
         defineRoom(ReplayRoom, { teamSize: c.teamSize, gameRoom: "game", policy: c.policy, params: c.params, tickMs: 60_000, rating: { min: 0, max: 1 } }),
       ]),
     );
-    server = await boot(config({ rooms: { ...rooms, game: defineRoom(ReplayGame) } }), 2574);
+    server = await boot(config({ rooms: { ...rooms, game: defineRoom(ReplayGame) } }), testPort(4));
   });
   afterAll(async () => {
     await server.shutdown();

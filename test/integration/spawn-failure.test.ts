@@ -3,7 +3,7 @@ import { boot, type ColyseusTestServer } from "@colyseus/testing";
 import config from "@colyseus/tools";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { defineQueue, type MatchInfo, type MatchmakerRoom } from "../../src/index.js";
-import { joinQueue, staysPending, within } from "../helpers/sdk.js";
+import { joinQueue, staysPending, testPort, within } from "../helpers/sdk.js";
 
 /** A game room whose creation fails a configurable number of times. */
 class FlakyGameRoom extends Room {
@@ -52,7 +52,7 @@ describe("a game room that fails to start", () => {
           slow: defineRoom(SlowGameRoom),
         },
       }),
-      2572,
+      testPort(2),
     );
   });
   afterAll(async () => {
