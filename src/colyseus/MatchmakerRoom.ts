@@ -10,6 +10,7 @@ import { MatchmakerError } from "../core/errors.js";
 import type { ImbalanceSpec } from "../core/imbalance.js";
 import { Matchmaker, type MatchmakerOptions } from "../core/matchmaker.js";
 import type { Match, Ticket } from "../core/types.js";
+import { ticketZones } from "../core/zones.js";
 import "../policies/index.js";
 import {
   joinOptionsSchema,
@@ -56,11 +57,11 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
     // join options and must not configure the queue.
     const handlerOptions = matchMaker.getHandler(this.roomName)?.options;
     this.config = parseRoomOptions(handlerOptions ?? clientOptions);
-    this.joinValidator = joinOptionsSchema({ min: this.config.rating.min, max: this.config.rating.max }, this.config.roles);
     this.matchmaker = new Matchmaker({
       ...engineOptions(this.config, this.roomId),
       onPolicyError: (error) => logger.error(`[${this.roomName}] ${error.message}`),
     });
+    this.joinValidator = joinOptionsSchema({ min: this.config.rating.min, max: this.config.rating.max }, this.config.roles, this.matchmaker.zones);
     this.state.figures = new QueueFigures();
     this.state.figures.policy = this.matchmaker.policy.name;
     this.state.figures.teamSize = this.config.teamSize;
@@ -86,6 +87,7 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
       ],
       enqueuedAt: now,
       ...(join.side ? { side: join.side } : {}),
+      ...(join.zones ? { zones: join.zones } : {}),
     };
     this.matchmaker.enqueue(ticket, now);
     const entry = this.showWaiting(ticket);
@@ -109,6 +111,14 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
   protected validateJoin(options: unknown): JoinOptions {
     const parsed = parseJoinOptions(this.joinValidator, options);
     if (!parsed.ok) throw new ServerError(ErrorCode.AUTH_FAILED, `invalid join options: ${parsed.message}`);
+    // A zone's rating band is the one rule the schema cannot see.
+    if (this.matchmaker.zones) {
+      const zones = ticketZones(
+        { id: "join", players: [{ id: "join", rating: parsed.value.rating }], enqueuedAt: 0, ...(parsed.value.zones ? { zones: parsed.value.zones } : {}) },
+        this.matchmaker.zones,
+      );
+      if (typeof zones === "string") throw new ServerError(ErrorCode.AUTH_FAILED, `invalid join options: ${zones}`);
+    }
     return parsed.value;
   }
 
@@ -194,7 +204,7 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
     entry.rating = ticket.players.reduce((s, p) => s + p.rating, 0) / ticket.players.length;
     entry.partySize = ticket.players.length;
     entry.side = ticket.side ?? "";
-    entry.zones.push(...(ticket.zones ?? []));
+    entry.zones.push(...(this.matchmaker.zonesOfTicket(ticket.id) ?? []));
     entry.waitingSince = ticket.enqueuedAt;
     this.state.waiting.set(ticket.id, entry);
     for (const p of ticket.players) this.clients.getById(p.id)?.view?.add(entry);
@@ -211,6 +221,7 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
     f.meanWaitMs = s.meanWaitMs;
     f.p95WaitMs = s.p95WaitMs;
     f.meanImbalance = s.meanImbalance;
+    f.sideMixUnstable = s.sideMix.unstable;
   }
 }
 
@@ -226,6 +237,7 @@ function engineOptions(config: ResolvedRoomOptions, matchIdPrefix: string): Matc
     ...(config.imbalance ? { imbalance: config.imbalance as ImbalanceSpec } : {}),
     ...(config.maxWaitMs !== undefined ? { maxWaitMs: config.maxWaitMs, fillWithBots: config.fillWithBots } : {}),
     ...(config.roles ? { roles: config.roles } : {}),
+    ...(config.zones ? { zones: config.zones } : {}),
   };
 }
 

@@ -8,6 +8,7 @@ import type { ImbalanceSpec } from "../core/imbalance.js";
 import { queueRolesProblem } from "../core/roles.js";
 import { describeIssues, parseConfig, unknownKeyMessage } from "../core/validation.js";
 import type { Side } from "../core/types.js";
+import { resolveZones, ZonesSchema, type ZoneOption, type ZoneSpec } from "../core/zones.js";
 
 /** Configuration of one queue: the second argument of `defineRoom(MatchmakerRoom, …)`. */
 export interface MatchmakerRoomOptions {
@@ -40,6 +41,13 @@ export interface MatchmakerRoomOptions {
    * The policy defaults to `"roles"`, the only built-in policy that forms role-valid games.
    */
   roles?: string[];
+  /**
+   * The queue's zones (Xu, Yu and Wu's zones), e.g. `["junior", { name: "advanced", minRating:
+   * 1800 }]`: one policy instance per zone; a zone with `minRating`/`maxRating` admits only
+   * ratings in that band. Players join with the `zones` they accept (several, or none for every
+   * zone that admits their rating: choice-free); the game room learns the `zone` of its match.
+   */
+  zones?: ZoneOption[];
 }
 
 const RoomOptionsSchema = v.strictObject(
@@ -69,6 +77,7 @@ const RoomOptionsSchema = v.strictObject(
     // Checked in full by the engine (resolveImbalance), which names the bad field.
     imbalance: v.optional(v.looseObject({ kind: v.string('must name a kind, e.g. "alman-mckay"') })),
     roles: v.optional(v.array(v.string("must be a role name"), "must be a list of role names")),
+    zones: v.optional(ZonesSchema),
   },
   unknownKeyMessage,
 );
@@ -80,6 +89,13 @@ export function parseRoomOptions(options: unknown): ResolvedRoomOptions {
   const parsed = parseConfig("MatchmakerRoom options", RoomOptionsSchema, options);
   if (parsed.fillWithBots && parsed.maxWaitMs === undefined) {
     throw new MatchmakerError("invalid_config", "MatchmakerRoom options: fillWithBots: needs maxWaitMs");
+  }
+  if (parsed.zones) {
+    try {
+      resolveZones(parsed.zones);
+    } catch (error) {
+      throw new MatchmakerError("invalid_config", `MatchmakerRoom options: ${(error as Error).message.replace(/^matchmaker options: /, "")}`);
+    }
   }
   if (parsed.roles) {
     const problem = queueRolesProblem(parsed.roles, parsed.teamSize);
@@ -103,6 +119,11 @@ export interface JoinOptions {
    * more of the queue's roles, each at most once.
    */
   roles?: string[];
+  /**
+   * In a queue with zones: the zones this player accepts (one or more; absent means every zone
+   * that admits the rating). Refused in a queue without zones.
+   */
+  zones?: string[];
 }
 
 /** The join option `roles`: required and checked against the queue's roles in a role queue, refused otherwise. */
@@ -121,7 +142,20 @@ function joinRolesSchema(queueRoles: readonly string[] | undefined): v.GenericSc
  * The validator for one queue's join options (its rating range and, in a role queue, its roles
  * are part of the schema).
  */
-export function joinOptionsSchema(range: { min: number; max: number }, queueRoles?: readonly string[]) {
+/** The join option `zones`: names of the queue's zones, refused in a queue without zones. */
+function joinZonesSchema(queueZones: readonly ZoneSpec[] | undefined): v.GenericSchema<unknown, string[] | undefined> {
+  if (!queueZones) return v.optional(v.custom<string[]>(() => false, "this queue has no zones"));
+  const names = queueZones.map((z) => z.name);
+  return v.optional(
+    v.pipe(
+      v.array(v.picklist(names, `must be one of ${names.join(", ")}`), `must be a list of zones (one or more of ${names.join(", ")})`),
+      v.minLength(1, `must list at least one of ${names.join(", ")}`),
+      v.check((list) => new Set(list).size === list.length, "must not list a zone twice"),
+    ),
+  );
+}
+
+export function joinOptionsSchema(range: { min: number; max: number }, queueRoles?: readonly string[], queueZones?: readonly ZoneSpec[]) {
   return v.strictObject(
     {
       rating: v.pipe(
@@ -135,6 +169,7 @@ export function joinOptionsSchema(range: { min: number; max: number }, queueRole
         v.pipe(v.number("must be a number"), v.finite("must be a finite number"), v.minValue(0, "must not be negative")),
       ),
       roles: joinRolesSchema(queueRoles),
+      zones: joinZonesSchema(queueZones),
     },
     unknownKeyMessage,
   );

@@ -29,6 +29,8 @@ export interface MatchInfo {
   }>;
   /** How many seats are bots. */
   readonly bots: number;
+  /** In a queue with zones: the zone this match was formed in. */
+  readonly zone?: string;
   readonly quality: Match["quality"];
 }
 
@@ -41,6 +43,8 @@ export interface SeatOptions {
   readonly rating: number;
   /** In a role queue: the role this player plays. */
   readonly role?: string;
+  /** In a queue with zones: the match's zone. */
+  readonly zone?: string;
 }
 
 /** The `seat` message a queued client receives: a seat reservation plus its place in the game. */
@@ -50,6 +54,8 @@ export type SeatMessage = ISeatReservation & {
   readonly team: 0 | 1;
   /** In a role queue: the role this player plays. */
   readonly role?: string;
+  /** In a queue with zones: the match's zone. */
+  readonly zone?: string;
 };
 
 export function matchInfo(match: Match, queue: string): MatchInfo {
@@ -69,6 +75,7 @@ export function matchInfo(match: Match, queue: string): MatchInfo {
       })),
     })),
     bots: match.bots,
+    ...(match.zone !== undefined ? { zone: match.zone } : {}),
     quality: match.quality,
   };
 }
@@ -78,7 +85,14 @@ export function seatsOf(match: Match): Array<{ sessionId: string; options: SeatO
   return match.teams.flatMap((team, index) =>
     team.players.filter((p) => !p.bot).map((p) => ({
       sessionId: p.id,
-      options: { matchId: match.id, side: team.side, team: index as 0 | 1, rating: p.rating, ...(p.role !== undefined ? { role: p.role } : {}) },
+      options: {
+        matchId: match.id,
+        side: team.side,
+        team: index as 0 | 1,
+        rating: p.rating,
+        ...(p.role !== undefined ? { role: p.role } : {}),
+        ...(match.zone !== undefined ? { zone: match.zone } : {}),
+      },
     })),
   );
 }
@@ -117,6 +131,7 @@ export async function spawnGame(
       side: s.options.side,
       team: s.options.team,
       ...(s.options.role !== undefined ? { role: s.options.role } : {}),
+      ...(s.options.zone !== undefined ? { zone: s.options.zone } : {}),
     });
   }
   return messages;

@@ -37,6 +37,11 @@ export const QueueFigures = schema(
     spawnFailures: t.number().default(0),
     /** Matches dropped because a player left while the game room was being created. */
     abandonedMatches: t.number().default(0),
+    /**
+     * True when, over the recent arrivals, |side A − side B| ≥ choice-free (Xu et al.'s Fact 3):
+     * the surplus side's waits then grow without bound; allow fewer side choices.
+     */
+    sideMixUnstable: t.boolean().default(false),
   },
   "QueueFigures",
 );

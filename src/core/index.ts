@@ -11,6 +11,8 @@ export * from "./matchmaker.js";
 export * from "./closed-forms.js";
 export * from "./partition.js";
 export * from "./roles.js";
+export * from "./side-mix.js";
+export { resolveZones, ticketZones, zoneRefusal, ZoneRouter, type ZoneOption, type ZoneProposal, type ZoneSpec } from "./zones.js";
 export { ArrivalIndex, compareArrival, type ArrivalKey } from "./arrival-order.js";
 export { describeIssues } from "./validation.js";
 export * from "../policies/index.js";

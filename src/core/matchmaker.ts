@@ -10,9 +10,14 @@ import { MatchmakerError } from "./errors.js";
 import { imbalanceFunction, resolveImbalance, type ImbalanceFn, type ImbalanceSpec } from "./imbalance.js";
 import { createPolicy, getPolicyDefinition, type Policy, type PolicyParams } from "./policy.js";
 import { fitsWithBotsAndRoles, queueRolesProblem, RoleTable, ticketRolesProblem } from "./roles.js";
-import { RecentWindow, type MatchmakerStats } from "./stats.js";
+import { SideMix } from "./side-mix.js";
+import { RecentWindow, type ClassFigures, type MatchmakerStats } from "./stats.js";
 import { reachedMaxWait, type Match, type MatchedPlayer, type MatchTeam, type Side, type Ticket } from "./types.js";
 import { describeIssues, parseConfig, unknownKeyMessage } from "./validation.js";
+import { resolveZones, ticketZones, ZoneRouter, type ZoneOption, type ZoneSpec } from "./zones.js";
+
+/** The fewest recent arrivals the side-mix flag looks at (enough to tell 0.4 choice-free from 0 by 7 standard errors). */
+const SIDE_MIX_ARRIVALS = 200;
 
 /** How many tickets per seat a bot game looks through for companions before it settles. */
 const BOT_GAME_SCAN_PER_SEAT = 8;
@@ -55,6 +60,14 @@ export interface MatchmakerOptions {
    * role-valid games (others are refused as policy errors).
    */
   readonly roles?: readonly string[];
+  /**
+   * The queue's zones (Xu, Yu and Wu, section V), e.g. `["junior", { name: "advanced",
+   * minRating: 1800 }]`: one policy instance per zone. A ticket waits in the zones it lists
+   * (`Ticket.zones`), or in every zone that admits its rating when it lists none; a ticket in
+   * several zones leaves the others the moment one matches it, and ties go to the game whose
+   * oldest ticket is oldest. Each match says its `zone`. Needs a policy given by name.
+   */
+  readonly zones?: readonly ZoneOption[];
 }
 
 const OptionsSchema = v.object({
@@ -115,6 +128,14 @@ export class Matchmaker {
   private readonly tickets = new Map<string, Ticket>();
   private readonly playerTicket = new Map<string, string>();
   private readonly byArrival = new ArrivalIndex();
+  private readonly router: ZoneRouter;
+  /** The queue's zones, when it has any. */
+  readonly zones: readonly ZoneSpec[] | undefined;
+  /** The zones each waiting ticket waits in (zoned queues only). */
+  private readonly zonesOf = new Map<string, readonly string[]>();
+  private readonly sideMix: SideMix;
+  private readonly recentWaitsBySide = new Map<string, RecentWindow>();
+  private readonly recentWaitsByZone = new Map<string, RecentWindow>();
   private readonly validTicket: ReturnType<typeof ticketSchema>;
   private waitingPlayerCount = 0;
   private matchSeq = 0;
@@ -144,6 +165,7 @@ export class Matchmaker {
     const window = parsed.statsWindow ?? 200;
     this.recentWaits = new RecentWindow(window * 2 * this.teamSize);
     this.recentImbalance = new RecentWindow(window);
+    this.sideMix = new SideMix(Math.max(SIDE_MIX_ARRIVALS, window));
     this.validTicket = ticketSchema(this.teamSize);
     const policy = options.policy ?? (this.roles ? "roles" : "greedy");
     if (this.roles && typeof policy === "string" && !getPolicyDefinition(policy).supportsRoles) {
@@ -152,7 +174,11 @@ export class Matchmaker {
         `matchmaker options: roles: policy "${policy}" does not form role-valid games; use policy "roles"`,
       );
     }
-    this.policy =
+    this.zones = options.zones === undefined ? undefined : resolveZones(options.zones);
+    if (this.zones && this.zones.length > 1 && typeof policy !== "string") {
+      throw new MatchmakerError("invalid_config", "matchmaker options: zones: each zone needs its own policy; give the policy by name");
+    }
+    const makePolicy = (): Policy =>
       typeof policy === "string"
         ? createPolicy(
             policy,
@@ -167,6 +193,18 @@ export class Matchmaker {
             options.params,
           )
         : policy;
+    this.router = new ZoneRouter(this.zones, makePolicy);
+    this.policy = this.router.zonePolicies.values().next().value!;
+  }
+
+  /** Each zone's policy instance (one entry, keyed `undefined`, in a queue without zones). */
+  get zonePolicies(): ReadonlyMap<string | undefined, Policy> {
+    return this.router.zonePolicies;
+  }
+
+  /** The zones a waiting ticket waits in (undefined in a queue without zones or for an unknown ticket). */
+  zonesOfTicket(ticketId: string): readonly string[] | undefined {
+    return this.zonesOf.get(ticketId);
   }
 
   /** Number of waiting tickets. */
@@ -196,9 +234,19 @@ export class Matchmaker {
    * ticket, a ticket id already waiting, or a player already waiting in another ticket.
    */
   enqueue(ticket: Ticket, now: number): void {
+    this.enter(ticket, now);
+    this.sideMix.arrived(ticket.side);
+  }
+
+  private enter(ticket: Ticket, now: number): void {
     const result = v.safeParse(this.validTicket, ticket);
     if (!result.success) throw new MatchmakerError("invalid_ticket", `invalid ticket: ${describeIssues(result.issues)}`);
-    if (ticket.zones && ticket.zones.length > 0) {
+    let zones: readonly string[] | undefined;
+    if (this.zones) {
+      const resolved = ticketZones(ticket, this.zones);
+      if (typeof resolved === "string") throw new MatchmakerError("invalid_ticket", `invalid ticket: ${resolved}`);
+      zones = resolved;
+    } else if (ticket.zones && ticket.zones.length > 0) {
       throw new MatchmakerError("invalid_ticket", "invalid ticket: zones: this queue has no zones");
     }
     const roleProblem = ticketRolesProblem(ticket, this.roleTable);
@@ -213,6 +261,7 @@ export class Matchmaker {
       }
       seen.add(p.id);
     }
+    if (zones) this.zonesOf.set(ticket.id, zones);
     this.admit(ticket, now);
   }
 
@@ -225,7 +274,7 @@ export class Matchmaker {
     const refused: Ticket[] = [];
     for (const t of tickets) {
       try {
-        this.enqueue(t, now);
+        this.enter(t, now);
         this.counters.ticketsRequeued++;
       } catch {
         refused.push(t);
@@ -237,7 +286,7 @@ export class Matchmaker {
   /** Stop a ticket waiting (its player left). Returns false if it was not waiting. */
   cancel(ticketId: string, _now?: number): boolean {
     if (!this.forget(ticketId)) return false;
-    this.policy.remove(ticketId);
+    this.router.remove(ticketId);
     this.counters.ticketsCancelled++;
     return true;
   }
@@ -245,20 +294,20 @@ export class Matchmaker {
   /** Run the policy and return the matches it formed; their tickets no longer wait. */
   tick(now: number): Match[] {
     const matches: Match[] = [];
-    for (const proposal of this.policy.poll(now)) {
+    for (const { zone, tickets: proposal } of this.router.poll(now)) {
       const split = this.checkProposal(proposal);
       if (typeof split === "string") {
         this.counters.policyErrors++;
         // Hand each still-waiting ticket back once, as the engine holds it.
         for (const id of new Set(proposal.map((t) => t.id))) {
           const waiting = this.tickets.get(id);
-          if (waiting) this.policy.add(waiting, now);
+          if (waiting) this.router.add(waiting, this.zonesOf.get(id), now);
         }
         this.onPolicyError?.(new MatchmakerError("policy_contract", `policy ${this.policy.name}: ${split}`));
         continue;
       }
       for (const t of proposal) this.forget(t.id);
-      matches.push(this.record(this.buildMatch(split, proposal, 0, now)));
+      matches.push(this.record(this.buildMatch(split, proposal, 0, now, zone)));
     }
     if (this.fillWithBots) matches.push(...this.botGames(now));
     return matches;
@@ -266,7 +315,7 @@ export class Matchmaker {
 
   /** When the driver should call `tick` next even if nobody joins (undefined: only on joins). */
   nextWakeup(now: number): number | undefined {
-    const policyWakeup = this.policy.nextWakeup(now);
+    const policyWakeup = this.router.nextWakeup(now);
     const oldest = this.byArrival.oldest(1).next();
     if (!this.fillWithBots || oldest.done) return policyWakeup;
     const botWakeup = oldest.value[1].enqueuedAt + this.maxWaitMs!;
@@ -284,7 +333,34 @@ export class Matchmaker {
       p95WaitMs: this.recentWaits.percentile(95),
       meanImbalance: this.recentImbalance.mean(),
       oldestWaitMs: oldest.done ? 0 : Math.max(0, now - oldest.value[1].enqueuedAt),
+      bySide: this.classFigures(this.recentWaitsBySide, ["A", "B", "any"], (t) => [t.side ?? "any"]) as MatchmakerStats["bySide"],
+      ...(this.zones
+        ? { byZone: this.classFigures(this.recentWaitsByZone, this.zones.map((z) => z.name), (t) => this.zonesOf.get(t.id) ?? []) }
+        : {}),
+      sideMix: this.sideMix.figures(),
     };
+  }
+
+  /** Waiting tickets and players per class (a ticket in several zones counts in each), and recent waits. */
+  private classFigures(
+    recent: ReadonlyMap<string, RecentWindow>,
+    classes: readonly string[],
+    classesOf: (t: Ticket) => readonly string[],
+  ): Record<string, ClassFigures> {
+    const figures: Record<string, { waitingTickets: number; waitingPlayers: number; meanWaitMs: number; recentMatches: number }> = {};
+    for (const c of classes) {
+      const window = recent.get(c);
+      figures[c] = { waitingTickets: 0, waitingPlayers: 0, meanWaitMs: window?.mean() ?? 0, recentMatches: window?.size ?? 0 };
+    }
+    for (const t of this.tickets.values()) {
+      for (const c of classesOf(t)) {
+        const f = figures[c];
+        if (!f) continue;
+        f.waitingTickets++;
+        f.waitingPlayers += t.players.length;
+      }
+    }
+    return figures;
   }
 
   private admit(ticket: Ticket, now: number): void {
@@ -292,7 +368,7 @@ export class Matchmaker {
     for (const p of ticket.players) this.playerTicket.set(p.id, ticket.id);
     this.waitingPlayerCount += ticket.players.length;
     this.byArrival.add(ticket);
-    this.policy.add(ticket, now);
+    this.router.add(ticket, this.zonesOf.get(ticket.id), now);
   }
 
   private forget(ticketId: string): boolean {
@@ -302,6 +378,7 @@ export class Matchmaker {
     for (const p of ticket.players) this.playerTicket.delete(p.id);
     this.waitingPlayerCount -= ticket.players.length;
     this.byArrival.remove(ticketId);
+    this.zonesOf.delete(ticketId);
     return true;
   }
 
@@ -331,12 +408,17 @@ export class Matchmaker {
       if (oldest.done || !reachedMaxWait(oldest.value[1], this.maxWaitMs!, now)) return matches;
       const chosen: Ticket[] = [];
       let players = 0;
+      // In a zoned queue everyone in the game must accept one common zone, the overdue ticket's first.
+      let common = this.zonesOf.get(oldest.value[1].id);
       // Scanning is bounded: a pool that could fill the game would have been matched already.
       for (const [, t] of this.byArrival.oldest(BOT_GAME_SCAN_PER_SEAT * seats)) {
+        const shared = common && common.filter((z) => this.zonesOf.get(t.id)!.includes(z));
+        if (shared && shared.length === 0) continue;
         const fits = this.roleTable
           ? fitsWithBotsAndRoles([...chosen, t], this.roleTable)
           : fitsWithBots([...chosen, t], this.teamSize);
         if (!fits) continue;
+        common = shared;
         chosen.push(t);
         players += t.players.length;
         if (players === seats) break;
@@ -354,9 +436,9 @@ export class Matchmaker {
       if (!split) throw new Error(`internal: bot game ${id} cannot be assembled`); // fitsWithBots guarantees it
       for (const t of chosen) {
         this.forget(t.id);
-        this.policy.remove(t.id);
+        this.router.remove(t.id);
       }
-      matches.push(this.record(this.buildMatch(split, chosen, bots.length, now, id)));
+      matches.push(this.record(this.buildMatch(split, chosen, bots.length, now, common?.[0], id)));
     }
   }
 
@@ -364,7 +446,14 @@ export class Matchmaker {
     return `${this.matchIdPrefix}-${++this.matchSeq}`;
   }
 
-  private buildMatch(split: TeamSplit, tickets: readonly Ticket[], bots: number, now: number, id = this.nextMatchId()): Match {
+  private buildMatch(
+    split: TeamSplit,
+    tickets: readonly Ticket[],
+    bots: number,
+    now: number,
+    zone: string | undefined,
+    id = this.nextMatchId(),
+  ): Match {
     const botIds = new Set<string>();
     if (bots > 0) for (const t of [...split.teamA, ...split.teamB]) if (!tickets.includes(t)) botIds.add(t.id);
     const team = (side: Side, members: readonly Ticket[]): MatchTeam => {
@@ -409,6 +498,7 @@ export class Matchmaker {
       teams,
       tickets: [...tickets],
       bots,
+      ...(zone !== undefined ? { zone } : {}),
       quality: { imbalance: split.imbalance, spread: max - min, meanWaitMs: waitSum / humans, maxWaitMs: maxWait },
     };
   }
@@ -418,7 +508,18 @@ export class Matchmaker {
     this.counters.playersMatched += 2 * this.teamSize - match.bots;
     this.counters.botsUsed += match.bots;
     for (const team of match.teams) for (const p of team.players) if (!p.bot) this.recentWaits.push(p.waitMs);
+    for (const t of match.tickets) {
+      const wait = match.createdAt - t.enqueuedAt;
+      windowFor(this.recentWaitsBySide, t.side ?? "any", this.recentWaits.capacity).push(wait);
+      if (match.zone !== undefined) windowFor(this.recentWaitsByZone, match.zone, this.recentWaits.capacity).push(wait);
+    }
     this.recentImbalance.push(match.quality.imbalance);
     return match;
   }
+}
+
+function windowFor(windows: Map<string, RecentWindow>, key: string, capacity: number): RecentWindow {
+  let window = windows.get(key);
+  if (!window) windows.set(key, (window = new RecentWindow(capacity)));
+  return window;
 }

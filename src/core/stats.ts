@@ -2,6 +2,7 @@
  * Rolling figures over the most recent matches: waits per player and imbalance per game.
  * Fixed memory (ring buffers); percentiles are computed only when asked for.
  */
+import type { SideMixFigures } from "./side-mix.js";
 
 /** A fixed-size window over the most recent values. */
 export class RecentWindow {
@@ -45,6 +46,16 @@ export function nearestRank(sorted: ArrayLike<number>, p: number): number {
   return sorted[Math.max(1, Math.ceil((p * sorted.length) / 100)) - 1];
 }
 
+/** Figures for one class of tickets (a side, or a zone). */
+export interface ClassFigures {
+  readonly waitingTickets: number;
+  readonly waitingPlayers: number;
+  /** Mean wait (ms) of this class's tickets in recent matches; 0 before any. */
+  readonly meanWaitMs: number;
+  /** How many recent matched tickets that mean covers. */
+  readonly recentMatches: number;
+}
+
 /** What the engine reports about its queue. */
 export interface MatchmakerStats {
   readonly policy: string;
@@ -66,4 +77,10 @@ export interface MatchmakerStats {
   readonly oldestWaitMs: number;
   /** Proposals a policy made that could not be assembled (a policy bug; should stay 0). */
   readonly policyErrors: number;
+  /** Per side preference (`A`, `B`, `any` = choice-free): waiting now and recent waits. */
+  readonly bySide: Readonly<Record<"A" | "B" | "any", ClassFigures>>;
+  /** Per zone, in a zoned queue: waiting now (a choice-free ticket counts in each of its zones) and recent waits of the games formed there. */
+  readonly byZone?: Readonly<Record<string, ClassFigures>>;
+  /** The recent side mix and whether it can be served (Xu et al.'s Fact 3). */
+  readonly sideMix: SideMixFigures;
 }

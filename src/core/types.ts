@@ -74,6 +74,8 @@ export interface Match {
   readonly tickets: readonly Ticket[];
   /** Seats filled by computer players (0 unless the queue fills with bots after a maximum wait). */
   readonly bots: number;
+  /** The zone that formed this match, in a queue with zones. */
+  readonly zone?: string;
   readonly quality: MatchQuality;
 }
 

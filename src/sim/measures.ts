@@ -104,6 +104,7 @@ export function measure(trace: SimulationTrace, options: MeasureOptions): Measur
         waits.push(wait);
         addClass(`party:${t.players.length}`, wait);
         addClass(`side:${t.side ?? "any"}`, wait);
+        if (t.zones) addClass(`zone:${t.zones.join("+")}`, wait);
       }
     }
   }

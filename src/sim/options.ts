@@ -45,7 +45,7 @@ export const USAGE = `usage: npm run sim -- --policy NAME [options]
   --parties S:W,...        party-size mix by weight (default 1:1)
   --skill uniform|normal:MU:SD|two-type:Q   ratings (default uniform on [0,1])
   --sides A:W,B:W,any:W    side preference mix (default any:1)
-  --zones Z:W,...          zone mix (arrives with zones support)
+  --zones Z:W,...          zone mix; Z1+Z2:W marks tickets that accept either zone
   --max-wait T             seconds after which bots fill a waiting ticket's game (tau_max)
   --imbalance SPEC         team split score: rating-sum (default), high-low[:T],
                            alman-mckay[:alpha=A,p=P,q=Q,floor=F] (P, Q may be inf)
@@ -97,7 +97,6 @@ export function parseSimulationArgs(argv: readonly string[]): SimulationRequest 
   if (!policyNames().includes(o.policy)) {
     throw new UsageError(`--policy: unknown policy "${o.policy}"; registered: ${policyNames().join(", ")}`);
   }
-  if (o.zones !== undefined) throw new UsageError("--zones: zones are not supported yet (they arrive with zone routing)");
   if (o.tickets !== undefined && o.duration !== undefined) throw new UsageError("--tickets and --duration: give one or the other");
   const maxWait = o["max-wait"] === undefined ? undefined : positive("--max-wait", o["max-wait"]);
   const skill = parseSkill(o.skill ?? "uniform");
@@ -112,6 +111,15 @@ export function parseSimulationArgs(argv: readonly string[]): SimulationRequest 
     if (s === "any") return undefined;
     throw new UsageError(`--sides: "${s}" is not A, B or any`);
   });
+  const zones =
+    o.zones === undefined
+      ? undefined
+      : weights("--zones", o.zones, (s) => {
+          const names = s.split("+");
+          if (names.some((n) => !/^[\w-]{1,64}$/.test(n))) throw new UsageError(`--zones: "${s}" is not ZONE or ZONE1+ZONE2 (letters, digits, _ and -)`);
+          if (new Set(names).size !== names.length) throw new UsageError(`--zones: "${s}" names a zone twice`);
+          return names;
+        });
   const params: Record<string, unknown> = {};
   for (const pair of o.set ?? []) {
     const [key, value] = keyValue("--set", pair);
@@ -138,6 +146,7 @@ export function parseSimulationArgs(argv: readonly string[]): SimulationRequest 
       parties,
       skill,
       sides,
+      ...(zones ? { zones } : {}),
     },
     ...(maxWait !== undefined ? { maxWait } : {}),
     imbalanceCost,

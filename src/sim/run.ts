@@ -16,6 +16,12 @@ export interface SimulationReport extends Measures {
   readonly optCostPerGame?: number;
   /** The policy's total eq. (1) cost over the whole run divided by the optimum's. */
   readonly ratioToOpt?: number;
+  /**
+   * The engine's side-mix flag at the end of the run (Xu et al.'s Fact 3): true when
+   * |lambda_A − lambda_B| ≥ lambda_C over its recent arrivals, so the surplus side's waits grow
+   * without bound and the figures describe only how long the run was.
+   */
+  readonly sideMixUnstable: boolean;
 }
 
 export type Progress = (done: number, total: number | undefined, label: string) => void;
@@ -50,7 +56,7 @@ function runOne(request: SimulationRequest, params: Readonly<Record<string, unkn
     imbalanceCost: request.imbalanceCost,
     ratingScale: scale,
   });
-  const report: SimulationReport = { policy: request.policy, params, ...measures };
+  const report: SimulationReport = { policy: request.policy, params, ...measures, sideMixUnstable: trace.stats.sideMix.unstable };
   if (!request.opt || request.maxWait === undefined) return report;
   return { ...report, ...compareWithOptimum(trace, request.maxWait, scale) };
 }

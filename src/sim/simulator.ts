@@ -6,7 +6,8 @@ import { Matchmaker } from "../core/matchmaker.js";
 import type { ImbalanceFn, ImbalanceSpec } from "../core/imbalance.js";
 import type { PolicyParams } from "../core/policy.js";
 import type { Match } from "../core/types.js";
-import { arrivals, ratingScale, type Arrival, type TrafficModel } from "./traffic.js";
+import type { MatchmakerStats } from "../core/stats.js";
+import { arrivals, ratingScale, zoneNames, type Arrival, type TrafficModel } from "./traffic.js";
 
 export interface SimulationConfig {
   readonly policy: string;
@@ -33,6 +34,8 @@ export interface SimulationTrace {
   readonly unmatched: readonly Arrival[];
   /** Simulated seconds from 0 to the last event. */
   readonly endTime: number;
+  /** The engine's own statistics at the end of the run (side mix, per zone, per side). */
+  readonly stats: MatchmakerStats;
 }
 
 /** A policy that keeps asking to be woken at the same instant without forming a game is a bug. */
@@ -48,6 +51,7 @@ export function simulate(config: SimulationConfig): SimulationTrace {
     ...(maxWaitMs !== undefined ? { maxWaitMs, fillWithBots: true } : {}),
     ratingRange: ratingScale(config.traffic.skill),
     statsWindow: 1,
+    ...(config.traffic.zones ? { zones: zoneNames(config.traffic)! } : {}),
   });
   const limit = config.tickets ?? (config.duration === undefined ? 20_000 : Infinity);
   const endOfArrivals = config.duration ?? Infinity;
@@ -87,5 +91,6 @@ export function simulate(config: SimulationConfig): SimulationTrace {
     matches,
     unmatched: seen.filter((a) => waiting.has(a.ticket.id)),
     endTime: now / 1000,
+    stats: engine.stats(now),
   };
 }

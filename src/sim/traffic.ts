@@ -25,6 +25,14 @@ export interface TrafficModel {
   readonly skill: SkillModel;
   /** `undefined` is a choice-free ticket. */
   readonly sides: ReadonlyArray<Weighted<Side | undefined>>;
+  /** The zones each ticket accepts (several: choice-free across zones); absent: a queue without zones. */
+  readonly zones?: ReadonlyArray<Weighted<readonly string[]>>;
+}
+
+/** The queue's zones implied by a zone mix: every zone any ticket accepts, in order of first mention. */
+export function zoneNames(model: TrafficModel): string[] | undefined {
+  if (!model.zones) return undefined;
+  return [...new Set(model.zones.flatMap((z) => z.value))];
 }
 
 /** One arrival: when (seconds) and the ticket (its `enqueuedAt` in milliseconds). */
@@ -44,7 +52,8 @@ export function* arrivals(model: TrafficModel, seed: number): Generator<Arrival,
     const players = [];
     for (let p = 0; p < size; p++) players.push({ id: `p${index}.${p}`, rating: drawRating(model.skill, random) });
     const side = random.weighted(model.sides);
-    const ticket: Ticket = { id: `t${index}`, players, enqueuedAt: time * 1000, ...(side ? { side } : {}) };
+    const zones = model.zones && random.weighted(model.zones);
+    const ticket: Ticket = { id: `t${index}`, players, enqueuedAt: time * 1000, ...(side ? { side } : {}), ...(zones ? { zones } : {}) };
     yield { index, time, ticket };
   }
 }

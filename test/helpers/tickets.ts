@@ -6,6 +6,8 @@ export interface TicketOptions {
   /** enqueuedAt (default 0). */
   at?: number;
   side?: Side;
+  /** Zones the ticket accepts (absent: every zone that admits it). */
+  zones?: readonly string[];
 }
 
 /** A party ticket; its players are named `${id}/0`, `${id}/1`, ... */
@@ -15,6 +17,7 @@ export function party(id: string, ratings: readonly number[], options: TicketOpt
     players: ratings.map((rating, i) => ({ id: `${id}/${i}`, rating })),
     enqueuedAt: options.at ?? 0,
     ...(options.side ? { side: options.side } : {}),
+    ...(options.zones ? { zones: options.zones } : {}),
   };
 }
 

@@ -46,6 +46,21 @@ describe("side choice: per-class waits match the CTMC of Fig. 8", () => {
     });
   }
 
+  it("the queue itself flags lambda_C = 0 as unstable, and (0.3, 0.3, 0.4) as stable", () => {
+    const run = (lA: number, lB: number, lC: number) => {
+      const sides = [
+        { value: "A" as const, weight: lA },
+        { value: "B" as const, weight: lB },
+        { value: undefined, weight: lC },
+      ];
+      const traffic = { arrivals: "poisson" as const, rate: 1, parties: [{ value: 1, weight: 1 }], skill: { kind: "uniform" as const }, sides };
+      return simulate({ policy: "greedy", teamSize: 1, traffic, tickets: 5000, seed: 7 }).stats.sideMix;
+    };
+    expect(run(0.5, 0.5, 0).unstable).toBe(true);
+    expect(run(0.3, 0.3, 0.4).unstable).toBe(false);
+    expect(run(0.6, 0.2, 0.2).unstable).toBe(true);
+  });
+
   it("has no finite waits when the side mix is unstable (Fact 3)", () => {
     expect(xuSideChoiceWaits(0.5, 0.3, 0.2)).toBeUndefined();
     expect(xuSideChoiceWaits(0.5, 0.5, 0)).toBeUndefined();

@@ -26,21 +26,27 @@ const policyArb = fc.oneof(
 );
 
 type Op =
-  | { kind: "enqueue"; dt: number; spec: TicketSpec }
+  | { kind: "enqueue"; dt: number; spec: TicketSpec; zones: string[] }
   | { kind: "cancel"; dt: number; pick: number }
   | { kind: "tick"; dt: number }
   | { kind: "requeue"; dt: number; pick: number };
 
 const MAX_WAIT = 2000;
+/** With zones on, each ticket lists a subset of these (none: every zone). */
+const ZONES = ["x", "y", "z"];
 const dtArb = fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 1500 }));
 
 const sessionArb = fc.integer({ min: 1, max: 3 }).chain((k) =>
   fc.record({
     k: fc.constant(k),
     setup: policyArb,
+    zoned: fc.boolean(),
     ops: fc.array<Op>(
       fc.oneof(
-        { weight: 6, arbitrary: fc.record({ kind: fc.constant("enqueue" as const), dt: dtArb, spec: ticketSpecArb(k) }) },
+        {
+          weight: 6,
+          arbitrary: fc.record({ kind: fc.constant("enqueue" as const), dt: dtArb, spec: ticketSpecArb(k), zones: fc.subarray(ZONES) }),
+        },
         { weight: 1, arbitrary: fc.record({ kind: fc.constant("cancel" as const), dt: dtArb, pick: fc.nat() }) },
         { weight: 3, arbitrary: fc.record({ kind: fc.constant("tick" as const), dt: dtArb }) },
         { weight: 1, arbitrary: fc.record({ kind: fc.constant("requeue" as const), dt: dtArb, pick: fc.nat() }) },
@@ -52,8 +58,8 @@ const sessionArb = fc.integer({ min: 1, max: 3 }).chain((k) =>
 
 describe("every policy keeps the engine's guarantees", () => {
   test.prop([sessionArb], { numRuns: 400 })(
-    "nobody lost or duplicated, matches whole, sides honoured, nobody past the maximum wait, no wake-up already due",
-    ({ k, setup, ops }) => {
+    "nobody lost or duplicated, matches whole, sides and zones honoured, nobody past the maximum wait, no wake-up already due",
+    ({ k, setup, zoned, ops }) => {
       const mm = new Matchmaker({
         teamSize: k,
         policy: setup.policy,
@@ -61,6 +67,7 @@ describe("every policy keeps the engine's guarantees", () => {
         maxWaitMs: MAX_WAIT,
         fillWithBots: true,
         ratingRange: { min: 0, max: 3000 },
+        ...(zoned ? { zones: ZONES } : {}),
       });
       const issued: Ticket[] = [];
       const cancelled = new Set<string>();
@@ -71,6 +78,10 @@ describe("every policy keeps the engine's guarantees", () => {
         for (const m of matches) {
           expectValidMatch(m, k);
           expect(m.tickets.length).toBeGreaterThan(0);
+          if (zoned) {
+            expect(ZONES).toContain(m.zone);
+            for (const t of m.tickets) if (t.zones?.length) expect(t.zones).toContain(m.zone);
+          } else expect(m.zone).toBeUndefined();
           active.push(m);
         }
         expect(mm.stats(now).policyErrors).toBe(0);
@@ -83,7 +94,7 @@ describe("every policy keeps the engine's guarantees", () => {
       for (const op of ops) {
         now += op.dt;
         if (op.kind === "enqueue") {
-          const ticket = party(`t${issued.length}`, op.spec.ratings, { at: now, side: op.spec.side });
+          const ticket = party(`t${issued.length}`, op.spec.ratings, { at: now, side: op.spec.side, ...(zoned ? { zones: op.zones } : {}) });
           issued.push(ticket);
           mm.enqueue(ticket, now);
         } else if (op.kind === "cancel") {
