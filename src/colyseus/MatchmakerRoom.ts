@@ -222,6 +222,7 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
     f.p95WaitMs = s.p95WaitMs;
     f.meanImbalance = s.meanImbalance;
     f.sideMixUnstable = s.sideMix.unstable;
+    f.policyStatus = s.policyStatus ? JSON.stringify(s.policyStatus) : "";
   }
 }
 

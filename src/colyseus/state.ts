@@ -42,6 +42,8 @@ export const QueueFigures = schema(
      * the surplus side's waits then grow without bound; allow fewer side choices.
      */
     sideMixUnstable: t.boolean().default(false),
+    /** The policy's own report as JSON (e.g. `{"mode":"greedy","estimatedQ":0.21}` for patient in auto mode), or "". */
+    policyStatus: t.string().default(""),
   },
   "QueueFigures",
 );

@@ -338,7 +338,21 @@ export class Matchmaker {
         ? { byZone: this.classFigures(this.recentWaitsByZone, this.zones.map((z) => z.name), (t) => this.zonesOf.get(t.id) ?? []) }
         : {}),
       sideMix: this.sideMix.figures(),
+      ...this.policyStatus(),
     };
+  }
+
+  private policyStatus(): { policyStatus?: Readonly<Record<string, unknown>> } {
+    if (!this.zones) {
+      const status = this.policy.status?.();
+      return status ? { policyStatus: status } : {};
+    }
+    const perZone: Record<string, unknown> = {};
+    for (const [zone, policy] of this.router.zonePolicies) {
+      const status = policy.status?.();
+      if (status) perZone[zone!] = status;
+    }
+    return Object.keys(perZone).length ? { policyStatus: perZone } : {};
   }
 
   /** Waiting tickets and players per class (a ticket in several zones counts in each), and recent waits. */

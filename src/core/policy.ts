@@ -47,6 +47,11 @@ export interface Policy {
   poll(now: number): Ticket[][];
   /** The next time `poll` could form a game without any arrival, if the policy waits on time. */
   nextWakeup(now: number): number | undefined;
+  /**
+   * What the policy is doing, for the queue's statistics (e.g. which mode an adaptive policy
+   * chose and the estimate behind it). Plain values only.
+   */
+  status?(): Readonly<Record<string, string | number | boolean>>;
 }
 
 /** A registered policy: its name, a one-line summary, and its factory. */

@@ -83,4 +83,6 @@ export interface MatchmakerStats {
   readonly byZone?: Readonly<Record<string, ClassFigures>>;
   /** The recent side mix and whether it can be served (Xu et al.'s Fact 3). */
   readonly sideMix: SideMixFigures;
+  /** The policy's own report (`Policy.status`), e.g. `{ mode: "greedy", estimatedQ: 0.21 }` for `patient` in `auto` mode; per zone in a zoned queue. */
+  readonly policyStatus?: Readonly<Record<string, unknown>>;
 }

@@ -56,6 +56,14 @@ export class PatientPolicy implements Policy {
     return wuGreedyIsOptimal(this.context.teamSize, this.highs / this.arrivals, this.params.alpha) ? "greedy" : "patient";
   }
 
+  /** The mode in force and, with `mode: "auto"`, the estimate of q it rests on. */
+  status(): Readonly<Record<string, string | number>> {
+    return {
+      mode: this.currentMode(),
+      ...(this.params.mode === "auto" ? { estimatedQ: this.arrivals ? this.highs / this.arrivals : 0, playersSeen: this.arrivals } : {}),
+    };
+  }
+
   add(ticket: Ticket): void {
     this.queue.add(ticket);
     if (ticket.enqueuedAt >= this.latestArrival) {
