@@ -38,3 +38,17 @@ export function expectValidMatch(match: Match, k: number): void {
   expect(bots).toBe(match.bots);
   for (const id of byId.keys()) expect(seen.has(id), `ticket ${id} is seated`).toBe(true);
 }
+
+/** Nobody lost or duplicated: every issued ticket is in exactly one place (waiting, cancelled, or in an active match). */
+export function expectEachTicketOnce(
+  issued: readonly Ticket[],
+  places: { waiting: Iterable<Ticket>; cancelled: Iterable<string>; matched: Iterable<Match> },
+): void {
+  const count = new Map<string, number>();
+  const put = (id: string) => count.set(id, (count.get(id) ?? 0) + 1);
+  for (const t of places.waiting) put(t.id);
+  for (const id of places.cancelled) put(id);
+  for (const m of places.matched) for (const t of m.tickets) put(t.id);
+  expect(count.size).toBe(issued.length);
+  for (const t of issued) expect(count.get(t.id), `ticket ${t.id}`).toBe(1);
+}

@@ -27,7 +27,7 @@ import {
   type ResolvedImbalance,
   type Ticket,
 } from "../../src/core/index.js";
-import { expectValidMatch } from "../helpers/match-checks.js";
+import { expectEachTicketOnce, expectValidMatch } from "../helpers/match-checks.js";
 import { party, ticketSpecArb, type TicketSpec } from "../helpers/tickets.js";
 
 type Op = { kind: "add"; spec: TicketSpec; at: number } | { kind: "remove"; pick: number };
@@ -386,13 +386,7 @@ describe("best-game in the engine", () => {
           expect(mm.requeue(m.tickets, now)).toEqual([]);
         }
         tick();
-        const places = new Map<string, number>();
-        const count = (id: string) => places.set(id, (places.get(id) ?? 0) + 1);
-        for (const t of mm.waiting()) count(t.id);
-        for (const id of cancelled) count(id);
-        for (const m of active) for (const t of m.tickets) count(t.id);
-        expect(places.size).toBe(issued.length);
-        for (const t of issued) expect(places.get(t.id), `ticket ${t.id}`).toBe(1);
+        expectEachTicketOnce(issued, { waiting: mm.waiting(), cancelled, matched: active });
       }
     },
   );

@@ -6,7 +6,7 @@
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect } from "vitest";
 import { Matchmaker, reachedMaxWait, type Match, type Ticket } from "../../src/core/index.js";
-import { expectValidMatch } from "../helpers/match-checks.js";
+import { expectEachTicketOnce, expectValidMatch } from "../helpers/match-checks.js";
 import { party, ticketSpecArb, type TicketSpec } from "../helpers/tickets.js";
 
 const policyArb = fc.oneof(
@@ -107,14 +107,7 @@ describe("every policy keeps the engine's guarantees", () => {
         }
         afterTick(mm.tick(now));
 
-        // Every ticket that joined is in exactly one place.
-        const places = new Map<string, number>();
-        const count = (id: string) => places.set(id, (places.get(id) ?? 0) + 1);
-        for (const t of mm.waiting()) count(t.id);
-        for (const id of cancelled) count(id);
-        for (const m of active) for (const t of m.tickets) count(t.id);
-        expect(places.size).toBe(issued.length);
-        for (const t of issued) expect(places.get(t.id), `ticket ${t.id}`).toBe(1);
+        expectEachTicketOnce(issued, { waiting: mm.waiting(), cancelled, matched: active });
       }
     },
   );
