@@ -1,21 +1,12 @@
-import { defineRoom, Room, type Client } from "@colyseus/core";
+import { defineRoom } from "@colyseus/core";
 import { boot, type ColyseusTestServer } from "@colyseus/testing";
 import config from "@colyseus/tools";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { defineQueue, type MatchInfo, type SeatOptions } from "../../src/index.js";
+import { defineQueue } from "../../src/index.js";
+import { recordingRoom } from "../helpers/recording-room.js";
 import { joinQueue, testPort, within } from "../helpers/sdk.js";
 
-/** Records what the queue told it and who took a seat. */
-class RecordingGameRoom extends Room {
-  static matches: MatchInfo[] = [];
-  static joined: Array<{ sessionId: string; seat: SeatOptions }> = [];
-  override onCreate(options: { match: MatchInfo }): void {
-    RecordingGameRoom.matches.push(options.match);
-  }
-  override onJoin(client: Client, seat: SeatOptions): void {
-    RecordingGameRoom.joined.push({ sessionId: client.sessionId, seat });
-  }
-}
+const { room: RecordingGameRoom, record: played } = recordingRoom();
 
 describe("bots after the maximum wait", () => {
   let server: ColyseusTestServer;
@@ -42,7 +33,7 @@ describe("bots after the maximum wait", () => {
     const seat = await within(player.seat, 3000, "the bot-filled seat");
     expect(Date.now() - started).toBeGreaterThanOrEqual(290);
 
-    const match = RecordingGameRoom.matches.at(-1)!;
+    const match = played.matches.at(-1)!;
     expect(match.bots).toBe(3);
     const seats = match.teams.flatMap((t) => t.players);
     expect(seats).toHaveLength(4);
@@ -51,7 +42,7 @@ describe("bots after the maximum wait", () => {
     expect(match.teams.every((t) => t.players.length === 2)).toBe(true);
 
     const game = await server.sdk.consumeSeatReservation(seat);
-    expect(RecordingGameRoom.joined.map((j) => j.sessionId)).toContain(player.queue.sessionId);
+    expect(played.joined.map((j) => j.sessionId)).toContain(player.queue.sessionId);
     await game.leave();
     await player.queue.leave();
   });

@@ -1,24 +1,14 @@
-import { defineRoom, Room, type Client } from "@colyseus/core";
+import { defineRoom } from "@colyseus/core";
 import { boot, type ColyseusTestServer } from "@colyseus/testing";
 import config from "@colyseus/tools";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { defineQueue, type MatchInfo, type SeatOptions } from "../../src/index.js";
+import { defineQueue } from "../../src/index.js";
+import { recordingRoom } from "../helpers/recording-room.js";
 import { joinQueue, testPort, within, type QueuedClient } from "../helpers/sdk.js";
 
 const LANES = ["top", "jungle", "mid", "bot", "support"];
 
-/** Records what the queue told it and who took which seat. */
-class LaneGameRoom extends Room {
-  static matches: MatchInfo[] = [];
-  static joined: Array<{ sessionId: string; seat: SeatOptions }> = [];
-  override onCreate(options: { match: MatchInfo }): void {
-    LaneGameRoom.matches.push(options.match);
-    this.maxClients = options.match.teamSize * 2;
-  }
-  override onJoin(client: Client, seat: SeatOptions): void {
-    LaneGameRoom.joined.push({ sessionId: client.sessionId, seat });
-  }
-}
+const { room: LaneGameRoom, record: played } = recordingRoom();
 
 describe("a 5v5 role queue end to end", () => {
   let server: ColyseusTestServer;
@@ -95,15 +85,15 @@ describe("a 5v5 role queue end to end", () => {
     }
 
     // The game room learns every player's role at creation and again with each seat.
-    const match = LaneGameRoom.matches.find((m) => m.id === seats[0].matchId)!;
+    const match = played.matches.find((m) => m.id === seats[0].matchId)!;
     for (const team of match.teams) expect(team.players.map((p) => p.role).sort()).toEqual([...LANES].sort());
     const roleOf = new Map(match.teams.flatMap((t) => t.players.map((p) => [p.sessionId, p.role] as const)));
     seats.forEach((seat) => expect(roleOf.get(seat.sessionId)).toBe(seat.role));
 
     const games = [];
     for (const seat of seats) games.push(await server.sdk.consumeSeatReservation(seat));
-    await vi.waitFor(() => expect(LaneGameRoom.joined.filter((j) => j.seat.matchId === match.id)).toHaveLength(10));
-    for (const j of LaneGameRoom.joined.filter((j) => j.seat.matchId === match.id)) expect(j.seat.role).toBe(roleOf.get(j.sessionId));
+    await vi.waitFor(() => expect(played.joined.filter((j) => j.seat.matchId === match.id)).toHaveLength(10));
+    for (const j of played.joined.filter((j) => j.seat.matchId === match.id)) expect(j.seat.role).toBe(roleOf.get(j.sessionId));
     for (const g of games) await g.leave();
     for (const c of clients) await c.queue.leave();
   });

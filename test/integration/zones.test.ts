@@ -3,23 +3,15 @@
  * own games, a choice-free player goes to the zone whose game holds the longest-waiting player,
  * sides are honoured, and the game room and the players learn the zone.
  */
-import { defineRoom, Room, type Client } from "@colyseus/core";
+import { defineRoom } from "@colyseus/core";
 import { boot, type ColyseusTestServer } from "@colyseus/testing";
 import config from "@colyseus/tools";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { defineQueue, type MatchInfo, type SeatOptions } from "../../src/index.js";
+import { defineQueue, type MatchInfo } from "../../src/index.js";
+import { recordingRoom } from "../helpers/recording-room.js";
 import { joinQueue, staysPending, testPort, within, type QueuedClient } from "../helpers/sdk.js";
 
-class ZoneGameRoom extends Room {
-  static matches: MatchInfo[] = [];
-  static joined: Array<{ sessionId: string; seat: SeatOptions }> = [];
-  override onCreate(options: { match: MatchInfo }): void {
-    ZoneGameRoom.matches.push(options.match);
-  }
-  override onJoin(client: Client, seat: SeatOptions): void {
-    ZoneGameRoom.joined.push({ sessionId: client.sessionId, seat });
-  }
-}
+const { room: ZoneGameRoom, record: played } = recordingRoom();
 
 describe("a 2v2 queue with zones and sides end to end", () => {
   let server: ColyseusTestServer;
@@ -82,7 +74,7 @@ describe("a 2v2 queue with zones and sides end to end", () => {
     expect(new Set(advancedSeats.map((s) => s.roomId)).size).toBe(1);
     expect(advancedSeats[0].roomId).not.toBe(juniorSeats[0].roomId);
 
-    const [juniorMatch, advancedMatch] = ZoneGameRoom.matches.slice(-2);
+    const [juniorMatch, advancedMatch] = played.matches.slice(-2);
     expect(juniorMatch.zone).toBe("junior");
     expect(advancedMatch.zone).toBe("advanced");
     const sessionsOf = (m: MatchInfo) => m.teams.flatMap((t) => t.players.map((p) => p.sessionId)).sort();
@@ -91,7 +83,7 @@ describe("a 2v2 queue with zones and sides end to end", () => {
     const all = [...juniors, ...advanced];
     const seats = [...juniorSeats, ...advancedSeats];
     const games = await Promise.all(seats.map((s) => server.sdk.consumeSeatReservation(s)));
-    expect(ZoneGameRoom.joined.filter((j) => j.seat.zone === "junior")).toHaveLength(4);
+    expect(played.joined.filter((j) => j.seat.zone === "junior")).toHaveLength(4);
     for (const g of games) await g.leave();
     for (const p of all) await p.queue.leave();
   });
