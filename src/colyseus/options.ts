@@ -106,9 +106,12 @@ export function parseRoomOptions(options: unknown): ResolvedRoomOptions {
   return parsed;
 }
 
-/** What a client may send when joining a queue. */
+/**
+ * What a client may send when joining a queue (as parsed: a client may send `rank` instead of
+ * `rating`, Colyseus `QueueRoom`'s name for it).
+ */
 export interface JoinOptions {
-  /** The player's rating, within the queue's configured range. */
+  /** The player's rating, within the queue's configured range (sent as `rating` or `rank`). */
   rating: number;
   /** The side this player insists on; absent means either side. */
   side?: Side;
@@ -138,10 +141,16 @@ function joinRolesSchema(queueRoles: readonly string[] | undefined): v.GenericSc
   );
 }
 
-/**
- * The validator for one queue's join options (its rating range and, in a role queue, its roles
- * are part of the schema).
- */
+/** A rating join option's checks against the queue's range (used for `rating` and its alias `rank`). */
+function ratingSchema(range: { min: number; max: number }) {
+  return v.pipe(
+    v.number("must be a number"),
+    v.finite("must be a finite number"),
+    v.minValue(range.min, `must be at least ${range.min}`),
+    v.maxValue(range.max, `must be at most ${range.max}`),
+  );
+}
+
 /** The join option `zones`: names of the queue's zones, refused in a queue without zones. */
 function joinZonesSchema(queueZones: readonly ZoneSpec[] | undefined): v.GenericSchema<unknown, string[] | undefined> {
   if (!queueZones) return v.optional(v.custom<string[]>(() => false, "this queue has no zones"));
@@ -155,24 +164,43 @@ function joinZonesSchema(queueZones: readonly ZoneSpec[] | undefined): v.Generic
   );
 }
 
+/**
+ * The validator for one queue's join options (its rating range and, in a role queue, its roles
+ * are part of the schema). `rank` is accepted as an alias of `rating`, so that clients written
+ * for Colyseus's `QueueRoom` (which join with `{ rank }`) work unchanged; giving both with
+ * different values is refused.
+ */
 export function joinOptionsSchema(range: { min: number; max: number }, queueRoles?: readonly string[], queueZones?: readonly ZoneSpec[]) {
-  return v.strictObject(
-    {
-      rating: v.pipe(
-        v.number("must be a number"),
-        v.finite("must be a finite number"),
-        v.minValue(range.min, `must be at least ${range.min}`),
-        v.maxValue(range.max, `must be at most ${range.max}`),
-      ),
-      side: v.optional(v.picklist(["A", "B"], 'must be "A" or "B"')),
-      uncertainty: v.optional(
-        v.pipe(v.number("must be a number"), v.finite("must be a finite number"), v.minValue(0, "must not be negative")),
-      ),
-      roles: joinRolesSchema(queueRoles),
-      zones: joinZonesSchema(queueZones),
-    },
-    unknownKeyMessage,
+  return v.pipe(
+    v.strictObject(
+      {
+        rating: v.optional(ratingSchema(range)),
+        rank: v.optional(ratingSchema(range)),
+        side: v.optional(v.picklist(["A", "B"], 'must be "A" or "B"')),
+        uncertainty: v.optional(
+          v.pipe(v.number("must be a number"), v.finite("must be a finite number"), v.minValue(0, "must not be negative")),
+        ),
+        roles: joinRolesSchema(queueRoles),
+        zones: joinZonesSchema(queueZones),
+      },
+      unknownKeyMessage,
+    ),
+    v.rawCheck(({ dataset, addIssue }) => {
+      if (!dataset.typed) return;
+      const { rating, rank } = dataset.value;
+      if (rating === undefined && rank === undefined) {
+        addIssue({ message: "is required (or its alias rank)", path: [pathItem(dataset.value, "rating")] });
+      } else if (rating !== undefined && rank !== undefined && rating !== rank) {
+        addIssue({ message: "is an alias of rating (QueueRoom's name for it): give one of them, or the same value", path: [pathItem(dataset.value, "rank")] });
+      }
+    }),
+    v.transform(({ rating, rank, ...rest }): JoinOptions => ({ ...rest, rating: (rating ?? rank)! })),
   );
+}
+
+/** A valibot issue path item naming `key` of `input` (so the message reads "key: …"). */
+function pathItem(input: Record<string, unknown>, key: string): v.ObjectPathItem {
+  return { type: "object", origin: "value", input, key, value: input[key] };
 }
 
 export type JoinValidator = ReturnType<typeof joinOptionsSchema>;
