@@ -52,6 +52,19 @@ export interface Policy {
    * chose and the estimate behind it). Plain values only.
    */
   status?(): Readonly<Record<string, string | number | boolean>>;
+  /**
+   * Optional: the ratings a waiting ticket may be matched with at `now`, for policies that have
+   * such a window (e.g. a range per rating band, or a window that widens with the wait).
+   * Undefined for an unknown ticket or when the policy has no window. Shown to players in their
+   * `status` message.
+   */
+  acceptanceWindow?(ticketId: string, now: number): AcceptanceWindow | undefined;
+}
+
+/** The ratings a ticket may be matched with (inclusive). */
+export interface AcceptanceWindow {
+  readonly min: number;
+  readonly max: number;
 }
 
 /** A registered policy: its name, a one-line summary, and its factory. */

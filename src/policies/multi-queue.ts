@@ -9,7 +9,7 @@ import * as v from "valibot";
 import { ArrivalIndex, compareArrival, type ArrivalKey } from "../core/arrival-order.js";
 import { bestIntegerAround, schlupMultiQueueCost, schlupMultiQueueOptimalR } from "../core/closed-forms.js";
 import { MatchmakerError } from "../core/errors.js";
-import type { Policy, PolicyContext, PolicyDefinition, PolicyParams } from "../core/policy.js";
+import type { AcceptanceWindow, Policy, PolicyContext, PolicyDefinition, PolicyParams } from "../core/policy.js";
 import { meanRating, reachedMaxWait, type Ticket } from "../core/types.js";
 import { parseConfig, unknownKeyMessage } from "../core/validation.js";
 import { ArrivalRate } from "./arrival-rate.js";
@@ -89,6 +89,20 @@ export class MultiQueuePolicy implements Policy {
       if (deadline > now) return deadline;
     }
     return undefined;
+  }
+
+  /**
+   * The rating range of the ticket's own range; once it reached tau_max its search grows over
+   * the neighbouring ranges, so the window is then the whole divided range.
+   */
+  acceptanceWindow(ticketId: string, now: number): AcceptanceWindow | undefined {
+    const range = this.rangeOf.get(ticketId);
+    if (range === undefined) return undefined;
+    const ticket = this.byArrival.get(ticketId);
+    const { min, max } = this.bounds;
+    if (ticket && this.context.maxWaitMs !== undefined && reachedMaxWait(ticket, this.context.maxWaitMs, now)) return { min, max };
+    const width = (max - min) / this.ranges.length;
+    return { min: min + range * width, max: range === this.ranges.length - 1 ? max : min + (range + 1) * width };
   }
 
   /** Overdue tickets, oldest first, each looking ever further out for a game that includes it. */
