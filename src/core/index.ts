@@ -14,6 +14,7 @@ export * from "./roles.js";
 export * from "./side-mix.js";
 export { resolveZones, ticketZones, zoneRefusal, ZoneRouter, type ZoneOption, type ZoneProposal, type ZoneSpec } from "./zones.js";
 export * from "./wait-estimate.js";
+export * from "./backfill.js";
 export { ArrivalIndex, compareArrival, type ArrivalKey } from "./arrival-order.js";
 export { describeIssues } from "./validation.js";
 export * from "../policies/index.js";

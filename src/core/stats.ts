@@ -68,9 +68,11 @@ export interface MatchmakerStats {
   readonly botsUsed: number;
   readonly ticketsCancelled: number;
   readonly ticketsRequeued: number;
-  /** Mean and 95th percentile of the waits of players in recent matches (ms). */
+  /** Mean and 50th, 95th and 99th percentiles of the waits of players in recent matches (ms). */
   readonly meanWaitMs: number;
+  readonly p50WaitMs: number;
   readonly p95WaitMs: number;
+  readonly p99WaitMs: number;
   /** Mean imbalance of recent matches. */
   readonly meanImbalance: number;
   /** Longest current wait among waiting tickets (ms). */
