@@ -10,3 +10,15 @@ export { MatchmakerRoom, defineQueue } from "./colyseus/MatchmakerRoom.js";
 export type { MatchmakerRoomOptions, JoinOptions } from "./colyseus/options.js";
 export type { MatchInfo, SeatOptions, SeatMessage } from "./colyseus/seats.js";
 export { MatchmakerState, WaitingEntry, QueueFigures } from "./colyseus/state.js";
+export type { StatusMessage, WaitingBreakdown } from "./colyseus/status.js";
+export {
+  matchmakerMetrics,
+  collectMetrics,
+  prometheusText,
+  registerQueue,
+  unregisterQueue,
+  PROMETHEUS_CONTENT_TYPE,
+  type QueueMetrics,
+  type MetricsSource,
+} from "./colyseus/metrics.js";
+export { requestBackfill, cancelBackfill, type BackfillReceipt } from "./colyseus/backfill.js";

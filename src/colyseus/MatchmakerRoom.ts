@@ -11,7 +11,10 @@ import type { ImbalanceSpec } from "../core/imbalance.js";
 import { Matchmaker, type MatchmakerOptions } from "../core/matchmaker.js";
 import type { Match, Ticket } from "../core/types.js";
 import { ticketZones } from "../core/zones.js";
+import { WaitEstimator } from "../core/wait-estimate.js";
 import "../policies/index.js";
+import { BackfillDesk, type BackfillReceipt } from "./backfill.js";
+import { registerQueue, unregisterQueue, type QueueMetrics } from "./metrics.js";
 import {
   joinOptionsSchema,
   parseJoinOptions,
@@ -22,7 +25,8 @@ import {
   type ResolvedRoomOptions,
 } from "./options.js";
 import { spawnGame, type SeatMessage } from "./seats.js";
-import { MatchmakerState, QueueFigures, WaitingEntry } from "./state.js";
+import { MatchmakerState, QueueFigures, syncCounts, WaitingEntry } from "./state.js";
+import { StatusPublisher, Throttle } from "./status.js";
 
 /**
  * A matchmaking queue. Configure it with `defineRoom(MatchmakerRoom, options)` (or
@@ -32,7 +36,13 @@ import { MatchmakerState, QueueFigures, WaitingEntry } from "./state.js";
  * - join with {@link JoinOptions} (`{ rating, side? }`); bad options reject the join with
  *   code 525 and a message naming each bad field;
  * - receive `seat` ({@link SeatMessage}): pass it to `client.consumeSeatReservation()`;
+ * - receive `status` ({@link StatusMessage}) while waiting, at most once per tick and only on change;
+ * - receive `clients` (a number: players waiting in the queue, or in the client's zones), as
+ *   Colyseus's `QueueRoom` sends it, on change;
  * - optionally send `confirm` after taking the seat (QueueRoom's flow): the queue lets you go.
+ *
+ * Server side: {@link MatchmakerRoom.getMetrics}, {@link MatchmakerRoom.requestBackfill} (a game
+ * room calls it through `matchMaker.remoteRoomCall`, or the `requestBackfill` helper).
  */
 export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
   override state = new MatchmakerState();
@@ -45,6 +55,12 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
   private wakeup?: { at: number; cancel: () => void };
   /** Session ids of players who were sent a seat and may `confirm`. */
   private readonly seated = new Set<string>();
+  /** Recent waits by ticket class, for the estimated wait in `status`. */
+  private estimator!: WaitEstimator;
+  private status!: StatusPublisher;
+  /** Status and the waiting breakdown are published at most once per tick. */
+  private statusThrottle!: Throttle;
+  private backfill!: BackfillDesk;
 
   override messages = {
     confirm: (client: Client) => {
@@ -65,7 +81,30 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
     this.state.figures = new QueueFigures();
     this.state.figures.policy = this.matchmaker.policy.name;
     this.state.figures.teamSize = this.config.teamSize;
+    const { bandWidth, window, minSamples } = this.config.waitEstimate;
+    this.estimator = new WaitEstimator({
+      bandWidth: bandWidth ?? (this.config.rating.max - this.config.rating.min) / 20,
+      ratingOrigin: this.config.rating.min,
+      ...(window !== undefined ? { window } : {}),
+      ...(minSamples !== undefined ? { minSamples } : {}),
+    });
+    this.status = new StatusPublisher(this.estimator, this.matchmaker.policy, (id, type, payload) => {
+      const client = this.clients.getById(id);
+      client?.send(type, payload);
+      return client !== undefined;
+    });
+    this.statusThrottle = new Throttle(this.config.tickMs, () => this.publishStatus(), {
+      now: () => this.now(),
+      setTimeout: (fn, ms) => this.clock.setTimeout(fn, ms),
+    });
+    this.backfill = this.createBackfillDesk();
+    registerQueue(this);
     this.clock.setInterval(() => this.runEngine(), this.config.tickMs);
+  }
+
+  override onDispose(): void {
+    unregisterQueue(this);
+    this.statusThrottle?.cancel();
   }
 
   override onAuth(_client: Client, options: unknown, _context: AuthContext): JoinOptions {
@@ -127,16 +166,135 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
     const now = this.now();
     let matches: Match[] = [];
     try {
+      this.backfill.serve(); // replacements for running games come before new games
+    } catch (error) {
+      logger.error(`[${this.roomName}] backfill failed:`, error);
+    }
+    try {
       matches = this.matchmaker.tick(now);
     } catch (error) {
       logger.error(`[${this.roomName}] matchmaker tick failed:`, error);
     }
     for (const match of matches) {
-      for (const t of match.tickets) this.state.waiting.delete(t.id);
+      for (const t of match.tickets) {
+        this.state.waiting.delete(t.id);
+        this.estimator.record(t, now - t.enqueuedAt);
+      }
       void this.startMatch(match);
     }
     this.refreshFigures(now);
     this.scheduleWakeup(now);
+    this.statusThrottle.request();
+  }
+
+  /**
+   * Server-side API for game rooms: ask for `count` replacements on `team` (0: side A, 1: side B)
+   * of a running match this queue formed. The best waiting tickets that fit (closest to the
+   * team's mean rating, whole parties filling the seats exactly, sides honoured) get seats in
+   * that game room, ahead of new matches; a request not filled at once is retried on every tick
+   * until filled or cancelled. A game room in any process calls it with
+   * `matchMaker.remoteRoomCall(match.queueRoomId, "requestBackfill", [match.id, team, count])`
+   * or the `requestBackfill(match, team, count)` helper. Throws an `Error` naming a bad argument.
+   */
+  requestBackfill(matchId: string, team: 0 | 1, count: number): BackfillReceipt {
+    if (this.config.roles) throw new Error("requestBackfill: role queues do not support backfill");
+    const receipt = this.backfill.request(matchId, team, count);
+    this.runEngine();
+    return receipt;
+  }
+
+  /** Stop seeking replacements for a match (one team, or both); returns the seats no longer sought. */
+  cancelBackfill(matchId: string, team?: 0 | 1): number {
+    const dropped = this.backfill.cancel(matchId, team);
+    this.refreshFigures(this.now());
+    return dropped;
+  }
+
+  /**
+   * Count a match a player declined (the ready check calls this); shown in `figures.declines`
+   * and the metrics.
+   */
+  countDecline(): void {
+    this.state.figures.declines++;
+  }
+
+  /** This queue's figures as plain JSON (what the monitor shows in `figures`, and `/matchmaker/metrics` serves). */
+  getMetrics(): QueueMetrics {
+    const f = this.state.figures;
+    const counts = (map: Map<string, number>) => Object.fromEntries(map.entries());
+    return {
+      queue: this.roomName,
+      roomId: this.roomId,
+      policy: f.policy,
+      teamSize: f.teamSize,
+      waitingPlayers: f.waitingPlayers,
+      waitingTickets: f.waitingTickets,
+      waitingByPartySize: counts(f.waitingByPartySize),
+      waitingBySide: counts(f.waitingBySide),
+      waitingByZone: counts(f.waitingByZone),
+      matchesFormed: f.matchesFormed,
+      playersMatched: f.playersMatched,
+      meanWaitMs: f.meanWaitMs,
+      p50WaitMs: f.p50WaitMs,
+      p95WaitMs: f.p95WaitMs,
+      p99WaitMs: f.p99WaitMs,
+      meanImbalance: f.meanImbalance,
+      declines: f.declines,
+      spawnFailures: f.spawnFailures,
+      abandonedMatches: f.abandonedMatches,
+      backfillRequested: f.backfillRequested,
+      backfillFilled: f.backfillFilled,
+      backfillFailures: f.backfillFailures,
+      backfillPending: f.backfillPending,
+    };
+  }
+
+  /** One pass over the waiting tickets: the waiting breakdown in the figures, and each player's `status`. */
+  private publishStatus(): void {
+    const counts = this.status.publish([...this.matchmaker.waiting()], this.now());
+    const f = this.state.figures;
+    syncCounts(f.waitingByPartySize, counts.byPartySize);
+    syncCounts(f.waitingBySide, counts.bySide);
+    syncCounts(f.waitingByZone, counts.byZone);
+  }
+
+  /** The backfill desk, reaching into the queue through narrow callbacks. */
+  private createBackfillDesk(): BackfillDesk {
+    return new BackfillDesk(
+      {
+        queue: this.roomName,
+        waiting: () => this.matchmaker.waiting(),
+        withdraw: (ticket) => {
+          if (!this.matchmaker.cancel(ticket.id, this.now())) return false;
+          this.state.waiting.delete(ticket.id);
+          return true;
+        },
+        restore: (tickets) => {
+          const stillHere = tickets.filter((t) => t.players.every((p) => this.clients.getById(p.id)));
+          const refused = this.matchmaker.requeue(stillHere, this.now());
+          for (const t of stillHere) if (!refused.includes(t)) this.showWaiting(t);
+          for (const t of refused) logger.error(`[${this.roomName}] could not re-queue ticket ${t.id}`);
+          this.refreshFigures(this.now());
+        },
+        auth: (id) => this.clients.getById(id)?.auth,
+        seat: (id, seat, ticket) => {
+          const client = this.clients.getById(id);
+          if (!client) return false;
+          if (ticket.players[0].id === id) this.estimator.record(ticket, this.now() - ticket.enqueuedAt);
+          this.seated.add(id);
+          client.send("seat", seat);
+          return true;
+        },
+        count: (what, n) => {
+          const f = this.state.figures;
+          if (what === "requested") f.backfillRequested += n;
+          else if (what === "filled") f.backfillFilled += n;
+          else f.backfillFailures += n;
+          f.backfillPending = this.backfill.pending;
+        },
+      },
+      this.config.teamSize,
+    );
   }
 
   /** The room's clock (ms). The engine never reads a clock itself; tests may replace this one. */
@@ -166,6 +324,7 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
         this.roomName,
         this.config.gameRoomOptions,
         (id) => this.clients.getById(id)?.auth,
+        this.roomId,
       );
     } catch (error) {
       this.state.figures.spawnFailures++;
@@ -186,6 +345,8 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
       this.seated.add(sessionId);
       this.clients.getById(sessionId)!.send("seat", seat);
     }
+    const gameRoomId = seats.values().next().value?.roomId;
+    if (gameRoomId) this.backfill.trackMatch(match, gameRoomId);
   }
 
   /** Put a failed match's tickets back at their original place; players who left stay gone. */
@@ -219,10 +380,13 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
     f.matchesFormed = s.matchesFormed;
     f.playersMatched = s.playersMatched;
     f.meanWaitMs = s.meanWaitMs;
+    f.p50WaitMs = s.p50WaitMs;
     f.p95WaitMs = s.p95WaitMs;
+    f.p99WaitMs = s.p99WaitMs;
     f.meanImbalance = s.meanImbalance;
     f.sideMixUnstable = s.sideMix.unstable;
     f.policyStatus = s.policyStatus ? JSON.stringify(s.policyStatus) : "";
+    f.backfillPending = this.backfill.pending;
   }
 }
 

@@ -48,6 +48,13 @@ export interface MatchmakerRoomOptions {
    * zone that admits their rating: choice-free); the game room learns the `zone` of its match.
    */
   zones?: ZoneOption[];
+  /**
+   * How the `status` message's estimated wait is computed: recent waits are kept per class of
+   * ticket (party size, side, zone, rating band of `bandWidth`, default a twentieth of the
+   * rating range), `window` waits per class (default 50), and a class needs `minSamples` waits
+   * (default 3) before it is used rather than a coarser one.
+   */
+  waitEstimate?: { bandWidth?: number; window?: number; minSamples?: number };
 }
 
 const RoomOptionsSchema = v.strictObject(
@@ -78,6 +85,17 @@ const RoomOptionsSchema = v.strictObject(
     imbalance: v.optional(v.looseObject({ kind: v.string('must name a kind, e.g. "alman-mckay"') })),
     roles: v.optional(v.array(v.string("must be a role name"), "must be a list of role names")),
     zones: v.optional(ZonesSchema),
+    waitEstimate: v.optional(
+      v.strictObject(
+        {
+          bandWidth: v.optional(v.pipe(v.number("must be a number"), v.finite("must be finite"), v.gtValue(0, "must be positive"))),
+          window: v.optional(v.pipe(v.number(), v.integer("must be an integer"), v.minValue(1, "must be at least 1"), v.maxValue(10_000, "must be at most 10000"))),
+          minSamples: v.optional(v.pipe(v.number(), v.integer("must be an integer"), v.minValue(1, "must be at least 1"), v.maxValue(10_000, "must be at most 10000"))),
+        },
+        unknownKeyMessage,
+      ),
+      {},
+    ),
   },
   unknownKeyMessage,
 );

@@ -13,6 +13,11 @@ export interface MatchInfo {
   readonly id: string;
   /** The queue (room name) that formed it. */
   readonly queue: string;
+  /**
+   * The roomId of the queue room that formed it: a game room calls back through it, e.g.
+   * `requestBackfill(match, team, count)` for replacements when a player left.
+   */
+  readonly queueRoomId?: string;
   readonly teamSize: number;
   readonly teams: ReadonlyArray<{
     readonly side: Side;
@@ -45,6 +50,8 @@ export interface SeatOptions {
   readonly role?: string;
   /** In a queue with zones: the match's zone. */
   readonly zone?: string;
+  /** True for a replacement the game room asked for with `requestBackfill` (joining a running game). */
+  readonly backfill?: boolean;
 }
 
 /** The `seat` message a queued client receives: a seat reservation plus its place in the game. */
@@ -56,12 +63,15 @@ export type SeatMessage = ISeatReservation & {
   readonly role?: string;
   /** In a queue with zones: the match's zone. */
   readonly zone?: string;
+  /** True for a replacement seat in a running game (see `requestBackfill`). */
+  readonly backfill?: boolean;
 };
 
-export function matchInfo(match: Match, queue: string): MatchInfo {
+export function matchInfo(match: Match, queue: string, queueRoomId?: string): MatchInfo {
   return {
     id: match.id,
     queue,
+    ...(queueRoomId !== undefined ? { queueRoomId } : {}),
     teamSize: match.teamSize,
     teams: match.teams.map((team) => ({
       side: team.side,
@@ -107,8 +117,9 @@ export async function spawnGame(
   queue: string,
   extraOptions: Record<string, unknown>,
   auth: (sessionId: string) => unknown,
+  queueRoomId?: string,
 ): Promise<Map<string, SeatMessage>> {
-  const room: IRoomCache = await matchMaker.createRoom(gameRoom, { ...extraOptions, match: matchInfo(match, queue) });
+  const room: IRoomCache = await matchMaker.createRoom(gameRoom, { ...extraOptions, match: matchInfo(match, queue, queueRoomId) });
   const seats = seatsOf(match);
   try {
     const reserved = await matchMaker.reserveMultipleSeatsFor(

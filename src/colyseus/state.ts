@@ -3,7 +3,7 @@
  * monitor) holds every waiting ticket; each client's StateView adds only its own entry,
  * so a client sees itself and the aggregate figures, never the rest of the waiting list.
  */
-import { schema, t, type SchemaType } from "@colyseus/schema";
+import { schema, t, type MapSchema, type SchemaType } from "@colyseus/schema";
 
 /** One waiting ticket as shown to its own players and to operators. */
 export const WaitingEntry = schema(
@@ -28,11 +28,22 @@ export const QueueFigures = schema(
     teamSize: t.uint8().default(1),
     waitingPlayers: t.number().default(0),
     waitingTickets: t.number().default(0),
+    /** Waiting players by party size ("1", "2", …); refreshed at most once per tick. */
+    waitingByPartySize: t.map("number"),
+    /** Waiting players by side preference ("A", "B", "any"); refreshed at most once per tick. */
+    waitingBySide: t.map("number"),
+    /** Waiting players by zone (a ticket in several zones counts in each); refreshed at most once per tick. */
+    waitingByZone: t.map("number"),
     matchesFormed: t.number().default(0),
     playersMatched: t.number().default(0),
     meanWaitMs: t.number().default(0),
+    /** Percentiles of the waits of players in recent matches (ms). */
+    p50WaitMs: t.number().default(0),
     p95WaitMs: t.number().default(0),
+    p99WaitMs: t.number().default(0),
     meanImbalance: t.number().default(0),
+    /** Matches a player declined (ready check); see `MatchmakerRoom.countDecline()`. */
+    declines: t.number().default(0),
     /** Matches whose game room could not be created or seated; their players were re-queued. */
     spawnFailures: t.number().default(0),
     /** Matches dropped because a player left while the game room was being created. */
@@ -44,6 +55,12 @@ export const QueueFigures = schema(
     sideMixUnstable: t.boolean().default(false),
     /** The policy's own report as JSON (e.g. `{"mode":"greedy","estimatedQ":0.21}` for patient in auto mode), or "". */
     policyStatus: t.string().default(""),
+    /** Replacement seats game rooms asked for (`requestBackfill`), filled, and failed reservations. */
+    backfillRequested: t.number().default(0),
+    backfillFilled: t.number().default(0),
+    backfillFailures: t.number().default(0),
+    /** Replacement seats asked for and not yet filled. */
+    backfillPending: t.number().default(0),
   },
   "QueueFigures",
 );
@@ -58,3 +75,9 @@ export const MatchmakerState = schema(
   "MatchmakerState",
 );
 export type MatchmakerState = SchemaType<typeof MatchmakerState>;
+
+/** Make a schema map of counts equal `values` (changed keys set, absent keys deleted). */
+export function syncCounts(map: MapSchema<number>, values: Readonly<Record<string, number>>): void {
+  for (const key of [...map.keys()]) if (!(key in values)) map.delete(key);
+  for (const [key, value] of Object.entries(values)) if (map.get(key) !== value) map.set(key, value);
+}

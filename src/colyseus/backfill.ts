@@ -1,0 +1,235 @@
+/**
+ * Backfill: a game room whose player left asks its queue for replacements on one team. The
+ * queue remembers the game room of every match it started; a request waits, ahead of new
+ * matches, until the best waiting tickets that fit are found (see `selectPartialBackfill`);
+ * they are withdrawn from the engine, seated in that same game room and sent `seat`. If the
+ * reservation fails they go back to the queue with their original enqueue time.
+ */
+import { logger, matchMaker } from "@colyseus/core";
+import { MAX_BACKFILL_SEATS, selectPartialBackfill } from "../core/backfill.js";
+import type { Match, Side, Ticket } from "../core/types.js";
+import type { MatchInfo, SeatMessage, SeatOptions } from "./seats.js";
+
+/** What `requestBackfill` answers. */
+export interface BackfillReceipt {
+  readonly matchId: string;
+  readonly team: 0 | 1;
+  /** Seats on that team still sought (this request's and earlier ones'). */
+  readonly pending: number;
+}
+
+/** How the desk reaches the queue room (kept narrow so the room's flow stays its own). */
+export interface BackfillHost {
+  readonly queue: string;
+  /** Waiting tickets, oldest first. */
+  waiting(): Iterable<Ticket>;
+  /** Take a ticket out of the queue (engine and state); false if it no longer waits. */
+  withdraw(ticket: Ticket): boolean;
+  /** Put tickets back at their original place; only those whose players are all still connected. */
+  restore(tickets: readonly Ticket[]): void;
+  /** The player's auth data, passed on to the game room. */
+  auth(playerId: string): unknown;
+  /** Send the seat to the player (and let it `confirm`); false if it is gone. */
+  seat(playerId: string, seat: SeatMessage, ticket: Ticket): boolean;
+  /** Counters for the figures. */
+  count(what: "requested" | "filled" | "failures", n: number): void;
+}
+
+interface TrackedMatch {
+  readonly roomId: string;
+  readonly teams: Array<{ side: Side; ratings: number[] }>;
+}
+
+interface Request {
+  readonly matchId: string;
+  readonly team: 0 | 1;
+  /** Seats not yet filled nor being reserved. */
+  open: number;
+  /** Seats being reserved right now. */
+  inFlight: number;
+  failures: number;
+  /** Cancelled by the game room: seats in flight are not sought again. */
+  cancelled: boolean;
+}
+
+/** Matches remembered for backfill; the oldest are forgotten beyond this. */
+const MAX_TRACKED_MATCHES = 10_000;
+/** Failed reservations after which a request is dropped (the game room is full or broken). */
+const MAX_FAILURES = 3;
+
+export class BackfillDesk {
+  private readonly matches = new Map<string, TrackedMatch>();
+  private readonly requests: Request[] = [];
+
+  constructor(
+    private readonly host: BackfillHost,
+    private readonly teamSize: number,
+  ) {}
+
+  /** Remember the game room a match was seated in, so that it may ask for replacements. */
+  trackMatch(match: Match | MatchInfo, roomId: string): void {
+    if (this.matches.size >= MAX_TRACKED_MATCHES) this.forget(this.matches.keys().next().value!);
+    this.matches.set(match.id, {
+      roomId,
+      teams: match.teams.map((team) => ({ side: team.side, ratings: team.players.map((p) => p.rating) })),
+    });
+  }
+
+  /** Seats sought and not yet filled, over all requests. */
+  get pending(): number {
+    return this.requests.reduce((sum, r) => sum + r.open + r.inFlight, 0);
+  }
+
+  /**
+   * Ask for `count` replacements on `team` (0: side A, 1: side B) of a match this queue
+   * started. Throws an `Error` naming the bad argument; the request waits until filled or
+   * cancelled, ahead of new matches.
+   */
+  request(matchId: unknown, team: unknown, count: unknown): BackfillReceipt {
+    if (typeof matchId !== "string" || !this.matches.has(matchId)) {
+      throw new Error(`requestBackfill: matchId: no running match ${JSON.stringify(matchId)} in queue "${this.host.queue}"`);
+    }
+    if (team !== 0 && team !== 1) throw new Error("requestBackfill: team: must be 0 (side A) or 1 (side B)");
+    const most = Math.min(this.teamSize, MAX_BACKFILL_SEATS);
+    if (typeof count !== "number" || !Number.isInteger(count) || count < 1 || count > most) {
+      throw new Error(`requestBackfill: count: must be a whole number from 1 to ${most}`);
+    }
+    const sought = this.sought(matchId, team);
+    if (sought + count > most) {
+      throw new Error(`requestBackfill: count: ${sought} seats of that team are already sought; a team has ${most}`);
+    }
+    this.requests.push({ matchId, team, open: count, inFlight: 0, failures: 0, cancelled: false });
+    this.host.count("requested", count);
+    return { matchId, team, pending: sought + count };
+  }
+
+  /** Stop seeking replacements for a match (one team, or both); returns the seats no longer sought. */
+  cancel(matchId: string, team?: 0 | 1): number {
+    let dropped = 0;
+    for (const r of this.requests) {
+      if (r.matchId !== matchId || (team !== undefined && r.team !== team)) continue;
+      dropped += r.open;
+      r.open = 0;
+      r.cancelled = true;
+    }
+    this.prune();
+    return dropped;
+  }
+
+  /** Forget a match (its game ended): its requests are dropped. */
+  forget(matchId: string): void {
+    this.cancel(matchId);
+    this.matches.delete(matchId);
+  }
+
+  /**
+   * Serve open requests, oldest first, from the waiting tickets; call before the engine forms
+   * new matches so replacements come first. Reservation is asynchronous.
+   */
+  serve(): void {
+    for (const r of this.requests) {
+      if (r.open === 0) continue;
+      const match = this.matches.get(r.matchId);
+      if (!match) {
+        r.open = 0;
+        continue;
+      }
+      const team = match.teams[r.team];
+      const target = team.ratings.reduce((s, x) => s + x, 0) / Math.max(1, team.ratings.length);
+      const chosen = selectPartialBackfill(this.host.waiting(), { count: r.open, side: team.side, targetRating: target });
+      if (!chosen) continue;
+      const taken = chosen.filter((t) => this.host.withdraw(t));
+      const seats = taken.reduce((s, t) => s + t.players.length, 0);
+      if (seats === 0) continue;
+      r.open -= seats;
+      r.inFlight += seats;
+      void this.seatTickets(r, match, taken, seats);
+    }
+    this.prune();
+  }
+
+  private async seatTickets(r: Request, match: TrackedMatch, tickets: Ticket[], seats: number): Promise<void> {
+    const side = match.teams[r.team].side;
+    const players = tickets.flatMap((t) => t.players.map((p) => ({ ticket: t, player: p })));
+    const options = (rating: number): SeatOptions => ({ matchId: r.matchId, side, team: r.team, rating, backfill: true });
+    let reserved: boolean[] | undefined;
+    let room: Awaited<ReturnType<typeof matchMaker.getRoomById>> | undefined;
+    try {
+      room = await matchMaker.getRoomById(match.roomId);
+      if (!room) {
+        // The game is over: nothing to fill any more.
+        r.inFlight -= seats;
+        this.host.restore(tickets);
+        this.forget(r.matchId);
+        return;
+      }
+      reserved = await matchMaker.reserveMultipleSeatsFor(
+        room,
+        players.map(({ player }) => ({ sessionId: player.id, options: options(player.rating), auth: this.host.auth(player.id) })),
+      );
+    } catch (error) {
+      logger.error(`[${this.host.queue}] backfill of match ${r.matchId} failed:`, error);
+    }
+    r.inFlight -= seats;
+    if (!room || !reserved || reserved.length !== players.length || reserved.some((ok) => !ok)) {
+      this.host.count("failures", 1);
+      this.host.restore(tickets);
+      if (r.cancelled) {
+        // nothing more is sought
+      } else if (++r.failures >= MAX_FAILURES) {
+        logger.error(`[${this.host.queue}] giving up backfill of match ${r.matchId} team ${r.team} after ${r.failures} failed reservations`);
+      } else {
+        r.open += seats;
+      }
+      this.prune();
+      return;
+    }
+    const tracked = match.teams[r.team];
+    for (const { ticket, player } of players) {
+      const seat: SeatMessage = {
+        ...matchMaker.buildSeatReservation(room, player.id),
+        matchId: r.matchId,
+        side,
+        team: r.team,
+        backfill: true,
+      };
+      if (this.host.seat(player.id, seat, ticket)) {
+        this.host.count("filled", 1);
+        tracked.ratings.push(player.rating);
+      } else if (!r.cancelled) {
+        r.open++; // the player left meanwhile: its reserved seat expires; seek another
+      }
+    }
+    this.prune();
+  }
+
+  /** Seats of a team already sought. */
+  private sought(matchId: string, team: 0 | 1): number {
+    let n = 0;
+    for (const r of this.requests) if (r.matchId === matchId && r.team === team && !r.cancelled) n += r.open + r.inFlight;
+    return n;
+  }
+
+  private prune(): void {
+    for (let i = this.requests.length - 1; i >= 0; i--) {
+      if (this.requests[i].open === 0 && this.requests[i].inFlight === 0) this.requests.splice(i, 1);
+    }
+  }
+}
+
+/**
+ * From a game room: ask the queue that formed `match` for `count` replacements on `team`
+ * (0: side A, 1: side B). Works across processes (it is a `matchMaker.remoteRoomCall` to the
+ * queue's room). Resolves with the seats of that team still sought; rejects when the queue
+ * refuses (unknown match, bad team or count) or is gone.
+ */
+export function requestBackfill(match: Pick<MatchInfo, "id" | "queueRoomId">, team: 0 | 1, count: number): Promise<BackfillReceipt> {
+  if (!match.queueRoomId) return Promise.reject(new Error("requestBackfill: this match has no queueRoomId"));
+  return matchMaker.remoteRoomCall(match.queueRoomId, "requestBackfill", [match.id, team, count]) as Promise<BackfillReceipt>;
+}
+
+/** From a game room: stop seeking replacements (one team, or both). Resolves with the seats no longer sought. */
+export function cancelBackfill(match: Pick<MatchInfo, "id" | "queueRoomId">, team?: 0 | 1): Promise<number> {
+  if (!match.queueRoomId) return Promise.reject(new Error("cancelBackfill: this match has no queueRoomId"));
+  return matchMaker.remoteRoomCall(match.queueRoomId, "cancelBackfill", team === undefined ? [match.id] : [match.id, team]) as Promise<number>;
+}

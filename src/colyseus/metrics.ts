@@ -1,0 +1,178 @@
+/**
+ * Operators' figures outside the monitor: every live `MatchmakerRoom` of this process registers
+ * itself, `collectMetrics()` gathers their `getMetrics()`, `prometheusText()` formats them in
+ * Prometheus's text exposition format (0.0.4), and `matchmakerMetrics()` serves both over HTTP
+ * (an Express-compatible handler).
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+
+/** One queue room's figures, as plain JSON (the same figures its schema state shows the monitor). */
+export interface QueueMetrics {
+  /** The queue's room name (e.g. `"duel"`). */
+  readonly queue: string;
+  readonly roomId: string;
+  readonly policy: string;
+  readonly teamSize: number;
+  readonly waitingPlayers: number;
+  readonly waitingTickets: number;
+  /** Waiting players by party size (`"1"`, `"2"`, …). */
+  readonly waitingByPartySize: Readonly<Record<string, number>>;
+  /** Waiting players by side preference (`"A"`, `"B"`, `"any"`). */
+  readonly waitingBySide: Readonly<Record<string, number>>;
+  /** Waiting players by zone (a ticket accepting several zones counts in each). */
+  readonly waitingByZone: Readonly<Record<string, number>>;
+  readonly matchesFormed: number;
+  readonly playersMatched: number;
+  /** Waits of the players of recent matches (ms). */
+  readonly meanWaitMs: number;
+  readonly p50WaitMs: number;
+  readonly p95WaitMs: number;
+  readonly p99WaitMs: number;
+  /** Mean imbalance of recent matches. */
+  readonly meanImbalance: number;
+  /** Matches a player declined (ready check). */
+  readonly declines: number;
+  /** Matches whose game room could not be created or seated (players re-queued). */
+  readonly spawnFailures: number;
+  /** Matches dropped because a player left while the game room was being created. */
+  readonly abandonedMatches: number;
+  /** Replacement seats game rooms asked for, seats filled, and attempts that failed. */
+  readonly backfillRequested: number;
+  readonly backfillFilled: number;
+  readonly backfillFailures: number;
+  /** Replacement seats asked for and not yet filled. */
+  readonly backfillPending: number;
+}
+
+/** Something that reports a queue's figures (a `MatchmakerRoom`). */
+export interface MetricsSource {
+  getMetrics(): QueueMetrics;
+}
+
+const sources = new Set<MetricsSource>();
+
+/** Add a live queue to this process's registry (a `MatchmakerRoom` does this in `onCreate`). */
+export function registerQueue(source: MetricsSource): void {
+  sources.add(source);
+}
+
+/** Remove a queue from the registry (a `MatchmakerRoom` does this in `onDispose`). */
+export function unregisterQueue(source: MetricsSource): void {
+  sources.delete(source);
+}
+
+/** The figures of every live queue room in this process, sorted by queue name and room id. */
+export function collectMetrics(): QueueMetrics[] {
+  return [...sources]
+    .map((s) => s.getMetrics())
+    .sort((a, b) => (a.queue < b.queue ? -1 : a.queue > b.queue ? 1 : a.roomId < b.roomId ? -1 : a.roomId > b.roomId ? 1 : 0));
+}
+
+type Family = {
+  name: string;
+  type: "gauge" | "counter";
+  help: string;
+  samples: (m: QueueMetrics) => Array<[labels: Record<string, string>, value: number]>;
+};
+
+const one = (value: (m: QueueMetrics) => number) => (m: QueueMetrics) => [[{}, value(m)] as [Record<string, string>, number]];
+const each = (label: string, values: (m: QueueMetrics) => Readonly<Record<string, number>>) => (m: QueueMetrics) =>
+  Object.entries(values(m)).map(([key, value]) => [{ [label]: key }, value] as [Record<string, string>, number]);
+
+const FAMILIES: Family[] = [
+  { name: "matchmaker_waiting_players", type: "gauge", help: "Players waiting in the queue.", samples: one((m) => m.waitingPlayers) },
+  { name: "matchmaker_waiting_tickets", type: "gauge", help: "Tickets (parties) waiting in the queue.", samples: one((m) => m.waitingTickets) },
+  { name: "matchmaker_waiting_players_by_party_size", type: "gauge", help: "Waiting players by party size.", samples: each("party_size", (m) => m.waitingByPartySize) },
+  { name: "matchmaker_waiting_players_by_side", type: "gauge", help: "Waiting players by side preference (A, B, any).", samples: each("side", (m) => m.waitingBySide) },
+  { name: "matchmaker_waiting_players_by_zone", type: "gauge", help: "Waiting players by zone.", samples: each("zone", (m) => m.waitingByZone) },
+  { name: "matchmaker_matches_formed_total", type: "counter", help: "Matches formed.", samples: one((m) => m.matchesFormed) },
+  { name: "matchmaker_players_matched_total", type: "counter", help: "Human players seated in matches.", samples: one((m) => m.playersMatched) },
+  {
+    name: "matchmaker_recent_wait_seconds",
+    type: "gauge",
+    help: "Waits of the players of recent matches: quantiles 0.5, 0.95, 0.99.",
+    samples: (m) => [
+      [{ quantile: "0.5" }, m.p50WaitMs / 1000],
+      [{ quantile: "0.95" }, m.p95WaitMs / 1000],
+      [{ quantile: "0.99" }, m.p99WaitMs / 1000],
+    ],
+  },
+  { name: "matchmaker_recent_wait_mean_seconds", type: "gauge", help: "Mean wait of the players of recent matches.", samples: one((m) => m.meanWaitMs / 1000) },
+  { name: "matchmaker_recent_imbalance_mean", type: "gauge", help: "Mean imbalance of recent matches.", samples: one((m) => m.meanImbalance) },
+  { name: "matchmaker_declines_total", type: "counter", help: "Matches a player declined.", samples: one((m) => m.declines) },
+  { name: "matchmaker_spawn_failures_total", type: "counter", help: "Matches whose game room could not be created or seated.", samples: one((m) => m.spawnFailures) },
+  { name: "matchmaker_abandoned_matches_total", type: "counter", help: "Matches dropped because a player left during game creation.", samples: one((m) => m.abandonedMatches) },
+  { name: "matchmaker_backfill_requested_total", type: "counter", help: "Replacement seats requested by game rooms.", samples: one((m) => m.backfillRequested) },
+  { name: "matchmaker_backfill_filled_total", type: "counter", help: "Replacement seats filled.", samples: one((m) => m.backfillFilled) },
+  { name: "matchmaker_backfill_failures_total", type: "counter", help: "Replacement seat reservations that failed.", samples: one((m) => m.backfillFailures) },
+  { name: "matchmaker_backfill_pending", type: "gauge", help: "Replacement seats requested and not yet filled.", samples: one((m) => m.backfillPending) },
+];
+
+/** A label value escaped as the exposition format requires. */
+function escapeLabel(value: string): string {
+  return value.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/"/g, '\\"');
+}
+
+function formatValue(value: number): string {
+  if (Number.isNaN(value)) return "NaN";
+  if (value === Infinity) return "+Inf";
+  if (value === -Infinity) return "-Inf";
+  return String(value);
+}
+
+/**
+ * The figures in Prometheus's text exposition format (version 0.0.4): one family per figure,
+ * every sample labelled with its `queue` and `room_id` (several rooms may serve one queue name).
+ */
+export function prometheusText(metrics: readonly QueueMetrics[]): string {
+  const lines: string[] = [];
+  for (const family of FAMILIES) {
+    lines.push(`# HELP ${family.name} ${family.help}`, `# TYPE ${family.name} ${family.type}`);
+    for (const m of metrics) {
+      for (const [extra, value] of family.samples(m)) {
+        const labels = Object.entries({ queue: m.queue, room_id: m.roomId, ...extra })
+          .map(([k, v]) => `${k}="${escapeLabel(v)}"`)
+          .join(",");
+        lines.push(`${family.name}{${labels}} ${formatValue(value)}`);
+      }
+    }
+  }
+  return lines.join("\n") + "\n";
+}
+
+/** The content type of {@link prometheusText}. */
+export const PROMETHEUS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
+
+/**
+ * An HTTP handler (Express middleware, or a plain Node `request` listener) serving the figures
+ * of every live queue room in this process. Mount it with
+ * `app.use("/matchmaker/metrics", matchmakerMetrics())`; then
+ * - `GET /matchmaker/metrics`: JSON `{ queues: QueueMetrics[] }`;
+ * - `GET /matchmaker/metrics/prometheus` or `GET /matchmaker/metrics?format=prometheus`: text
+ *   for a Prometheus scrape.
+ * With several server processes, each serves its own rooms: scrape every process.
+ */
+export function matchmakerMetrics(collect: () => QueueMetrics[] = collectMetrics) {
+  return (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void): void => {
+    const url = new URL(req.url ?? "/", "http://localhost");
+    const path = url.pathname.replace(/\/+$/, "") || "/";
+    if ((req.method !== "GET" && req.method !== "HEAD") || (path !== "/" && path !== "/prometheus")) {
+      if (next) return next();
+      res.statusCode = 404;
+      res.end();
+      return;
+    }
+    const format = url.searchParams.get("format");
+    let body: string;
+    if (path === "/prometheus" || format === "prometheus") {
+      res.setHeader("Content-Type", PROMETHEUS_CONTENT_TYPE);
+      body = prometheusText(collect());
+    } else {
+      res.setHeader("Content-Type", "application/json; charset=utf-8");
+      body = JSON.stringify({ queues: collect() });
+    }
+    res.setHeader("Cache-Control", "no-store");
+    res.statusCode = 200;
+    res.end(req.method === "HEAD" ? undefined : body);
+  };
+}
