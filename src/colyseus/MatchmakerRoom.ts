@@ -4,7 +4,7 @@
  * and sends each player a `seat` message. If anything fails, the players go back to the queue
  * at their original place. The engine itself never sees Colyseus.
  */
-import { defineRoom, ErrorCode, logger, matchMaker, Room, ServerError, type AuthContext, type Client } from "@colyseus/core";
+import { CloseCode, defineRoom, ErrorCode, logger, matchMaker, Room, ServerError, type AuthContext, type Client } from "@colyseus/core";
 import { StateView } from "@colyseus/schema";
 import { MatchmakerError } from "../core/errors.js";
 import type { ImbalanceSpec } from "../core/imbalance.js";
@@ -64,7 +64,8 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
 
   override messages = {
     confirm: (client: Client) => {
-      if (this.seated.has(client.sessionId)) client.leave();
+      // As QueueRoom does: a normal closure, so the client's onLeave sees code 1000.
+      if (this.seated.has(client.sessionId)) client.leave(CloseCode.NORMAL_CLOSURE);
     },
   };
 

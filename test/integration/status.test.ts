@@ -1,0 +1,112 @@
+import { defineRoom, Room } from "@colyseus/core";
+import { boot, type ColyseusTestServer } from "@colyseus/testing";
+import config from "@colyseus/tools";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { defineQueue, type StatusMessage } from "../../src/index.js";
+import { joinQueue, testPort, within, type QueuedClient } from "../helpers/sdk.js";
+
+const TICK_MS = 200;
+
+class Game extends Room {}
+
+interface Watched extends QueuedClient {
+  statuses: Array<{ at: number; status: StatusMessage }>;
+  clients: number[];
+  seatAt: Promise<number>;
+}
+
+async function watch(server: ColyseusTestServer, queue: string, options: Record<string, unknown>): Promise<Watched> {
+  const joined = await joinQueue(server, queue, options);
+  const statuses: Watched["statuses"] = [];
+  const clients: number[] = [];
+  joined.queue.onMessage("status", (status: StatusMessage) => statuses.push({ at: Date.now(), status }));
+  joined.queue.onMessage("clients", (n: number) => clients.push(n));
+  return { ...joined, statuses, clients, seatAt: joined.seat.then(() => Date.now()) };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe("status messages", () => {
+  let server: ColyseusTestServer;
+
+  beforeAll(async () => {
+    server = await boot(
+      config({
+        rooms: {
+          // multi-queue with two ranges over 0..10000: a player's window is its half.
+          mq_duel: defineQueue({ teamSize: 1, gameRoom: "game", policy: "multi-queue", params: { r: 2 }, tickMs: TICK_MS }),
+          game: defineRoom(Game),
+        },
+      }),
+      testPort(20),
+    );
+  });
+  afterAll(async () => {
+    await server.shutdown();
+  });
+
+  it("arrive at most once per tick, only on change, and stop after the match", async () => {
+    const a = await watch(server, "mq_duel", { rating: 1000 });
+    const start = Date.now();
+    await sleep(6 * TICK_MS + 100);
+    const elapsed = Date.now() - start;
+
+    expect(a.statuses.length).toBeGreaterThanOrEqual(2);
+    expect(a.statuses.length).toBeLessThanOrEqual(Math.ceil(elapsed / TICK_MS) + 1);
+    const first = a.statuses[0].status;
+    expect(first).toEqual({ waiting: 1, waitedMs: 0, estimatedWaitMs: null, window: { min: 0, max: 5000 } });
+    for (let i = 1; i < a.statuses.length; i++) {
+      // Never twice within a tick (allowing for delivery jitter), never the same status twice.
+      expect(a.statuses[i].at - a.statuses[i - 1].at).toBeGreaterThan(TICK_MS / 2);
+      expect(a.statuses[i].status).not.toEqual(a.statuses[i - 1].status);
+      expect(a.statuses[i].status.waitedMs).toBeGreaterThan(a.statuses[i - 1].status.waitedMs);
+    }
+    expect(a.statuses.at(-1)!.status.waitedMs).toBeGreaterThanOrEqual(1000);
+    // QueueRoom's `clients`: the players waiting, sent once (it did not change).
+    expect(a.clients).toEqual([1]);
+
+    // A player in the other half of the range does not fit a's window: both wait, and a is told 2 wait.
+    const far = await watch(server, "mq_duel", { rating: 9000 });
+    await sleep(3 * TICK_MS);
+    expect(a.statuses.at(-1)!.status.waiting).toBe(2);
+    expect(far.statuses.at(-1)!.status.window).toEqual({ min: 5000, max: 10_000 });
+    expect(a.clients).toEqual([1, 2]);
+
+    // b, side B, in a's half: a and b play; their statuses stop.
+    const b = await watch(server, "mq_duel", { rating: 1100, side: "B" });
+    const [seatAtA, seatAtB] = await within(Promise.all([a.seatAt, b.seatAt]), 3000, "seats");
+    await sleep(4 * TICK_MS);
+    expect(a.statuses.filter((s) => s.at > seatAtA)).toEqual([]);
+    expect(b.statuses.filter((s) => s.at > seatAtB)).toEqual([]);
+    // far still waits and hears that one player waits now.
+    expect(far.statuses.at(-1)!.status.waiting).toBe(1);
+
+    // The next solo of a's class (party of 1, any side, a's rating band) is told a's wait as its estimate.
+    const c = await watch(server, "mq_duel", { rating: 1050 });
+    await sleep(2 * TICK_MS);
+    const estimate = c.statuses[0].status.estimatedWaitMs;
+    expect(estimate).not.toBeNull();
+    expect(estimate!).toBeGreaterThanOrEqual(1000);
+    expect(estimate!).toBeLessThanOrEqual(Math.round((elapsed + 10 * TICK_MS) / 1000) * 1000);
+    for (const q of [a, b, far, c]) await q.queue.leave();
+  });
+
+  it("coalesce a burst of joins into one status per tick", async () => {
+    // Side-A players cannot play each other in 1v1: they all wait, and every join changes `waiting`.
+    const first = await watch(server, "mq_duel", { rating: 3000, side: "A" });
+    await sleep(TICK_MS + 50);
+    const start = Date.now();
+    const others: Watched[] = [];
+    for (let i = 0; i < 8; i++) others.push(await watch(server, "mq_duel", { rating: 3000 + i, side: "A" }));
+    await sleep(2 * TICK_MS);
+    const during = first.statuses.filter((s) => s.at >= start);
+    const elapsed = Date.now() - start;
+    // Nine joins changed `waiting` eight times, but a status goes out at most once per tick.
+    expect(during.length).toBeLessThanOrEqual(Math.ceil(elapsed / TICK_MS) + 1);
+    expect(during.at(-1)!.status.waiting).toBe(9);
+    for (let i = 1; i < first.statuses.length; i++) {
+      expect(first.statuses[i].at - first.statuses[i - 1].at).toBeGreaterThan(TICK_MS / 2);
+    }
+    for (const q of [first, ...others]) await q.queue.leave();
+  });
+});
