@@ -181,6 +181,7 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
         this.state.waiting.delete(t.id);
         this.estimator.record(t, now - t.enqueuedAt);
       }
+      this.status.matched(match.tickets.flatMap((t) => t.players.map((p) => p.id)));
       void this.startMatch(match);
     }
     this.refreshFigures(now);

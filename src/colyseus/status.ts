@@ -120,6 +120,16 @@ export class StatusPublisher {
     return counts;
   }
 
+  /**
+   * Players just matched: like QueueRoom, every queued client hears `clients` at least once, so
+   * one matched before any status went out is told the size of its group (the match's players).
+   */
+  matched(playerIds: readonly string[]): void {
+    for (const id of playerIds) {
+      if (!this.lastClients.has(id) && this.send(id, "clients", playerIds.length)) this.lastClients.set(id, playerIds.length);
+    }
+  }
+
   /** Forget what a player was sent (e.g. it was matched outside the engine's tick). */
   forget(playerId: string): void {
     this.lastStatus.delete(playerId);
