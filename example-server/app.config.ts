@@ -1,11 +1,12 @@
 /**
- * The example server's definition: three queues (1v1, 2v2, 5v5), the demo game room, and the
- * Colyseus monitor at /monitor. The tests boot this same definition.
+ * The example server's definition: three queues (1v1, 2v2, 5v5), the demo game room, the
+ * Colyseus monitor at /monitor, and the queues' figures at /matchmaker/metrics (JSON) and
+ * /matchmaker/metrics/prometheus (Prometheus text). The tests boot this same definition.
  */
 import { monitor } from "@colyseus/monitor";
 import config from "@colyseus/tools";
 import { defineRoom } from "@colyseus/core";
-import { defineQueue } from "../src/index.js";
+import { defineQueue, matchmakerMetrics } from "../src/index.js";
 import { DemoGameRoom } from "./DemoGameRoom.js";
 
 export const rooms = {
@@ -19,5 +20,6 @@ export default config({
   rooms,
   initializeExpress: (app) => {
     app.use("/monitor", monitor());
+    app.use("/matchmaker/metrics", matchmakerMetrics());
   },
 });

@@ -1,0 +1,146 @@
+import { describe, expect, it } from "vitest";
+import { prometheusText, type QueueMetrics } from "../../src/colyseus/metrics.js";
+import { breakdown, StatusPublisher, Throttle } from "../../src/colyseus/status.js";
+import type { Ticket } from "../../src/core/types.js";
+import { WaitEstimator } from "../../src/core/wait-estimate.js";
+
+const solo = (id: string, rating: number, extra: Partial<Ticket> = {}): Ticket => ({ id, players: [{ id, rating }], enqueuedAt: 0, ...extra });
+
+describe("breakdown", () => {
+  it("counts players by party size, side and zone", () => {
+    const duo: Ticket = { id: "d", players: [{ id: "d1", rating: 1 }, { id: "d2", rating: 1 }], enqueuedAt: 0, side: "B", zones: ["eu", "us"] };
+    expect(breakdown([solo("a", 1, { side: "A", zones: ["eu"] }), duo, solo("c", 1)])).toEqual({
+      players: 4,
+      tickets: 3,
+      byPartySize: { "1": 2, "2": 2 },
+      bySide: { A: 1, B: 2, any: 1 },
+      byZone: { eu: 3, us: 2 },
+    });
+  });
+});
+
+describe("StatusPublisher", () => {
+  it("sends a player's status and clients only when they change, and forgets players no longer waiting", () => {
+    const sent: Array<[string, string, unknown]> = [];
+    const publisher = new StatusPublisher(new WaitEstimator({ bandWidth: 100 }), {}, (id, type, payload) => {
+      sent.push([id, type, payload]);
+      return id !== "gone";
+    });
+    const a = solo("a", 1000);
+    publisher.publish([a], 400);
+    expect(sent).toEqual([
+      ["a", "status", { waiting: 1, waitedMs: 0, estimatedWaitMs: null }],
+      ["a", "clients", 1],
+    ]);
+    sent.length = 0;
+    publisher.publish([a], 900); // still 0 whole seconds waited: nothing changed
+    expect(sent).toEqual([]);
+    publisher.publish([a, solo("gone", 1000)], 1200);
+    expect(sent).toEqual([
+      ["a", "status", { waiting: 2, waitedMs: 1000, estimatedWaitMs: null }],
+      ["a", "clients", 2],
+      ["gone", "status", { waiting: 2, waitedMs: 1000, estimatedWaitMs: null }],
+    ]);
+    sent.length = 0;
+    publisher.publish([], 1500); // a matched: nothing is sent to it any more
+    publisher.publish([], 5000);
+    expect(sent).toEqual([]);
+    // A player matched before it heard `clients` is told its group's size once.
+    publisher.matched(["x", "y"]);
+    publisher.matched(["x", "y"]);
+    expect(sent).toEqual([
+      ["x", "clients", 2],
+      ["y", "clients", 2],
+    ]);
+  });
+
+  it("includes the policy's acceptance window and the ticket's zones", () => {
+    const sent: unknown[] = [];
+    const publisher = new StatusPublisher(new WaitEstimator({ bandWidth: 100 }), { acceptanceWindow: (id) => (id === "a" ? { min: 1, max: 2 } : undefined) }, (_id, type, payload) => {
+      if (type === "status") sent.push(payload);
+      return true;
+    });
+    publisher.publish([solo("a", 1000, { zones: ["eu"] }), solo("b", 1000, { zones: ["us"] })], 0);
+    expect(sent).toEqual([
+      { waiting: 2, waitingByZone: { eu: 1 }, waitedMs: 0, estimatedWaitMs: null, window: { min: 1, max: 2 } },
+      { waiting: 2, waitingByZone: { us: 1 }, waitedMs: 0, estimatedWaitMs: null },
+    ]);
+  });
+});
+
+describe("Throttle", () => {
+  it("runs at most once per interval, deferring requests to the interval's end", () => {
+    let now = 0;
+    const timers: Array<{ at: number; fn: () => void; cleared: boolean }> = [];
+    const runs: number[] = [];
+    const throttle = new Throttle(100, () => runs.push(now), {
+      now: () => now,
+      setTimeout: (fn, ms) => {
+        const timer = { at: now + ms, fn, cleared: false };
+        timers.push(timer);
+        return { clear: () => (timer.cleared = true) };
+      },
+    });
+    throttle.request(); // runs at once
+    now = 30;
+    throttle.request(); // deferred to 100
+    now = 60;
+    throttle.request(); // coalesced
+    expect(runs).toEqual([0]);
+    expect(timers.map((t) => t.at)).toEqual([100]);
+    now = 100;
+    timers[0].fn();
+    expect(runs).toEqual([0, 100]);
+    now = 250;
+    throttle.request(); // an interval passed: at once
+    expect(runs).toEqual([0, 100, 250]);
+    now = 260;
+    throttle.request();
+    throttle.cancel();
+    expect(timers.at(-1)!.cleared).toBe(true);
+  });
+});
+
+describe("prometheusText", () => {
+  const metrics: QueueMetrics = {
+    queue: 'we"ird\\queue\n',
+    roomId: "r1",
+    policy: "greedy",
+    teamSize: 1,
+    waitingPlayers: 2,
+    waitingTickets: 2,
+    waitingByPartySize: { "1": 2 },
+    waitingBySide: { any: 2 },
+    waitingByZone: {},
+    matchesFormed: 5,
+    playersMatched: 10,
+    meanWaitMs: 1500,
+    p50WaitMs: 1000,
+    p95WaitMs: 2000,
+    p99WaitMs: 2500,
+    meanImbalance: 3,
+    declines: 1,
+    spawnFailures: 0,
+    abandonedMatches: 0,
+    backfillRequested: 0,
+    backfillFilled: 0,
+    backfillFailures: 0,
+    backfillPending: 0,
+  };
+
+  it("writes one family per figure, labels escaped, waits in seconds", () => {
+    const text = prometheusText([metrics]);
+    const label = 'queue="we\\"ird\\\\queue\\n",room_id="r1"';
+    expect(text).toContain(`matchmaker_waiting_players{${label}} 2\n`);
+    expect(text).toContain(`matchmaker_recent_wait_seconds{${label},quantile="0.5"} 1\n`);
+    expect(text).toContain(`matchmaker_recent_wait_seconds{${label},quantile="0.99"} 2.5\n`);
+    expect(text).toContain(`matchmaker_declines_total{${label}} 1\n`);
+    const families = text.split("\n").filter((l) => l.startsWith("# TYPE"));
+    expect(new Set(families).size).toBe(families.length);
+    expect(families.length).toBeGreaterThanOrEqual(15);
+  });
+
+  it("writes only the family headers when no queue is live", () => {
+    expect(prometheusText([]).split("\n").filter((l) => l && !l.startsWith("#"))).toEqual([]);
+  });
+});
