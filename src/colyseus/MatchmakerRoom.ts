@@ -73,11 +73,15 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
     // `defineRoom` defaults are the queue's configuration; options of the creating client are
     // join options and must not configure the queue.
     const handlerOptions = matchMaker.getHandler(this.roomName)?.options;
-    this.config = parseRoomOptions(handlerOptions ?? clientOptions);
-    this.matchmaker = new Matchmaker({
-      ...engineOptions(this.config, this.roomId),
-      onPolicyError: (error) => logger.error(`[${this.roomName}] ${error.message}`),
-    });
+    try {
+      this.config = parseRoomOptions(handlerOptions ?? clientOptions);
+      this.matchmaker = new Matchmaker({
+        ...engineOptions(this.config, this.roomId),
+        onPolicyError: (error) => logger.error(`[${this.roomName}] ${error.message}`),
+      });
+    } catch (error) {
+      throw configurationError(error);
+    }
     this.joinValidator = joinOptionsSchema({ min: this.config.rating.min, max: this.config.rating.max }, this.config.roles, this.matchmaker.zones);
     this.state.figures = new QueueFigures();
     this.state.figures.policy = this.matchmaker.policy.name;
@@ -406,6 +410,16 @@ function engineOptions(config: ResolvedRoomOptions, matchIdPrefix: string): Matc
     ...(config.roles ? { roles: config.roles } : {}),
     ...(config.zones ? { zones: config.zones } : {}),
   };
+}
+
+/**
+ * A bad queue configuration found at `onCreate`, as an error Colyseus hands to the joining
+ * client with its message intact (a `MatchmakerError`'s own string code would not survive).
+ */
+function configurationError(error: unknown): unknown {
+  if (!(error instanceof MatchmakerError)) return error;
+  const message = error.message.startsWith("MatchmakerRoom options:") ? error.message : `MatchmakerRoom options: ${error.message}`;
+  return new ServerError(ErrorCode.MATCHMAKE_UNHANDLED, message);
 }
 
 /**
