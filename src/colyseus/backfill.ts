@@ -96,7 +96,7 @@ export class BackfillDesk {
     }
     const sought = this.sought(matchId, team);
     if (sought + count > most) {
-      throw new Error(`requestBackfill: count: ${sought} seats of that team are already sought; a team has ${most}`);
+      throw new Error(`requestBackfill: count: ${sought} of the team's ${most} seats are already sought`);
     }
     this.requests.push({ matchId, team, open: count, inFlight: 0, failures: 0, cancelled: false });
     this.host.count("requested", count);

@@ -2,7 +2,7 @@ import { defineRoom, Room, type Client } from "@colyseus/core";
 import { boot, type ColyseusTestServer } from "@colyseus/testing";
 import config from "@colyseus/tools";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { defineQueue, requestBackfill, type MatchInfo, type MatchmakerRoom, type SeatOptions } from "../../src/index.js";
+import { cancelBackfill, defineQueue, requestBackfill, type MatchInfo, type MatchmakerRoom, type SeatOptions } from "../../src/index.js";
 import { joinQueue, staysPending, testPort, within } from "../helpers/sdk.js";
 
 /** A game that asks its queue for a replacement whenever a player leaves. */
@@ -80,7 +80,7 @@ describe("backfill", () => {
     for (const q of [a, b, c, wrongSide]) await q.queue.leave();
   });
 
-  it("refuses bad requests with a clear error", async () => {
+  it("refuses bad requests with a clear error, and cancels a pending one", async () => {
     const a = await joinQueue(server, "bf_duel", { rating: 1500 });
     const b = await joinQueue(server, "bf_duel", { rating: 1500 });
     const [seatA] = await within(Promise.all([a.seat, b.seat]), 3000, "seats");
@@ -89,7 +89,18 @@ describe("backfill", () => {
     await expect(requestBackfill(game.match, 2 as 0, 1)).rejects.toThrow(/team: must be 0 \(side A\) or 1 \(side B\)/);
     await expect(requestBackfill(game.match, 0, 2)).rejects.toThrow(/count: must be a whole number from 1 to 1/);
     await expect(requestBackfill({ id: game.match.id }, 0, 1)).rejects.toThrow(/no queueRoomId/);
-    for (const q of [a, b]) await q.queue.leave();
+
+    // A pending request can be cancelled: a fitting newcomer then waits for a game of its own.
+    const queueRoom = server.getRoomById<MatchmakerRoom>(a.queue.roomId);
+    expect(await requestBackfill(game.match, 0, 1)).toEqual({ matchId: game.match.id, team: 0, pending: 1 });
+    await expect(requestBackfill(game.match, 0, 1)).rejects.toThrow("requestBackfill: count: 1 of the team's 1 seats are already sought");
+    expect(await cancelBackfill(game.match)).toBe(1);
+    expect(queueRoom.getMetrics()).toMatchObject({ backfillRequested: 1, backfillPending: 0 });
+    const newcomer = await joinQueue(server, "bf_duel", { rating: 1500 });
+    expect(await staysPending(newcomer.seat, 300)).toBe(true);
+    expect(queueRoom.matchmaker.has(newcomer.queue.sessionId)).toBe(true);
+    expect(queueRoom.getMetrics()).toMatchObject({ backfillFilled: 0, backfillFailures: 0 }); // never tried
+    for (const q of [a, b, newcomer]) await q.queue.leave();
   });
 
   it("puts a player back at its place when the game room cannot seat it", async () => {
