@@ -14,7 +14,7 @@ import { ticketZones } from "../core/zones.js";
 import { WaitEstimator } from "../core/wait-estimate.js";
 import "../policies/index.js";
 import { BackfillDesk, type BackfillReceipt } from "./backfill.js";
-import { registerQueue, unregisterQueue, type QueueMetrics } from "./metrics.js";
+import { figuresToMetrics, registerQueue, unregisterQueue, type QueueMetrics } from "./metrics.js";
 import {
   joinOptionsSchema,
   parseJoinOptions,
@@ -193,116 +193,6 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
     this.statusThrottle.request();
   }
 
-  /**
-   * Server-side API for game rooms: ask for `count` replacements on `team` (0: side A, 1: side B)
-   * of a running match this queue formed. The best waiting tickets that fit (closest to the
-   * team's mean rating, whole parties filling the seats exactly, sides honoured) get seats in
-   * that game room, ahead of new matches; a request not filled at once is retried on every tick
-   * until filled or cancelled. A game room in any process calls it with
-   * `matchMaker.remoteRoomCall(match.queueRoomId, "requestBackfill", [match.id, team, count])`
-   * or the `requestBackfill(match, team, count)` helper. Throws an `Error` naming a bad argument.
-   */
-  requestBackfill(matchId: string, team: 0 | 1, count: number): BackfillReceipt {
-    if (this.config.roles) throw new Error("requestBackfill: role queues do not support backfill");
-    const receipt = this.backfill.request(matchId, team, count);
-    this.runEngine();
-    return receipt;
-  }
-
-  /** Stop seeking replacements for a match (one team, or both); returns the seats no longer sought. */
-  cancelBackfill(matchId: string, team?: 0 | 1): number {
-    const dropped = this.backfill.cancel(matchId, team);
-    this.refreshFigures(this.now());
-    return dropped;
-  }
-
-  /**
-   * Count a match a player declined (the ready check calls this); shown in `figures.declines`
-   * and the metrics.
-   */
-  countDecline(): void {
-    this.state.figures.declines++;
-  }
-
-  /** This queue's figures as plain JSON (what the monitor shows in `figures`, and `/matchmaker/metrics` serves). */
-  getMetrics(): QueueMetrics {
-    const f = this.state.figures;
-    const counts = (map: Map<string, number>) => Object.fromEntries(map.entries());
-    return {
-      queue: this.roomName,
-      roomId: this.roomId,
-      policy: f.policy,
-      teamSize: f.teamSize,
-      waitingPlayers: f.waitingPlayers,
-      waitingTickets: f.waitingTickets,
-      waitingByPartySize: counts(f.waitingByPartySize),
-      waitingBySide: counts(f.waitingBySide),
-      waitingByZone: counts(f.waitingByZone),
-      matchesFormed: f.matchesFormed,
-      playersMatched: f.playersMatched,
-      meanWaitMs: f.meanWaitMs,
-      p50WaitMs: f.p50WaitMs,
-      p95WaitMs: f.p95WaitMs,
-      p99WaitMs: f.p99WaitMs,
-      meanImbalance: f.meanImbalance,
-      declines: f.declines,
-      spawnFailures: f.spawnFailures,
-      abandonedMatches: f.abandonedMatches,
-      backfillRequested: f.backfillRequested,
-      backfillFilled: f.backfillFilled,
-      backfillFailures: f.backfillFailures,
-      backfillPending: f.backfillPending,
-    };
-  }
-
-  /** One pass over the waiting tickets: the waiting breakdown in the figures, and each player's `status`. */
-  private publishStatus(): void {
-    const counts = this.status.publish([...this.matchmaker.waiting()], this.now());
-    const f = this.state.figures;
-    syncCounts(f.waitingByPartySize, counts.byPartySize);
-    syncCounts(f.waitingBySide, counts.bySide);
-    syncCounts(f.waitingByZone, counts.byZone);
-  }
-
-  /** The backfill desk, reaching into the queue through narrow callbacks. */
-  private createBackfillDesk(): BackfillDesk {
-    return new BackfillDesk(
-      {
-        queue: this.roomName,
-        waiting: () => this.matchmaker.waiting(),
-        withdraw: (ticket) => {
-          if (!this.matchmaker.cancel(ticket.id, this.now())) return false;
-          this.state.waiting.delete(ticket.id);
-          return true;
-        },
-        restore: (tickets) => {
-          const stillHere = tickets.filter((t) => t.players.every((p) => this.clients.getById(p.id)));
-          const refused = this.matchmaker.requeue(stillHere, this.now());
-          for (const t of stillHere) if (!refused.includes(t)) this.showWaiting(t);
-          for (const t of refused) logger.error(`[${this.roomName}] could not re-queue ticket ${t.id}`);
-          this.refreshFigures(this.now());
-        },
-        auth: (id) => this.clients.getById(id)?.auth,
-        seat: (id, seat, ticket) => {
-          const client = this.clients.getById(id);
-          if (!client) return false;
-          if (ticket.players[0].id === id) this.estimator.record(ticket, this.now() - ticket.enqueuedAt);
-          this.seated.add(id);
-          client.send("seat", seat);
-          return true;
-        },
-        count: (what, n) => {
-          const f = this.state.figures;
-          if (what === "requested") f.backfillRequested += n;
-          else if (what === "filled") f.backfillFilled += n;
-          else f.backfillFailures += n;
-          f.backfillPending = this.backfill.pending;
-        },
-      },
-      this.config.teamSize,
-    );
-  }
-
   /** The room's clock (ms). The engine never reads a clock itself; tests may replace this one. */
   protected now(): number {
     return Date.now();
@@ -393,6 +283,90 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
     f.sideMixUnstable = s.sideMix.unstable;
     f.policyStatus = s.policyStatus ? JSON.stringify(s.policyStatus) : "";
     f.backfillPending = this.backfill.pending;
+  }
+
+  /**
+   * Server-side API for game rooms: ask for `count` replacements on `team` (0: side A, 1: side B)
+   * of a running match this queue formed. The best waiting tickets that fit (closest to the
+   * team's mean rating, whole parties filling the seats exactly, sides honoured) get seats in
+   * that game room, ahead of new matches; a request not filled at once is retried on every tick
+   * until filled or cancelled. A game room in any process calls it with
+   * `matchMaker.remoteRoomCall(match.queueRoomId, "requestBackfill", [match.id, team, count])`
+   * or the `requestBackfill(match, team, count)` helper. Throws an `Error` naming a bad argument.
+   */
+  requestBackfill(matchId: string, team: 0 | 1, count: number): BackfillReceipt {
+    if (this.config.roles) throw new Error("requestBackfill: role queues do not support backfill");
+    const receipt = this.backfill.request(matchId, team, count);
+    this.runEngine();
+    return receipt;
+  }
+
+  /** Stop seeking replacements for a match (one team, or both); returns the seats no longer sought. */
+  cancelBackfill(matchId: string, team?: 0 | 1): number {
+    const dropped = this.backfill.cancel(matchId, team);
+    this.refreshFigures(this.now());
+    return dropped;
+  }
+
+  /**
+   * Count a match a player declined (the ready check calls this); shown in `figures.declines`
+   * and the metrics.
+   */
+  countDecline(): void {
+    this.state.figures.declines++;
+  }
+
+  /** This queue's figures as plain JSON (what the monitor shows in `figures`, and `/matchmaker/metrics` serves). */
+  getMetrics(): QueueMetrics {
+    return figuresToMetrics(this.roomName, this.roomId, this.state.figures);
+  }
+
+  /** One pass over the waiting tickets: the waiting breakdown in the figures, and each player's `status`. */
+  private publishStatus(): void {
+    const counts = this.status.publish([...this.matchmaker.waiting()], this.now());
+    const f = this.state.figures;
+    syncCounts(f.waitingByPartySize, counts.byPartySize);
+    syncCounts(f.waitingBySide, counts.bySide);
+    syncCounts(f.waitingByZone, counts.byZone);
+  }
+
+  /** The backfill desk, reaching into the queue through narrow callbacks. */
+  private createBackfillDesk(): BackfillDesk {
+    return new BackfillDesk(
+      {
+        queue: this.roomName,
+        waiting: () => this.matchmaker.waiting(),
+        withdraw: (ticket) => {
+          if (!this.matchmaker.cancel(ticket.id, this.now())) return false;
+          this.state.waiting.delete(ticket.id);
+          return true;
+        },
+        restore: (tickets) => {
+          const stillHere = tickets.filter((t) => t.players.every((p) => this.clients.getById(p.id)));
+          const refused = this.matchmaker.requeue(stillHere, this.now());
+          for (const t of stillHere) if (!refused.includes(t)) this.showWaiting(t);
+          for (const t of refused) logger.error(`[${this.roomName}] could not re-queue ticket ${t.id}`);
+          this.refreshFigures(this.now());
+        },
+        auth: (id) => this.clients.getById(id)?.auth,
+        seat: (id, seat, ticket) => {
+          const client = this.clients.getById(id);
+          if (!client) return false;
+          if (ticket.players[0].id === id) this.estimator.record(ticket, this.now() - ticket.enqueuedAt);
+          this.seated.add(id);
+          client.send("seat", seat);
+          return true;
+        },
+        count: (what, n) => {
+          const f = this.state.figures;
+          if (what === "requested") f.backfillRequested += n;
+          else if (what === "filled") f.backfillFilled += n;
+          else f.backfillFailures += n;
+          f.backfillPending = this.backfill.pending;
+        },
+      },
+      this.config.teamSize,
+    );
   }
 }
 

@@ -44,6 +44,43 @@ export interface QueueMetrics {
   readonly backfillPending: number;
 }
 
+/** The schema figures as `QueueMetrics` fields read them (see `QueueFigures` in state.ts). */
+export type FiguresLike = Omit<QueueMetrics, "queue" | "roomId" | "waitingByPartySize" | "waitingBySide" | "waitingByZone"> & {
+  readonly waitingByPartySize: { entries(): Iterable<[string, number]> };
+  readonly waitingBySide: { entries(): Iterable<[string, number]> };
+  readonly waitingByZone: { entries(): Iterable<[string, number]> };
+};
+
+/** A queue room's schema figures as plain JSON. */
+export function figuresToMetrics(queue: string, roomId: string, f: FiguresLike): QueueMetrics {
+  const counts = (map: { entries(): Iterable<[string, number]> }) => Object.fromEntries(map.entries());
+  return {
+    queue,
+    roomId,
+    policy: f.policy,
+    teamSize: f.teamSize,
+    waitingPlayers: f.waitingPlayers,
+    waitingTickets: f.waitingTickets,
+    waitingByPartySize: counts(f.waitingByPartySize),
+    waitingBySide: counts(f.waitingBySide),
+    waitingByZone: counts(f.waitingByZone),
+    matchesFormed: f.matchesFormed,
+    playersMatched: f.playersMatched,
+    meanWaitMs: f.meanWaitMs,
+    p50WaitMs: f.p50WaitMs,
+    p95WaitMs: f.p95WaitMs,
+    p99WaitMs: f.p99WaitMs,
+    meanImbalance: f.meanImbalance,
+    declines: f.declines,
+    spawnFailures: f.spawnFailures,
+    abandonedMatches: f.abandonedMatches,
+    backfillRequested: f.backfillRequested,
+    backfillFilled: f.backfillFilled,
+    backfillFailures: f.backfillFailures,
+    backfillPending: f.backfillPending,
+  };
+}
+
 /** Something that reports a queue's figures (a `MatchmakerRoom`). */
 export interface MetricsSource {
   getMetrics(): QueueMetrics;
