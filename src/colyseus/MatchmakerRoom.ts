@@ -181,13 +181,10 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
       logger.error(`[${this.roomName}] matchmaker tick failed:`, error);
     }
     for (const match of matches) {
-      for (const t of match.tickets) {
-        this.state.waiting.delete(t.id);
-        this.estimator.record(t, now - t.enqueuedAt);
-      }
-      this.status.matched(match.tickets.flatMap((t) => t.players.map((p) => p.id)));
+      for (const t of match.tickets) this.state.waiting.delete(t.id);
       void this.startMatch(match);
     }
+    this.matchesFormed(matches, now);
     this.refreshFigures(now);
     this.scheduleWakeup(now);
     this.statusThrottle.request();
@@ -319,6 +316,14 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
   /** This queue's figures as plain JSON (what the monitor shows in `figures`, and `/matchmaker/metrics` serves). */
   getMetrics(): QueueMetrics {
     return figuresToMetrics(this.roomName, this.roomId, this.state.figures);
+  }
+
+  /** Matches just formed: their waits feed the estimate; players never told `clients` are told their group's size. */
+  private matchesFormed(matches: readonly Match[], now: number): void {
+    for (const match of matches) {
+      for (const t of match.tickets) this.estimator.record(t, now - t.enqueuedAt);
+      this.status.matched(match.tickets.flatMap((t) => t.players.map((p) => p.id)));
+    }
   }
 
   /** One pass over the waiting tickets: the waiting breakdown in the figures, and each player's `status`. */
