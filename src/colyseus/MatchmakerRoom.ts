@@ -9,6 +9,7 @@ import { StateView } from "@colyseus/schema";
 import { MatchmakerError } from "../core/errors.js";
 import type { ImbalanceSpec } from "../core/imbalance.js";
 import { Matchmaker, type MatchmakerOptions } from "../core/matchmaker.js";
+import type { AcceptanceWindow } from "../core/policy.js";
 import type { Match, Ticket } from "../core/types.js";
 import { ticketZones } from "../core/zones.js";
 import { WaitEstimator } from "../core/wait-estimate.js";
@@ -93,11 +94,16 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
       ...(window !== undefined ? { window } : {}),
       ...(minSamples !== undefined ? { minSamples } : {}),
     });
-    this.status = new StatusPublisher(this.estimator, this.matchmaker.policy, (id, type, payload) => {
-      const client = this.clients.getById(id);
-      client?.send(type, payload);
-      return client !== undefined;
-    });
+    this.status = new StatusPublisher(
+      this.estimator,
+      { acceptanceWindow: (id, now) => acceptanceWindow(this.matchmaker, id, now) },
+      (id, type, payload) => {
+        const client = this.clients.getById(id);
+        client?.send(type, payload);
+        return client !== undefined;
+      },
+      (ticket) => this.matchmaker.zonesOfTicket(ticket.id) ?? ticket.zones,
+    );
     this.statusThrottle = new Throttle(this.config.tickMs, () => this.publishStatus(), {
       now: () => this.now(),
       setTimeout: (fn, ms) => this.clock.setTimeout(fn, ms),
@@ -321,7 +327,7 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
   /** Matches just formed: their waits feed the estimate; players never told `clients` are told their group's size. */
   private matchesFormed(matches: readonly Match[], now: number): void {
     for (const match of matches) {
-      for (const t of match.tickets) this.estimator.record(t, now - t.enqueuedAt);
+      for (const t of match.tickets) this.estimator.record(t, now - t.enqueuedAt, match.zone);
       this.status.matched(match.tickets.flatMap((t) => t.players.map((p) => p.id)));
     }
   }
@@ -341,6 +347,7 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
       {
         queue: this.roomName,
         waiting: () => this.matchmaker.waiting(),
+        zonesOf: (ticket) => this.matchmaker.zonesOfTicket(ticket.id) ?? ticket.zones,
         withdraw: (ticket) => {
           if (!this.matchmaker.cancel(ticket.id, this.now())) return false;
           this.state.waiting.delete(ticket.id);
@@ -373,6 +380,19 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
       this.config.teamSize,
     );
   }
+}
+
+/**
+ * A waiting ticket's acceptance window: its zone policy's, or in several zones the hull of
+ * theirs (it may be matched in any of them); undefined when no policy has one.
+ */
+function acceptanceWindow(matchmaker: Matchmaker, ticketId: string, now: number): AcceptanceWindow | undefined {
+  let hull: { min: number; max: number } | undefined;
+  for (const policy of matchmaker.zonePolicies.values()) {
+    const w = policy.acceptanceWindow?.(ticketId, now);
+    if (w) hull = hull ? { min: Math.min(hull.min, w.min), max: Math.max(hull.max, w.max) } : { min: w.min, max: w.max };
+  }
+  return hull;
 }
 
 /** The engine's options for a queue's configuration. */

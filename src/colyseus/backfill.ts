@@ -23,6 +23,8 @@ export interface BackfillHost {
   readonly queue: string;
   /** Waiting tickets, oldest first. */
   waiting(): Iterable<Ticket>;
+  /** The zones a waiting ticket waits in (in a queue with zones). */
+  zonesOf(ticket: Ticket): readonly string[] | undefined;
   /** Take a ticket out of the queue (engine and state); false if it no longer waits. */
   withdraw(ticket: Ticket): boolean;
   /** Put tickets back at their original place; only those whose players are all still connected. */
@@ -37,6 +39,7 @@ export interface BackfillHost {
 
 interface TrackedMatch {
   readonly roomId: string;
+  readonly zone: string | undefined;
   readonly teams: Array<{ side: Side; ratings: number[] }>;
 }
 
@@ -71,6 +74,7 @@ export class BackfillDesk {
     if (this.matches.size >= MAX_TRACKED_MATCHES) this.forget(this.matches.keys().next().value!);
     this.matches.set(match.id, {
       roomId,
+      zone: match.zone,
       teams: match.teams.map((team) => ({ side: team.side, ratings: team.players.map((p) => p.rating) })),
     });
   }
@@ -136,7 +140,8 @@ export class BackfillDesk {
       }
       const team = match.teams[r.team];
       const target = team.ratings.reduce((s, x) => s + x, 0) / Math.max(1, team.ratings.length);
-      const chosen = selectPartialBackfill(this.host.waiting(), { count: r.open, side: team.side, targetRating: target });
+      const need = { count: r.open, side: team.side, targetRating: target, ...(match.zone !== undefined ? { zone: match.zone } : {}) };
+      const chosen = selectPartialBackfill(this.host.waiting(), need, (t) => this.host.zonesOf(t));
       if (!chosen) continue;
       const taken = chosen.filter((t) => this.host.withdraw(t));
       const seats = taken.reduce((s, t) => s + t.players.length, 0);
@@ -151,7 +156,8 @@ export class BackfillDesk {
   private async seatTickets(r: Request, match: TrackedMatch, tickets: Ticket[], seats: number): Promise<void> {
     const side = match.teams[r.team].side;
     const players = tickets.flatMap((t) => t.players.map((p) => ({ ticket: t, player: p })));
-    const options = (rating: number): SeatOptions => ({ matchId: r.matchId, side, team: r.team, rating, backfill: true });
+    const zone = match.zone !== undefined ? { zone: match.zone } : {};
+    const options = (rating: number): SeatOptions => ({ matchId: r.matchId, side, team: r.team, rating, ...zone, backfill: true });
     let reserved: boolean[] | undefined;
     let room: Awaited<ReturnType<typeof matchMaker.getRoomById>> | undefined;
     try {
@@ -191,6 +197,7 @@ export class BackfillDesk {
         matchId: r.matchId,
         side,
         team: r.team,
+        ...zone,
         backfill: true,
       };
       if (this.host.seat(player.id, seat, ticket)) {

@@ -36,8 +36,13 @@ export interface WaitingBreakdown {
   readonly byZone: Readonly<Record<string, number>>;
 }
 
+/** The zones a waiting ticket waits in (by default its own `zones`; the engine knows a choice-free ticket's). */
+export type ZonesOf = (ticket: Ticket) => readonly string[] | undefined;
+
+const ownZones: ZonesOf = (ticket) => ticket.zones;
+
 /** Count waiting players by party size, side and zone (a ticket in several zones counts in each). */
-export function breakdown(tickets: Iterable<Ticket>): WaitingBreakdown {
+export function breakdown(tickets: Iterable<Ticket>, zonesOf: ZonesOf = ownZones): WaitingBreakdown {
   const byPartySize: Record<string, number> = {};
   const bySide: Record<string, number> = {};
   const byZone: Record<string, number> = {};
@@ -50,7 +55,7 @@ export function breakdown(tickets: Iterable<Ticket>): WaitingBreakdown {
     byPartySize[n] = (byPartySize[n] ?? 0) + n;
     const side = t.side ?? "any";
     bySide[side] = (bySide[side] ?? 0) + n;
-    for (const zone of new Set(t.zones ?? [])) byZone[zone] = (byZone[zone] ?? 0) + n;
+    for (const zone of new Set(zonesOf(t) ?? [])) byZone[zone] = (byZone[zone] ?? 0) + n;
   }
   return { players, tickets: count, byPartySize, bySide, byZone };
 }
@@ -64,10 +69,11 @@ export function statusOf(
   counts: WaitingBreakdown,
   estimator: WaitEstimator,
   policy: Pick<Policy, "acceptanceWindow">,
+  zonesOf: ZonesOf = ownZones,
 ): StatusMessage {
-  const estimate = estimator.estimate(ticket);
+  const zones = zonesOf(ticket) ?? [];
+  const estimate = estimator.estimate(zones === ticket.zones ? ticket : { ...ticket, zones });
   const window = policy.acceptanceWindow?.(ticket.id, now);
-  const zones = ticket.zones ?? [];
   return {
     waiting: counts.players,
     ...(zones.length > 0 ? { waitingByZone: Object.fromEntries(zones.map((z) => [z, counts.byZone[z] ?? 0])) } : {}),
@@ -92,18 +98,19 @@ export class StatusPublisher {
     private readonly estimator: WaitEstimator,
     private readonly policy: Pick<Policy, "acceptanceWindow">,
     private readonly send: SendToPlayer,
+    private readonly zonesOf: ZonesOf = ownZones,
   ) {}
 
   /** One pass over the waiting tickets: returns the breakdown and sends what changed. */
   publish(waiting: readonly Ticket[], now: number): WaitingBreakdown {
-    const counts = breakdown(waiting);
+    const counts = breakdown(waiting, this.zonesOf);
     const status = new Map<string, string>();
     const clients = new Map<string, number>();
     for (const ticket of waiting) {
-      const message = statusOf(ticket, now, counts, this.estimator, this.policy);
+      const message = statusOf(ticket, now, counts, this.estimator, this.policy, this.zonesOf);
       const json = JSON.stringify(message);
       // QueueRoom's `clients`: the players this client may be grouped with (its zones', or the queue's).
-      const zones = ticket.zones ?? [];
+      const zones = this.zonesOf(ticket) ?? [];
       const group = zones.length > 0 ? Math.max(...zones.map((z) => counts.byZone[z] ?? 0)) : counts.players;
       for (const p of ticket.players) {
         let connected = true;

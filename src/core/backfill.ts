@@ -14,14 +14,20 @@ export interface BackfillNeed {
   readonly side: Side;
   /** The rating to be close to (the team's mean). */
   readonly targetRating: number;
+  /** In a queue with zones: the game's zone; only tickets waiting in it fit. */
+  readonly zone?: string;
 }
+
+/** The zones a ticket waits in (default: its own `zones`; the engine knows a choice-free ticket's). */
+export type BackfillZonesOf = (ticket: Ticket) => readonly string[] | undefined;
 
 /** The most seats one need may ask for (the engine's assembly bound). */
 export const MAX_BACKFILL_SEATS = 16;
 
-/** True if the ticket may take seats of this need at all (side, party size, no roles to place). */
-export function fitsBackfill(ticket: Ticket, need: BackfillNeed): boolean {
+/** True if the ticket may take seats of this need at all (side, party size, zone). */
+export function fitsBackfill(ticket: Ticket, need: BackfillNeed, zonesOf: BackfillZonesOf = (t) => t.zones): boolean {
   if (ticket.side !== undefined && ticket.side !== need.side) return false;
+  if (need.zone !== undefined && !zonesOf(ticket)?.includes(need.zone)) return false;
   return ticket.players.length <= need.count;
 }
 
@@ -31,14 +37,14 @@ export function fitsBackfill(ticket: Ticket, need: BackfillNeed): boolean {
  * (`enqueuedAt`), then ticket id; the chosen set is the first in that order (lexicographically)
  * among the exact fills. Linear after sorting the fitting tickets (a bitset of reachable sums).
  */
-export function selectBackfill(waiting: Iterable<Ticket>, need: BackfillNeed): Ticket[] | undefined {
+export function selectBackfill(waiting: Iterable<Ticket>, need: BackfillNeed, zonesOf?: BackfillZonesOf): Ticket[] | undefined {
   const count = need.count;
   if (!Number.isInteger(count) || count < 1 || count > MAX_BACKFILL_SEATS) {
     throw new RangeError(`backfill: count must be a whole number from 1 to ${MAX_BACKFILL_SEATS}`);
   }
   const fitting: Array<{ ticket: Ticket; distance: number }> = [];
   for (const ticket of waiting) {
-    if (fitsBackfill(ticket, need)) fitting.push({ ticket, distance: Math.abs(meanRating(ticket) - need.targetRating) });
+    if (fitsBackfill(ticket, need, zonesOf)) fitting.push({ ticket, distance: Math.abs(meanRating(ticket) - need.targetRating) });
   }
   fitting.sort(
     (a, b) =>
@@ -72,10 +78,10 @@ export function selectBackfill(waiting: Iterable<Ticket>, need: BackfillNeed): T
  * The best tickets for as many of the seats as can be filled now: an exact fill of `count`
  * seats if there is one, else of `count - 1`, and so on; undefined when not even one seat can be.
  */
-export function selectPartialBackfill(waiting: Iterable<Ticket>, need: BackfillNeed): Ticket[] | undefined {
-  const pool = [...waiting].filter((t) => fitsBackfill(t, need));
+export function selectPartialBackfill(waiting: Iterable<Ticket>, need: BackfillNeed, zonesOf?: BackfillZonesOf): Ticket[] | undefined {
+  const pool = [...waiting].filter((t) => fitsBackfill(t, need, zonesOf));
   for (let count = need.count; count >= 1; count--) {
-    const chosen = selectBackfill(pool, { ...need, count });
+    const chosen = selectBackfill(pool, { ...need, count }, zonesOf);
     if (chosen) return chosen;
   }
   return undefined;

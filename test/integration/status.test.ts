@@ -35,6 +35,8 @@ describe("status messages", () => {
         rooms: {
           // multi-queue with two ranges over 0..10000: a player's window is its half.
           mq_duel: defineQueue({ teamSize: 1, gameRoom: "game", policy: "multi-queue", params: { r: 2 }, tickMs: TICK_MS }),
+          // Zones: a choice-free player waits in every zone its rating may enter.
+          zoned_duel: defineQueue({ teamSize: 1, gameRoom: "game", tickMs: TICK_MS, zones: ["eu", { name: "pro", minRating: 2000 }] }),
           game: defineRoom(Game),
         },
       }),
@@ -108,5 +110,18 @@ describe("status messages", () => {
       expect(first.statuses[i].at - first.statuses[i - 1].at).toBeGreaterThan(TICK_MS / 2);
     }
     for (const q of [first, ...others]) await q.queue.leave();
+  });
+
+  it("count players per zone, a choice-free player in every zone its rating may enter", async () => {
+    const eu = await watch(server, "zoned_duel", { rating: 2100, zones: ["eu"], side: "A" });
+    const free = await watch(server, "zoned_duel", { rating: 2200, side: "A" }); // eu and pro
+    const low = await watch(server, "zoned_duel", { rating: 1000, side: "A" }); // eu only
+    await sleep(2 * TICK_MS);
+    expect(eu.statuses.at(-1)!.status).toMatchObject({ waiting: 3, waitingByZone: { eu: 3 } });
+    expect(free.statuses.at(-1)!.status).toMatchObject({ waiting: 3, waitingByZone: { eu: 3, pro: 1 } });
+    expect(low.statuses.at(-1)!.status).toMatchObject({ waiting: 3, waitingByZone: { eu: 3 } });
+    // `clients` is the player's busiest zone.
+    expect(free.clients.at(-1)).toBe(3);
+    for (const q of [eu, free, low]) await q.queue.leave();
   });
 });

@@ -35,6 +35,16 @@ describe("selectBackfill", () => {
     expect(ids(selectBackfill([near, duo], { count: 2, side: "A", targetRating: 1500 }))).toEqual(["duo"]);
   });
 
+  it("in a queue with zones, takes only tickets waiting in the game's zone", () => {
+    const eu = { ...party("eu", [1500]), zones: ["eu"] };
+    const us = { ...party("us", [1500]), zones: ["us"] };
+    const free = party("free", [1700]); // choice-free: the engine knows its zones
+    const need = { count: 1, side: "A" as const, targetRating: 1500, zone: "us" };
+    expect(ids(selectBackfill([eu, us], need))).toEqual(["us"]);
+    expect(ids(selectBackfill([eu, free], need))).toBeUndefined();
+    expect(ids(selectBackfill([eu, free], need, (t) => (t.id === "free" ? ["eu", "us"] : t.zones)))).toEqual(["free"]);
+  });
+
   it("returns undefined when the seats cannot be filled exactly, and refuses a bad count", () => {
     expect(selectBackfill([party("duo", [1, 1])], { count: 1, side: "A", targetRating: 0 })).toBeUndefined();
     expect(selectBackfill([], { count: 1, side: "A", targetRating: 0 })).toBeUndefined();
