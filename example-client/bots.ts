@@ -228,6 +228,9 @@ async function land(bot: Bot, client: Client, rooms: BotRooms, imbalance: Map<st
   // Listen at once, in the same tick as the join: the seat may be the very next message.
   const seat = new Promise<SeatMessage>((resolve, reject) => {
     queue.onMessage("seat", (message: SeatMessage) => resolve(message));
+    // Bots do not show their wait: registered so the SDK does not warn about unhandled types.
+    queue.onMessage("status", () => undefined);
+    queue.onMessage("clients", () => undefined);
     queue.onLeave((code) => reject(new Error(`queue closed the connection (code ${code}) before sending a seat`)));
   });
   bot.seat = await seat;

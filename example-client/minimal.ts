@@ -3,12 +3,19 @@
  * `npx tsx example-client/minimal.ts`.
  */
 import { Client } from "@colyseus/sdk";
-import type { SeatMessage } from "../src/index.js";
+import type { SeatMessage, StatusMessage } from "../src/index.js";
 
 /** Join the 2v2 queue and resolve with the game room once the queue seats this player. */
 export async function playOneGame(endpoint: string, rating: number) {
   const client = new Client(endpoint);
   const queue = await client.joinOrCreate("queue_2v2", { rating });
+
+  // While waiting: how many wait, how long this player has waited, and the estimated wait.
+  queue.onMessage("status", (status: StatusMessage) => {
+    const estimate = status.estimatedWaitMs === null ? "unknown" : `${status.estimatedWaitMs / 1000} s`;
+    console.log(`${status.waiting} waiting; waited ${status.waitedMs / 1000} s, estimated ${estimate}`);
+  });
+  queue.onMessage("clients", () => undefined); // QueueRoom's count; the status says more
 
   return new Promise<{ seat: SeatMessage; game: Awaited<ReturnType<Client["consumeSeatReservation"]>> }>((resolve, reject) => {
     queue.onMessage("seat", async (seat: SeatMessage) => {

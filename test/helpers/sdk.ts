@@ -14,6 +14,9 @@ export async function joinQueue(server: ColyseusTestServer, queue: string, optio
   let resolve!: (seat: SeatMessage) => void;
   const seat = new Promise<SeatMessage>((r) => (resolve = r));
   room.onMessage("seat", (message: SeatMessage) => resolve(message));
+  // Tests that look at these add their own handlers; these keep the SDK from warning about them.
+  room.onMessage("status", () => undefined);
+  room.onMessage("clients", () => undefined);
   return { queue: room, seat };
 }
 
