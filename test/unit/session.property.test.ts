@@ -55,7 +55,7 @@ const scenarioArb = fc
     readyCheck: fc.boolean(),
     allowPartialParties: fc.boolean(),
   })
-  .chain((config) => fc.record({ config: fc.constant(config), ops: fc.array(opArb(Math.max(2, config.teamSize)), { minLength: 20, maxLength: 120, size: "max" }) }));
+  .chain((config) => fc.record({ config: fc.constant(config), ops: fc.array(opArb(Math.max(2, config.teamSize)), { minLength: 20, maxLength: 100, size: "max" }) }));
 
 const TIMEOUT_MS = 2000;
 
@@ -117,13 +117,21 @@ function harness(config: { teamSize: number; readyCheck: boolean; allowPartialPa
 
 type Harness = ReturnType<typeof harness>;
 
+/** Throw with `message` unless `condition` (cheaper than `expect` in the per-step loops). */
+function check(condition: boolean, message: () => string): void {
+  if (!condition) throw new Error(message());
+}
+
+const sorted = (ids: Iterable<string>) => [...ids].sort().join(",");
+
 function checkInvariants(h: Harness, joined: readonly string[]): void {
   const { session, mm } = h;
   const live = joined.filter((id) => !h.gone.has(id));
+  const liveSet = new Set(live);
   const views = new Map([...session.players()].map((p) => [p.id, p]));
   // The session holds exactly the players who joined and are not gone.
-  expect([...views.keys()].sort()).toEqual([...live].sort());
-  for (const id of live) expect(views.get(id)!.connected).toBe(h.connected.has(id));
+  check(sorted(views.keys()) === sorted(live), () => `session holds ${sorted(views.keys())}, expected ${sorted(live)}`);
+  for (const id of live) check(views.get(id)!.connected === h.connected.has(id), () => `${id}: session and client disagree on the connection`);
 
   // Count every appearance of every player across the places a player can be.
   const seen = new Map<string, string[]>();
@@ -138,38 +146,38 @@ function checkInvariants(h: Harness, joined: readonly string[]): void {
     const view = views.get(id)!;
     const where = seen.get(id) ?? [];
     if (view.place === "seated") {
-      expect(where, `seated ${id} is still somewhere`).toEqual([]);
-      // A seated player has its seat, or it is held for it while it is away.
-      expect(h.seats.get(id) ?? 0).toBe(view.connected ? 1 : (h.seats.get(id) ?? 0));
+      check(where.length === 0, () => `seated ${id} is still in ${where.join(", ")}`);
+      // A connected seated player has had its seat; one away may have it held.
+      if (view.connected) check(h.seats.get(id) === 1, () => `seated ${id} got ${h.seats.get(id) ?? 0} seats`);
     } else {
-      expect(where, `${id} (${view.place}) must be in exactly one place`).toHaveLength(1);
-      expect(where[0]!.startsWith(view.place === "party" ? "party:" : view.place)).toBe(true);
+      check(where.length === 1, () => `${id} (${view.place}) must be in exactly one place, is in [${where.join(", ")}]`);
+      check(where[0]!.startsWith(view.place === "party" ? "party:" : view.place), () => `${id} is ${view.place} but found in ${where[0]}`);
     }
   }
-  for (const [id] of seen) expect(live, `${id} is gone but still placed`).toContain(id);
-  for (const [id, n] of h.seats) expect(n, `${id} got ${n} seats`).toBe(1);
+  for (const [id] of seen) check(liveSet.has(id), () => `${id} is gone but still placed`);
+  for (const [id, n] of h.seats) check(n === 1, () => `${id} got ${n} seats`);
 
   // The waiting list shown to clients and the monitor is the engine's.
-  expect([...h.shown].sort()).toEqual(waitingTickets.map((t) => t.id).sort());
+  check(sorted(h.shown) === sorted(waitingTickets.map((t) => t.id)), () => `shown ${sorted(h.shown)} but the engine has ${sorted(waitingTickets.map((t) => t.id))}`);
 
   // Parties are never split: all members share one place, one ticket, one team.
   for (const party of session.parties.all()) {
     const places = new Set(party.members.map((id) => views.get(id)?.place));
-    expect(places.size, `party ${party.id} split across ${[...places].join(", ")}`).toBe(1);
+    check(places.size === 1, () => `party ${party.id} split across ${[...places].join(", ")}`);
     if (party.status === "queued") {
       const ticket = mm.get(party.id);
-      expect(ticket?.players.map((p) => p.id).sort()).toEqual([...party.members].sort());
+      check(sorted(ticket?.players.map((p) => p.id) ?? []) === sorted(party.members), () => `party ${party.id}'s ticket does not hold its members`);
     }
     if (party.status === "matched") {
       const pm = session.pending.of(party.members[0]!)!;
-      const team = pm.match.teams.find((t) => t.ticketIds.includes(party.id))!;
-      for (const id of party.members) expect(team.players.some((p) => p.id === id)).toBe(true);
+      const team = pm.match.teams.find((t) => t.ticketIds.includes(party.id));
+      check(team !== undefined && party.members.every((id) => team.players.some((p) => p.id === id)), () => `party ${party.id} is not whole on one team`);
     }
   }
   // Every pending match is whole: 2k distinct players.
   for (const pm of session.pending.all()) {
     const players = pm.match.teams.flatMap((t) => t.players.map((p) => p.id));
-    expect(new Set(players).size).toBe(2 * mm.teamSize);
+    check(new Set(players).size === 2 * mm.teamSize, () => `match ${pm.match.id} is not whole`);
   }
 }
 
