@@ -190,4 +190,39 @@ describe("QueueSession", () => {
     expect(spawns).toHaveLength(0);
     expect(session.matchmaker.get("a")?.enqueuedAt).toBe(0);
   });
+
+  it("ready check: a party member declining holds the party and tells its other members; the rest keep their place", () => {
+    const { session, removed, spawns, solo, last } = setup({ readyCheck: 5000 });
+    session.join({ player: { id: "L", rating: 1500 }, party: { size: 2 } }, 0);
+    const { code } = last<PartyMessage>("L", "party")!;
+    session.join({ player: { id: "M", rating: 1500 }, partyCode: code }, 1);
+    solo("s1", 2);
+    solo("s2", 3);
+    session.tick(3);
+    expect(session.placeOf("L")).toBe("ready-check");
+    session.decline("M", 10);
+    expect(removed.get("M")?.reason).toBe("declined");
+    expect(last<PartyMessage>("L", "party")).toMatchObject({ event: "member_left", reason: "declined", status: "held", members: 1, leader: true });
+    expect(session.placeOf("L")).toBe("party");
+    expect(session.matchmaker.has(partyTicketId(code))).toBe(false);
+    expect([...session.matchmaker.waiting()].map((t) => [t.id, t.enqueuedAt])).toEqual([
+      ["s1", 2],
+      ["s2", 3],
+    ]);
+    expect(spawns).toHaveLength(0);
+  });
+
+  it("a party member who drops is told the party's state when it reconnects", () => {
+    const { session, sent, last } = setup({ teamSize: 3 });
+    session.join({ player: { id: "L", rating: 1500 }, party: { size: 3 } }, 0);
+    const { code } = last<PartyMessage>("L", "party")!;
+    session.join({ player: { id: "M", rating: 1500 }, partyCode: code }, 0);
+    session.drop("M");
+    const before = sent.filter((m) => m.to === "M").length;
+    session.join({ player: { id: "N", rating: 1500 }, partyCode: code }, 5);
+    expect(sent.filter((m) => m.to === "M")).toHaveLength(before); // nothing sent while away
+    expect(session.placeOf("M")).toBe("waiting");
+    session.reconnect("M", 6);
+    expect(last<PartyMessage>("M", "party")).toMatchObject({ event: "reconnected", status: "queued", members: 3 });
+  });
 });
