@@ -21,7 +21,9 @@ import {
   type ResolvedRoomOptions,
 } from "./options.js";
 import { spawnGame, type SeatMessage } from "./seats.js";
-import { JoinRefused, QueueSession, type RemovedMessage, type StartResult } from "./session.js";
+import type { PartyMessage } from "./parties.js";
+import type { MatchFoundMessage } from "./ready-check.js";
+import { JoinRefused, QueueSession, type RemovedMessage, type RequeuedMessage, type StartResult } from "./session.js";
 import { MatchmakerState, QueueFigures, WaitingEntry } from "./state.js";
 
 /**
