@@ -13,6 +13,14 @@ class ReconnectGameRoom extends Room {
   }
 }
 
+/** A game room whose creation waits until the test opens the gate. */
+class GatedGameRoom extends Room {
+  static gate: Promise<void> = Promise.resolve();
+  override async onCreate(): Promise<void> {
+    await GatedGameRoom.gate;
+  }
+}
+
 describe("reconnection", () => {
   let server: ColyseusTestServer;
 
@@ -26,6 +34,8 @@ describe("reconnection", () => {
           ready_grace_duel: defineQueue({ teamSize: 1, gameRoom: "reconnect_game", tickMs: 60_000, reconnectGraceMs: 5000, readyCheck: { timeoutMs: 10_000 } }),
           no_grace_duel: defineQueue({ teamSize: 1, gameRoom: "reconnect_game", tickMs: 60_000 }),
           reconnect_game: defineRoom(ReconnectGameRoom),
+          gated_grace_duel: defineQueue({ teamSize: 1, gameRoom: "gated_game", tickMs: 60_000, reconnectGraceMs: 5000 }),
+          gated_game: defineRoom(GatedGameRoom),
         },
       }),
       testPort(12),
@@ -152,5 +162,52 @@ describe("reconnection", () => {
     await vi.waitFor(() => expect(queue.session.placeOf(a.room.sessionId)).toBeUndefined());
     expect(queue.matchmaker.size).toBe(0);
     expect(queue.state.waiting.size).toBe(0);
+  });
+
+  it("a seat reserved while the player was away is sent when it reconnects", async () => {
+    let open!: () => void;
+    GatedGameRoom.gate = new Promise<void>((resolve) => (open = resolve));
+    const a = await join(server, "gated_grace_duel", { rating: 1500 });
+    const queue = server.getRoomById<MatchmakerRoom>(a.room.roomId);
+    const b = await join(server, "gated_grace_duel", { rating: 1500 });
+    await vi.waitFor(() => expect(queue.session.placeOf(a.room.sessionId)).toBe("spawning"));
+    const token = a.room.reconnectionToken;
+    kill(a.room);
+    await vi.waitFor(() => expect(queue.session.isConnected(a.room.sessionId)).toBe(false));
+    open();
+    const seatB: SeatMessage = await within(b.inbox.nth("seat"), 5000, "the present player's seat");
+    await vi.waitFor(() => expect(queue.session.placeOf(a.room.sessionId)).toBe("seated"));
+    expect(a.inbox.all("seat")).toHaveLength(0);
+
+    const back = track(await server.sdk.reconnect(token));
+    const seatA: SeatMessage = await within(back.inbox.nth("seat"), 5000, "the held seat");
+    expect(seatA.roomId).toBe(seatB.roomId);
+    expect(seatA.sessionId).toBe(a.room.sessionId);
+    // The held seat is usable.
+    const game = await server.sdk.consumeSeatReservation(seatA);
+    expect(game.sessionId).toBe(a.room.sessionId);
+    await game.leave();
+    await leaveAll([back, b]);
+  });
+
+  it("the SDK's own automatic reconnection keeps the place", async () => {
+    const a = await join(server, "grace_squad", { rating: 1500 });
+    const queue = server.getRoomById<MatchmakerRoom>(a.room.roomId);
+    const since = queue.matchmaker.get(a.room.sessionId)!.enqueuedAt;
+    a.room.reconnection.minUptime = 0;
+    const reconnected = new Promise<void>((resolve) => a.room.onReconnect(() => resolve()));
+    const ws = (a.room.connection as unknown as { transport: { ws: { terminate: () => void } } }).transport.ws;
+    ws.terminate(); // the network drops; the SDK retries by itself
+    await within(reconnected, 5000, "the SDK's reconnection");
+    await vi.waitFor(() => expect(queue.session.isConnected(a.room.sessionId)).toBe(true));
+    expect(queue.matchmaker.get(a.room.sessionId)?.enqueuedAt).toBe(since);
+    const others = [
+      await join(server, "grace_squad", { rating: 1500 }),
+      await join(server, "grace_squad", { rating: 1500 }),
+      await join(server, "grace_squad", { rating: 1500 }),
+    ];
+    // The same SDK room object keeps its handlers and receives the seat.
+    await within(Promise.all([a, ...others].map((p) => p.inbox.nth("seat"))), 5000, "seats");
+    await leaveAll([a, ...others]);
   });
 });
