@@ -22,7 +22,8 @@ describe("ready check", () => {
       config({
         rooms: {
           ready_squad: defineQueue({ teamSize: 2, gameRoom: "ready_game", tickMs: 60_000, readyCheck: { timeoutMs: 10_000 } }),
-          ready_duel: defineQueue({ teamSize: 1, gameRoom: "ready_game", tickMs: 100, readyCheck: { timeoutMs: 400 } }),
+          // A one-minute timer: the ready check's own deadline must wake the queue.
+          ready_duel: defineQueue({ teamSize: 1, gameRoom: "ready_game", tickMs: 60_000, readyCheck: { timeoutMs: 400 } }),
           ready_game: defineRoom(ReadyGameRoom),
         },
       }),
