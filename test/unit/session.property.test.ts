@@ -5,6 +5,7 @@
  * runs) with a real engine and injected time. After every step: every player is in exactly one
  * place, the engine and the shown waiting list agree with the session, no party is split, nobody
  * gets two seats or a message while disconnected, and a re-queued solo keeps its enqueue time.
+ * Policies (greedy, lifo, packing, two-queue) and bot-filled games vary between runs.
  */
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect } from "vitest";
@@ -54,15 +55,18 @@ const scenarioArb = fc
     teamSize: fc.integer({ min: 1, max: 3 }),
     readyCheck: fc.boolean(),
     allowPartialParties: fc.boolean(),
+    policy: fc.constantFrom("greedy", "lifo", "packing", "two-queue"),
+    // Bot-filled games after a maximum wait: matches with fewer humans than seats.
+    fillWithBots: fc.boolean(),
   })
   .chain((config) => fc.record({ config: fc.constant(config), ops: fc.array(opArb(Math.max(2, config.teamSize)), { minLength: 20, maxLength: 100, size: "max" }) }));
 
 const TIMEOUT_MS = 2000;
 
 /** One simulated queue: the session under test and everything its effects told the outside world. */
-function harness(config: { teamSize: number; readyCheck: boolean; allowPartialParties: boolean }) {
+function harness(config: { teamSize: number; readyCheck: boolean; allowPartialParties: boolean; policy: string; fillWithBots: boolean }) {
   let codeSeq = 0;
-  const mm = new Matchmaker({ teamSize: config.teamSize, policy: "greedy" });
+  const mm = new Matchmaker({ teamSize: config.teamSize, policy: config.policy, ...(config.fillWithBots ? { maxWaitMs: 2500, fillWithBots: true } : {}) });
   const connected = new Set<string>();
   const gone = new Set<string>();
   const shown = new Set<string>();
