@@ -4,7 +4,7 @@
  * and sends each player a `seat` message. If anything fails, the players go back to the queue
  * at their original place. The engine itself never sees Colyseus.
  */
-import { defineRoom, ErrorCode, logger, matchMaker, Room, ServerError, type AuthContext, type Client } from "@colyseus/core";
+import { CloseCode, defineRoom, ErrorCode, logger, matchMaker, Room, ServerError, type AuthContext, type Client } from "@colyseus/core";
 import { StateView } from "@colyseus/schema";
 import { MatchmakerError } from "../core/errors.js";
 import type { ImbalanceSpec } from "../core/imbalance.js";
@@ -22,6 +22,9 @@ import {
   type ResolvedRoomOptions,
 } from "./options.js";
 import { spawnGame, type SeatMessage } from "./seats.js";
+import type { PartyMessage } from "./parties.js";
+import type { MatchFoundMessage } from "./ready-check.js";
+import { JoinRefused, QueueSession, type RemovedMessage, type RequeuedMessage, type StartResult } from "./session.js";
 import { MatchmakerState, QueueFigures, WaitingEntry } from "./state.js";
 
 /**
@@ -29,26 +32,47 @@ import { MatchmakerState, QueueFigures, WaitingEntry } from "./state.js";
  * {@link defineQueue}); the configuration comes only from the server, never from clients.
  *
  * Client protocol:
- * - join with {@link JoinOptions} (`{ rating, side? }`); bad options reject the join with
- *   code 525 and a message naming each bad field;
+ * - join with {@link JoinOptions} (`{ rating, side?, party?, partyCode? }`); bad options reject
+ *   the join with code 525 and a message naming each bad field;
+ * - a party leader (`party: { size }`) and its members receive `party` ({@link PartyMessage});
+ *   the leader may send `start` (answers {@link StartResult});
+ * - with a ready check, receive `match_found` ({@link MatchFoundMessage}) and send `accept` or
+ *   `decline`; `requeued` ({@link RequeuedMessage}) when a match fell through and you kept your
+ *   place, `removed` ({@link RemovedMessage}) when you are out (the server then closes the connection);
  * - receive `seat` ({@link SeatMessage}): pass it to `client.consumeSeatReservation()`;
  * - optionally send `confirm` after taking the seat (QueueRoom's flow): the queue lets you go.
+ *
+ * The ticket lifecycle lives in {@link QueueSession}; this class wires it to Colyseus.
  */
 export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
   override state = new MatchmakerState();
 
   /** The engine; exposed for tests and custom subclasses. */
   matchmaker!: Matchmaker;
+  /** Parties, ready checks, reconnections: the lifecycle of every ticket; exposed for tests. */
+  session!: QueueSession;
   protected config!: ResolvedRoomOptions;
   private joinValidator!: JoinValidator;
   /** The pending early wake-up for the engine (a policy deadline before the next tick). */
   private wakeup?: { at: number; cancel: () => void };
-  /** Session ids of players who were sent a seat and may `confirm`. */
-  private readonly seated = new Set<string>();
+  /** Reconnections being waited for (Colyseus's deferreds), to cancel when a dropped player is removed. */
+  private readonly reconnections = new Map<string, ReturnType<Room["allowReconnection"]>>();
 
   override messages = {
     confirm: (client: Client) => {
-      if (this.seated.has(client.sessionId)) client.leave();
+      if (this.session.placeOf(client.sessionId) === "seated") client.leave();
+    },
+    start: (client: Client): StartResult => {
+      const result = this.session.start(client.sessionId, this.now());
+      this.runEngine();
+      return result;
+    },
+    accept: (client: Client) => {
+      this.session.accept(client.sessionId);
+    },
+    decline: (client: Client) => {
+      this.session.decline(client.sessionId, this.now());
+      this.runEngine();
     },
   };
 
@@ -61,7 +85,25 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
       ...engineOptions(this.config, this.roomId),
       onPolicyError: (error) => logger.error(`[${this.roomName}] ${error.message}`),
     });
-    this.joinValidator = joinOptionsSchema({ min: this.config.rating.min, max: this.config.rating.max }, this.config.roles, this.matchmaker.zones);
+    this.joinValidator = joinOptionsSchema(
+      { min: this.config.rating.min, max: this.config.rating.max },
+      this.config.roles,
+      this.config.teamSize,
+      this.matchmaker.zones,
+    );
+    this.session = new QueueSession({
+      matchmaker: this.matchmaker,
+      ...(this.config.readyCheck ? { readyCheck: this.config.readyCheck } : {}),
+      allowPartialParties: this.config.allowPartialParties,
+      onError: (message) => logger.error(`[${this.roomName}] ${message}`),
+      effects: {
+        send: (id, type, payload) => this.clients.getById(id)?.send(type, payload),
+        waiting: (ticket) => this.showWaiting(ticket),
+        notWaiting: (ticketId) => this.state.waiting.delete(ticketId),
+        spawn: (match) => void this.startMatch(match),
+        remove: (id, message) => this.removePlayer(id, message),
+      },
+    });
     this.state.figures = new QueueFigures();
     this.state.figures.policy = this.matchmaker.policy.name;
     this.state.figures.teamSize = this.config.teamSize;
@@ -69,38 +111,73 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
   }
 
   override onAuth(_client: Client, options: unknown, _context: AuthContext): JoinOptions {
-    return this.validateJoin(options);
+    const join = this.validateJoin(options);
+    const problem = this.session.joinProblem(join);
+    if (problem) throw new ServerError(ErrorCode.AUTH_FAILED, `invalid join options: ${problem}`);
+    return join;
   }
 
   override onJoin(client: Client, options: unknown): void {
     const join = this.validateJoin(options);
-    const now = this.now();
-    const ticket: Ticket = {
-      id: client.sessionId,
-      players: [
-        {
-          id: client.sessionId,
-          rating: join.rating,
-          ...(join.uncertainty !== undefined ? { uncertainty: join.uncertainty } : {}),
-          ...(join.roles ? { roles: join.roles } : {}),
-        },
-      ],
-      enqueuedAt: now,
-      ...(join.side ? { side: join.side } : {}),
-      ...(join.zones ? { zones: join.zones } : {}),
-    };
-    this.matchmaker.enqueue(ticket, now);
-    const entry = this.showWaiting(ticket);
     client.view = new StateView();
-    client.view.add(entry);
+    try {
+      this.session.join(
+        {
+          player: {
+            id: client.sessionId,
+            rating: join.rating,
+            ...(join.uncertainty !== undefined ? { uncertainty: join.uncertainty } : {}),
+            ...(join.roles ? { roles: join.roles } : {}),
+          },
+          ...(join.side ? { side: join.side } : {}),
+          ...(join.zones ? { zones: join.zones } : {}),
+          ...(join.party ? { party: join.party } : {}),
+          ...(join.partyCode !== undefined ? { partyCode: join.partyCode } : {}),
+        },
+        this.now(),
+      );
+    } catch (error) {
+      // The party filled up (or similar) between onAuth and here.
+      if (error instanceof JoinRefused) throw new ServerError(ErrorCode.AUTH_FAILED, `invalid join options: ${error.message}`);
+      throw error;
+    }
+    this.runEngine();
+  }
+
+  /**
+   * An unexpected disconnect: with `reconnectGraceMs`, a player who has no seat yet keeps its
+   * place (and its place in a match) while Colyseus waits for it to reconnect; otherwise, or if
+   * it does not return, `onLeave` follows.
+   */
+  override onDrop(client: Client): void {
+    const grace = this.config.reconnectGraceMs;
+    if (grace <= 0 || !this.session.drop(client.sessionId)) return;
+    const reconnection = this.allowReconnection(client, grace / 1000);
+    this.reconnections.set(client.sessionId, reconnection);
+    reconnection.then(
+      () => this.reconnections.delete(client.sessionId),
+      () => this.reconnections.delete(client.sessionId),
+    );
+  }
+
+  override onReconnect(client: Client): void {
+    this.session.reconnect(client.sessionId, this.now());
     this.runEngine();
   }
 
   override onLeave(client: Client): void {
-    this.seated.delete(client.sessionId);
-    if (this.matchmaker.cancel(client.sessionId, this.now())) {
-      this.state.waiting.delete(client.sessionId);
-      this.refreshFigures(this.now());
+    this.session.leave(client.sessionId, this.now());
+    this.runEngine();
+  }
+
+  /** The session removed a player (declined, timed out, did not return): tell it and let it go. */
+  private removePlayer(sessionId: string, message: RemovedMessage): void {
+    const client = this.clients.getById(sessionId);
+    if (client) {
+      client.send("removed", message);
+      client.leave(CloseCode.CONSENTED);
+    } else {
+      this.reconnections.get(sessionId)?.reject(new Error(`removed: ${message.reason}`));
     }
   }
 
@@ -125,16 +202,7 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
   /** Run the policy now; safe to call at any time (the timer and every join call it). */
   protected runEngine(): void {
     const now = this.now();
-    let matches: Match[] = [];
-    try {
-      matches = this.matchmaker.tick(now);
-    } catch (error) {
-      logger.error(`[${this.roomName}] matchmaker tick failed:`, error);
-    }
-    for (const match of matches) {
-      for (const t of match.tickets) this.state.waiting.delete(t.id);
-      void this.startMatch(match);
-    }
+    this.session.tick(now);
     this.refreshFigures(now);
     this.scheduleWakeup(now);
   }
@@ -146,7 +214,7 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
 
   /** Wake the engine at its own next deadline when that comes before the next timer tick. */
   private scheduleWakeup(now: number): void {
-    const at = this.matchmaker.nextWakeup(now);
+    const at = this.session.nextWakeup(now);
     if (at === undefined || at - now >= this.config.tickMs) return;
     if (this.wakeup && this.wakeup.at <= at) return;
     this.wakeup?.cancel();
@@ -170,32 +238,18 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
     } catch (error) {
       this.state.figures.spawnFailures++;
       logger.error(`[${this.roomName}] could not start match ${match.id} in "${this.config.gameRoom}"; re-queueing its players:`, error);
-      this.requeue(match);
+      this.session.spawnFailed(match.id, this.now());
+      this.refreshFigures(this.now());
       return;
     }
     // Someone left while the game was being created: a game one player short helps nobody, so
     // the game is dropped and everyone still here goes back to their place in the queue.
-    if ([...seats.keys()].some((id) => !this.clients.getById(id))) {
+    if (this.session.spawned(match.id, seats, this.now()) === "abandoned") {
       const roomId = seats.values().next().value?.roomId;
       if (roomId) await matchMaker.remoteRoomCall(roomId, "disconnect").catch(() => undefined);
       this.state.figures.abandonedMatches++;
-      this.requeue(match);
-      return;
+      this.refreshFigures(this.now());
     }
-    for (const [sessionId, seat] of seats) {
-      this.seated.add(sessionId);
-      this.clients.getById(sessionId)!.send("seat", seat);
-    }
-  }
-
-  /** Put a failed match's tickets back at their original place; players who left stay gone. */
-  private requeue(match: Match): void {
-    const now = this.now();
-    const stillHere = match.tickets.filter((t) => t.players.every((p) => this.clients.getById(p.id)));
-    const refused = this.matchmaker.requeue(stillHere, now);
-    for (const t of stillHere) if (!refused.includes(t)) this.showWaiting(t);
-    for (const t of refused) logger.error(`[${this.roomName}] could not re-queue ticket ${t.id}`);
-    this.refreshFigures(now);
   }
 
   private showWaiting(ticket: Ticket): WaitingEntry {
