@@ -11,8 +11,8 @@ import type { ImbalanceSpec } from "../core/imbalance.js";
 import { Matchmaker, type MatchmakerOptions } from "../core/matchmaker.js";
 import type { AcceptanceWindow } from "../core/policy.js";
 import type { Match, Ticket } from "../core/types.js";
-import { ticketZones } from "../core/zones.js";
 import { WaitEstimator } from "../core/wait-estimate.js";
+import { ticketZones } from "../core/zones.js";
 import "../policies/index.js";
 import { BackfillDesk, type BackfillReceipt } from "./backfill.js";
 import { figuresToMetrics, registerQueue, unregisterQueue, type QueueMetrics } from "./metrics.js";
@@ -26,6 +26,9 @@ import {
   type ResolvedRoomOptions,
 } from "./options.js";
 import { spawnGame, type SeatMessage } from "./seats.js";
+import type { PartyMessage } from "./parties.js";
+import type { MatchFoundMessage } from "./ready-check.js";
+import { JoinRefused, QueueSession, type RemovedMessage, type RequeuedMessage, type StartResult } from "./session.js";
 import { MatchmakerState, QueueFigures, syncCounts, WaitingEntry } from "./state.js";
 import { StatusPublisher, Throttle } from "./status.js";
 
@@ -34,28 +37,37 @@ import { StatusPublisher, Throttle } from "./status.js";
  * {@link defineQueue}); the configuration comes only from the server, never from clients.
  *
  * Client protocol:
- * - join with {@link JoinOptions} (`{ rating, side? }`); bad options reject the join with
- *   code 525 and a message naming each bad field;
+ * - join with {@link JoinOptions} (`{ rating, side?, party?, partyCode? }`); bad options reject
+ *   the join with code 525 and a message naming each bad field;
+ * - a party leader (`party: { size }`) and its members receive `party` ({@link PartyMessage});
+ *   the leader may send `start` (answers {@link StartResult});
+ * - with a ready check, receive `match_found` ({@link MatchFoundMessage}) and send `accept` or
+ *   `decline`; `requeued` ({@link RequeuedMessage}) when a match fell through and you kept your
+ *   place, `removed` ({@link RemovedMessage}) when you are out (the server then closes the connection);
  * - receive `seat` ({@link SeatMessage}): pass it to `client.consumeSeatReservation()`;
  * - receive `status` ({@link StatusMessage}) while waiting, at most once per tick and only on change;
- * - receive `clients` (a number: players waiting in the queue, or in the client's zones), as
- *   Colyseus's `QueueRoom` sends it, on change;
+ * - receive `clients` (a number: players waiting in the queue, or in the client's busiest zone),
+ *   as Colyseus's `QueueRoom` sends it, on change;
  * - optionally send `confirm` after taking the seat (QueueRoom's flow): the queue lets you go.
  *
  * Server side: {@link MatchmakerRoom.getMetrics}, {@link MatchmakerRoom.requestBackfill} (a game
  * room calls it through `matchMaker.remoteRoomCall`, or the `requestBackfill` helper).
+ *
+ * The ticket lifecycle lives in {@link QueueSession}; this class wires it to Colyseus.
  */
 export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
   override state = new MatchmakerState();
 
   /** The engine; exposed for tests and custom subclasses. */
   matchmaker!: Matchmaker;
+  /** Parties, ready checks, reconnections: the lifecycle of every ticket; exposed for tests. */
+  session!: QueueSession;
   protected config!: ResolvedRoomOptions;
   private joinValidator!: JoinValidator;
   /** The pending early wake-up for the engine (a policy deadline before the next tick). */
   private wakeup?: { at: number; cancel: () => void };
-  /** Session ids of players who were sent a seat and may `confirm`. */
-  private readonly seated = new Set<string>();
+  /** Reconnections being waited for (Colyseus's deferreds), to cancel when a dropped player is removed. */
+  private readonly reconnections = new Map<string, ReturnType<Room["allowReconnection"]>>();
   /** Recent waits by ticket class, for the estimated wait in `status`. */
   private estimator!: WaitEstimator;
   private status!: StatusPublisher;
@@ -66,7 +78,19 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
   override messages = {
     confirm: (client: Client) => {
       // As QueueRoom does: a normal closure, so the client's onLeave sees code 1000.
-      if (this.seated.has(client.sessionId)) client.leave(CloseCode.NORMAL_CLOSURE);
+      if (this.session.placeOf(client.sessionId) === "seated") client.leave(CloseCode.NORMAL_CLOSURE);
+    },
+    start: (client: Client): StartResult => {
+      const result = this.session.start(client.sessionId, this.now());
+      this.runEngine();
+      return result;
+    },
+    accept: (client: Client) => {
+      this.session.accept(client.sessionId);
+    },
+    decline: (client: Client) => {
+      this.session.decline(client.sessionId, this.now());
+      this.runEngine();
     },
   };
 
@@ -83,7 +107,25 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
     } catch (error) {
       throw configurationError(error);
     }
-    this.joinValidator = joinOptionsSchema({ min: this.config.rating.min, max: this.config.rating.max }, this.config.roles, this.matchmaker.zones);
+    this.joinValidator = joinOptionsSchema(
+      { min: this.config.rating.min, max: this.config.rating.max },
+      this.config.roles,
+      this.config.teamSize,
+      this.matchmaker.zones,
+    );
+    this.session = new QueueSession({
+      matchmaker: this.matchmaker,
+      ...(this.config.readyCheck ? { readyCheck: this.config.readyCheck } : {}),
+      allowPartialParties: this.config.allowPartialParties,
+      onError: (message) => logger.error(`[${this.roomName}] ${message}`),
+      effects: {
+        send: (id, type, payload) => this.clients.getById(id)?.send(type, payload),
+        waiting: (ticket) => this.showWaiting(ticket),
+        notWaiting: (ticketId) => this.state.waiting.delete(ticketId),
+        spawn: (match) => void this.startMatch(match),
+        remove: (id, message) => this.removePlayer(id, message),
+      },
+    });
     this.state.figures = new QueueFigures();
     this.state.figures.policy = this.matchmaker.policy.name;
     this.state.figures.teamSize = this.config.teamSize;
@@ -119,38 +161,74 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
   }
 
   override onAuth(_client: Client, options: unknown, _context: AuthContext): JoinOptions {
-    return this.validateJoin(options);
+    const join = this.validateJoin(options);
+    const problem = this.session.joinProblem(join);
+    if (problem) throw new ServerError(ErrorCode.AUTH_FAILED, `invalid join options: ${problem}`);
+    return join;
   }
 
   override onJoin(client: Client, options: unknown): void {
     const join = this.validateJoin(options);
-    const now = this.now();
-    const ticket: Ticket = {
-      id: client.sessionId,
-      players: [
-        {
-          id: client.sessionId,
-          rating: join.rating,
-          ...(join.uncertainty !== undefined ? { uncertainty: join.uncertainty } : {}),
-          ...(join.roles ? { roles: join.roles } : {}),
-        },
-      ],
-      enqueuedAt: now,
-      ...(join.side ? { side: join.side } : {}),
-      ...(join.zones ? { zones: join.zones } : {}),
-    };
-    this.matchmaker.enqueue(ticket, now);
-    const entry = this.showWaiting(ticket);
     client.view = new StateView();
-    client.view.add(entry);
+    try {
+      this.session.join(
+        {
+          player: {
+            id: client.sessionId,
+            rating: join.rating,
+            ...(join.uncertainty !== undefined ? { uncertainty: join.uncertainty } : {}),
+            ...(join.roles ? { roles: join.roles } : {}),
+          },
+          ...(join.side ? { side: join.side } : {}),
+          ...(join.zones ? { zones: join.zones } : {}),
+          ...(join.party ? { party: join.party } : {}),
+          ...(join.partyCode !== undefined ? { partyCode: join.partyCode } : {}),
+        },
+        this.now(),
+      );
+    } catch (error) {
+      // The party filled up (or similar) between onAuth and here.
+      if (error instanceof JoinRefused) throw new ServerError(ErrorCode.AUTH_FAILED, `invalid join options: ${error.message}`);
+      throw error;
+    }
+    this.runEngine();
+  }
+
+  /**
+   * An unexpected disconnect: with `reconnectGraceMs`, a player who has no seat yet keeps its
+   * place (and its place in a match) while Colyseus waits for it to reconnect; otherwise, or if
+   * it does not return, `onLeave` follows.
+   */
+  override onDrop(client: Client): void {
+    const grace = this.config.reconnectGraceMs;
+    if (grace <= 0 || !this.session.drop(client.sessionId)) return;
+    const reconnection = this.allowReconnection(client, grace / 1000);
+    this.reconnections.set(client.sessionId, reconnection);
+    reconnection.then(
+      () => this.reconnections.delete(client.sessionId),
+      () => this.reconnections.delete(client.sessionId),
+    );
+  }
+
+  override onReconnect(client: Client): void {
+    this.session.reconnect(client.sessionId, this.now());
     this.runEngine();
   }
 
   override onLeave(client: Client): void {
-    this.seated.delete(client.sessionId);
-    if (this.matchmaker.cancel(client.sessionId, this.now())) {
-      this.state.waiting.delete(client.sessionId);
-      this.refreshFigures(this.now());
+    this.session.leave(client.sessionId, this.now());
+    this.runEngine();
+  }
+
+  /** The session removed a player (declined, timed out, did not return): tell it and let it go. */
+  private removePlayer(sessionId: string, message: RemovedMessage): void {
+    if (message.reason !== "error") this.countDecline(); // declined, timed out, or did not return in time
+    const client = this.clients.getById(sessionId);
+    if (client) {
+      client.send("removed", message);
+      client.leave(CloseCode.CONSENTED);
+    } else {
+      this.reconnections.get(sessionId)?.reject(new Error(`removed: ${message.reason}`));
     }
   }
 
@@ -175,22 +253,12 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
   /** Run the policy now; safe to call at any time (the timer and every join call it). */
   protected runEngine(): void {
     const now = this.now();
-    let matches: Match[] = [];
     try {
       this.backfill.serve(); // replacements for running games come before new games
     } catch (error) {
       logger.error(`[${this.roomName}] backfill failed:`, error);
     }
-    try {
-      matches = this.matchmaker.tick(now);
-    } catch (error) {
-      logger.error(`[${this.roomName}] matchmaker tick failed:`, error);
-    }
-    for (const match of matches) {
-      for (const t of match.tickets) this.state.waiting.delete(t.id);
-      void this.startMatch(match);
-    }
-    this.matchesFormed(matches, now);
+    this.matchesFormed(this.session.tick(now), now);
     this.refreshFigures(now);
     this.scheduleWakeup(now);
     this.statusThrottle.request();
@@ -203,7 +271,7 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
 
   /** Wake the engine at its own next deadline when that comes before the next timer tick. */
   private scheduleWakeup(now: number): void {
-    const at = this.matchmaker.nextWakeup(now);
+    const at = this.session.nextWakeup(now);
     if (at === undefined || at - now >= this.config.tickMs) return;
     if (this.wakeup && this.wakeup.at <= at) return;
     this.wakeup?.cancel();
@@ -228,34 +296,20 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
     } catch (error) {
       this.state.figures.spawnFailures++;
       logger.error(`[${this.roomName}] could not start match ${match.id} in "${this.config.gameRoom}"; re-queueing its players:`, error);
-      this.requeue(match);
+      this.session.spawnFailed(match.id, this.now());
+      this.refreshFigures(this.now());
       return;
     }
     // Someone left while the game was being created: a game one player short helps nobody, so
     // the game is dropped and everyone still here goes back to their place in the queue.
-    if ([...seats.keys()].some((id) => !this.clients.getById(id))) {
-      const roomId = seats.values().next().value?.roomId;
-      if (roomId) await matchMaker.remoteRoomCall(roomId, "disconnect").catch(() => undefined);
-      this.state.figures.abandonedMatches++;
-      this.requeue(match);
-      return;
-    }
-    for (const [sessionId, seat] of seats) {
-      this.seated.add(sessionId);
-      this.clients.getById(sessionId)!.send("seat", seat);
-    }
     const gameRoomId = seats.values().next().value?.roomId;
-    if (gameRoomId) this.backfill.trackMatch(match, gameRoomId);
-  }
-
-  /** Put a failed match's tickets back at their original place; players who left stay gone. */
-  private requeue(match: Match): void {
-    const now = this.now();
-    const stillHere = match.tickets.filter((t) => t.players.every((p) => this.clients.getById(p.id)));
-    const refused = this.matchmaker.requeue(stillHere, now);
-    for (const t of stillHere) if (!refused.includes(t)) this.showWaiting(t);
-    for (const t of refused) logger.error(`[${this.roomName}] could not re-queue ticket ${t.id}`);
-    this.refreshFigures(now);
+    if (this.session.spawned(match.id, seats, this.now()) === "abandoned") {
+      if (gameRoomId) await matchMaker.remoteRoomCall(gameRoomId, "disconnect").catch(() => undefined);
+      this.state.figures.abandonedMatches++;
+      this.refreshFigures(this.now());
+    } else if (gameRoomId) {
+      this.backfill.trackMatch(match, gameRoomId);
+    }
   }
 
   private showWaiting(ticket: Ticket): WaitingEntry {
@@ -348,26 +402,16 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
         queue: this.roomName,
         waiting: () => this.matchmaker.waiting(),
         zonesOf: (ticket) => this.matchmaker.zonesOfTicket(ticket.id) ?? ticket.zones,
-        withdraw: (ticket) => {
-          if (!this.matchmaker.cancel(ticket.id, this.now())) return false;
-          this.state.waiting.delete(ticket.id);
-          return true;
-        },
+        withdraw: (ticket) => this.session.takeForBackfill(ticket.id, this.now()) !== undefined,
         restore: (tickets) => {
-          const stillHere = tickets.filter((t) => t.players.every((p) => this.clients.getById(p.id)));
-          const refused = this.matchmaker.requeue(stillHere, this.now());
-          for (const t of stillHere) if (!refused.includes(t)) this.showWaiting(t);
-          for (const t of refused) logger.error(`[${this.roomName}] could not re-queue ticket ${t.id}`);
+          for (const t of tickets) this.session.backfillFailed(t, this.now());
           this.refreshFigures(this.now());
         },
         auth: (id) => this.clients.getById(id)?.auth,
-        seat: (id, seat, ticket) => {
-          const client = this.clients.getById(id);
-          if (!client) return false;
-          if (ticket.players[0].id === id) this.estimator.record(ticket, this.now() - ticket.enqueuedAt);
-          this.seated.add(id);
-          client.send("seat", seat);
-          return true;
+        seatTicket: (ticket, seats) => {
+          const seated = this.session.backfillSeated(ticket, seats);
+          if (seated.length > 0) this.estimator.record(ticket, this.now() - ticket.enqueuedAt);
+          return seated;
         },
         count: (what, n) => {
           const f = this.state.figures;
@@ -381,6 +425,7 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
     );
   }
 }
+
 
 /**
  * A waiting ticket's acceptance window: its zone policy's, or in several zones the hull of

@@ -31,8 +31,11 @@ export interface BackfillHost {
   restore(tickets: readonly Ticket[]): void;
   /** The player's auth data, passed on to the game room. */
   auth(playerId: string): unknown;
-  /** Send the seat to the player (and let it `confirm`); false if it is gone. */
-  seat(playerId: string, seat: SeatMessage, ticket: Ticket): boolean;
+  /**
+   * The ticket's seats are reserved: seat its players still here (send `seat`, or hold it for one
+   * away) and return who was seated.
+   */
+  seatTicket(ticket: Ticket, seats: ReadonlyMap<string, SeatMessage>): readonly string[];
   /** Counters for the figures. */
   count(what: "requested" | "filled" | "failures", n: number): void;
 }
@@ -191,20 +194,26 @@ export class BackfillDesk {
       return;
     }
     const tracked = match.teams[r.team];
-    for (const { ticket, player } of players) {
-      const seat: SeatMessage = {
-        ...matchMaker.buildSeatReservation(room, player.id),
-        matchId: r.matchId,
-        side,
-        team: r.team,
-        ...zone,
-        backfill: true,
-      };
-      if (this.host.seat(player.id, seat, ticket)) {
-        this.host.count("filled", 1);
-        tracked.ratings.push(player.rating);
-      } else if (!r.cancelled) {
-        r.open++; // the player left meanwhile: its reserved seat expires; seek another
+    for (const ticket of tickets) {
+      const seatsOfTicket = new Map<string, SeatMessage>();
+      for (const player of ticket.players) {
+        seatsOfTicket.set(player.id, {
+          ...matchMaker.buildSeatReservation(room, player.id),
+          matchId: r.matchId,
+          side,
+          team: r.team,
+          ...zone,
+          backfill: true,
+        });
+      }
+      const seated = new Set(this.host.seatTicket(ticket, seatsOfTicket));
+      for (const player of ticket.players) {
+        if (seated.has(player.id)) {
+          this.host.count("filled", 1);
+          tracked.ratings.push(player.rating);
+        } else if (!r.cancelled) {
+          r.open++; // the player left meanwhile: its reserved seat expires; seek another
+        }
       }
     }
     this.prune();

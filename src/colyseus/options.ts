@@ -9,6 +9,7 @@ import { queueRolesProblem } from "../core/roles.js";
 import { describeIssues, parseConfig, unknownKeyMessage } from "../core/validation.js";
 import type { Side } from "../core/types.js";
 import { resolveZones, ZonesSchema, type ZoneOption, type ZoneSpec } from "../core/zones.js";
+import { PARTY_CODE_PATTERN } from "./parties.js";
 
 /** Configuration of one queue: the second argument of `defineRoom(MatchmakerRoom, …)`. */
 export interface MatchmakerRoomOptions {
@@ -49,6 +50,20 @@ export interface MatchmakerRoomOptions {
    */
   zones?: ZoneOption[];
   /**
+   * Ready check: when a match forms, every player receives `match_found` and must `accept`
+   * within `timeoutMs` (100 to 120,000 ms). The game room is created only once all accepted;
+   * decliners and players who time out are removed, everyone else waits again at their place.
+   */
+  readyCheck?: { timeoutMs: number };
+  /**
+   * How long (ms, 0 to 600,000; default 0 = off) a client whose connection drops unexpectedly
+   * keeps its place (Colyseus reconnection). If it is matched meanwhile, its place in the match
+   * is held within the grace; if it does not return, that counts as declining.
+   */
+  reconnectGraceMs?: number;
+  /** Whether a party leader may `start` matching before the party is complete (default false). */
+  allowPartialParties?: boolean;
+  /**
    * How the `status` message's estimated wait is computed: recent waits are kept per class of
    * ticket (party size, side, zone, rating band of `bandWidth`, default a twentieth of the
    * rating range), `window` waits per class (default 50), and a class needs `minSamples` waits
@@ -85,6 +100,24 @@ const RoomOptionsSchema = v.strictObject(
     imbalance: v.optional(v.looseObject({ kind: v.string('must name a kind, e.g. "alman-mckay"') })),
     roles: v.optional(v.array(v.string("must be a role name"), "must be a list of role names")),
     zones: v.optional(ZonesSchema),
+    readyCheck: v.optional(
+      v.strictObject(
+        {
+          timeoutMs: v.pipe(
+            v.number("must be a number of milliseconds"),
+            v.integer("must be an integer"),
+            v.minValue(100, "must be at least 100"),
+            v.maxValue(120_000, "must be at most 120000"),
+          ),
+        },
+        unknownKeyMessage,
+      ),
+    ),
+    reconnectGraceMs: v.optional(
+      v.pipe(v.number("must be a number of milliseconds"), v.integer("must be an integer"), v.minValue(0, "must not be negative"), v.maxValue(600_000, "must be at most 600000")),
+      0,
+    ),
+    allowPartialParties: v.optional(v.boolean("must be true or false"), false),
     waitEstimate: v.optional(
       v.strictObject(
         {
@@ -145,6 +178,31 @@ export interface JoinOptions {
    * that admits the rating). Refused in a queue without zones.
    */
   zones?: string[];
+  /**
+   * Open a party of `size` players (2 to the queue's teamSize) led by this player; the leader
+   * receives the party's code in a `party` message. Cannot be combined with `partyCode`.
+   */
+  party?: { size: number };
+  /** Join the party with this code (from its leader). Members do not choose a `side`: the leader does. */
+  partyCode?: string;
+}
+
+/** The join option `party`: `{ size }`, 2 to teamSize; refused in a 1v1 queue. */
+function joinPartySchema(teamSize: number | undefined): v.GenericSchema<unknown, { size: number } | undefined> {
+  if (teamSize === undefined || teamSize < 2) return v.optional(v.custom<{ size: number }>(() => false, "this queue has no parties (1v1)"));
+  return v.optional(
+    v.strictObject(
+      {
+        size: v.pipe(
+          v.number("must be a number"),
+          v.integer("must be an integer"),
+          v.minValue(2, "must be at least 2"),
+          v.maxValue(teamSize, `must be at most ${teamSize} (the team size)`),
+        ),
+      },
+      unknownKeyMessage,
+    ),
+  );
 }
 
 /** The join option `roles`: required and checked against the queue's roles in a role queue, refused otherwise. */
@@ -188,20 +246,32 @@ function joinZonesSchema(queueZones: readonly ZoneSpec[] | undefined): v.Generic
  * for Colyseus's `QueueRoom` (which join with `{ rank }`) work unchanged; giving both with
  * different values is refused.
  */
-export function joinOptionsSchema(range: { min: number; max: number }, queueRoles?: readonly string[], queueZones?: readonly ZoneSpec[]) {
+export function joinOptionsSchema(
+  range: { min: number; max: number },
+  queueRoles?: readonly string[],
+  teamSize?: number,
+  queueZones?: readonly ZoneSpec[],
+) {
+  const fields = v.strictObject(
+    {
+      rating: v.optional(ratingSchema(range)),
+      rank: v.optional(ratingSchema(range)),
+      side: v.optional(v.picklist(["A", "B"], 'must be "A" or "B"')),
+      uncertainty: v.optional(
+        v.pipe(v.number("must be a number"), v.finite("must be a finite number"), v.minValue(0, "must not be negative")),
+      ),
+      roles: joinRolesSchema(queueRoles),
+      zones: joinZonesSchema(queueZones),
+      party: joinPartySchema(teamSize),
+      partyCode: v.optional(v.pipe(v.string("must be a party code"), v.regex(PARTY_CODE_PATTERN, "must be a party code"))),
+    },
+    unknownKeyMessage,
+  );
   return v.pipe(
-    v.strictObject(
-      {
-        rating: v.optional(ratingSchema(range)),
-        rank: v.optional(ratingSchema(range)),
-        side: v.optional(v.picklist(["A", "B"], 'must be "A" or "B"')),
-        uncertainty: v.optional(
-          v.pipe(v.number("must be a number"), v.finite("must be a finite number"), v.minValue(0, "must not be negative")),
-        ),
-        roles: joinRolesSchema(queueRoles),
-        zones: joinZonesSchema(queueZones),
-      },
-      unknownKeyMessage,
+    fields,
+    v.forward(
+      v.partialCheck([["party"], ["partyCode"]], (o) => o.party === undefined || o.partyCode === undefined, "cannot be combined with party"),
+      ["partyCode"],
     ),
     v.rawCheck(({ dataset, addIssue }) => {
       if (!dataset.typed) return;

@@ -1,7 +1,8 @@
 /**
  * A 2v2 queue with two zones and side preferences, through real clients: each zone forms its
  * own games, a choice-free player goes to the zone whose game holds the longest-waiting player,
- * sides are honoured, and the game room and the players learn the zone.
+ * sides are honoured, a premade duo plays on one team in the zone its leader chose, and the
+ * game room and the players learn the zone.
  */
 import { defineRoom } from "@colyseus/core";
 import { boot, type ColyseusTestServer } from "@colyseus/testing";
@@ -9,6 +10,7 @@ import config from "@colyseus/tools";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defineQueue, type MatchInfo } from "../../src/index.js";
 import { recordingRoom } from "../helpers/recording-room.js";
+import { join } from "../helpers/queue-client.js";
 import { joinQueue, staysPending, testPort, within, type QueuedClient } from "../helpers/sdk.js";
 
 const { room: ZoneGameRoom, record: played } = recordingRoom();
@@ -86,5 +88,40 @@ describe("a 2v2 queue with zones and sides end to end", () => {
     expect(played.joined.filter((j) => j.seat.zone === "junior")).toHaveLength(4);
     for (const g of games) await g.leave();
     for (const p of all) await p.queue.leave();
+  });
+
+  it("a duo and two solos: the duo plays together on its leader's side in its leader's zone, the solos on the other side", async () => {
+    const junior = await joinQueue(server, "zoned_2v2", { rating: 1000, zones: ["junior"] });
+    const solo = await joinQueue(server, "zoned_2v2", { rating: 2000, zones: ["advanced"] });
+    const leader = await join(server, "zoned_2v2", { rating: 1900, side: "B", zones: ["advanced"], party: { size: 2 } });
+    const { code } = await within(leader.inbox.nth("party"), 5000, "the party code");
+    // Members take the leader's zones and side.
+    await expect(server.sdk.joinOrCreate("zoned_2v2", { rating: 1950, partyCode: code, zones: ["junior"] })).rejects.toThrow(
+      /zones: a party's zones are chosen by its leader/,
+    );
+    const member = await join(server, "zoned_2v2", { rating: 1950, partyCode: code });
+    expect(await staysPending(solo.seat, 200)).toBe(true); // three players in advanced, one in junior
+
+    // 1850 may enter both zones; only advanced can start a game with it.
+    const choiceFree = await joinQueue(server, "zoned_2v2", { rating: 1850 });
+    const [soloSeat, freeSeat, leaderSeat, memberSeat] = await within(
+      Promise.all([solo.seat, choiceFree.seat, leader.inbox.nth("seat"), member.inbox.nth("seat")]),
+      5000,
+      "the advanced game",
+    );
+    for (const seat of [soloSeat, freeSeat, leaderSeat, memberSeat]) {
+      expect(seat.zone).toBe("advanced");
+      expect(seat.roomId).toBe(soloSeat.roomId);
+    }
+    expect([leaderSeat.side, memberSeat.side]).toEqual(["B", "B"]);
+    expect([soloSeat.side, freeSeat.side]).toEqual(["A", "A"]);
+    const match = played.matches.at(-1)!;
+    expect(match.zone).toBe("advanced");
+    const duoTeam = match.teams.find((t) => t.players.some((p) => p.sessionId === leader.room.sessionId))!;
+    expect(duoTeam.side).toBe("B");
+    expect(duoTeam.players.map((p) => p.sessionId).sort()).toEqual([leader.room.sessionId, member.room.sessionId].sort());
+    expect(await staysPending(junior.seat, 100)).toBe(true);
+
+    for (const p of [junior.queue, solo.queue, leader.room, member.room, choiceFree.queue]) if (p.connection.isOpen) await p.leave();
   });
 });

@@ -1,0 +1,576 @@
+/**
+ * The queue's ticket lifecycle, without Colyseus: players join (alone or in parties), wait in
+ * the engine, are matched, accept or decline a ready check, drop and come back, are seated or
+ * put back in the queue at their original place. `MatchmakerRoom` drives one `QueueSession`
+ * with real clients; tests drive the same class with injected time and no sockets.
+ *
+ * Every player the session knows is in exactly one place ({@link Place}); a player leaves the
+ * session only by leaving, by being removed with a reason the client is told (decline, ready
+ * check timeout, grace expired), or, once seated, by leaving for their game.
+ */
+import type { Matchmaker } from "../core/matchmaker.js";
+import type { Match, Player, Side, Ticket } from "../core/types.js";
+import { PartyBook, type Party, type PartyMessage } from "./parties.js";
+import { PendingMatches, type MatchFoundMessage, type PendingMatch, type ReadyCheckOptions } from "./ready-check.js";
+
+/**
+ * Where a player is:
+ * - `party`: in a party that is not in matching (forming, or held after a member left);
+ * - `waiting`: their ticket waits in the engine;
+ * - `ready-check`: matched, the match waits for accepts (or for a dropped player to return);
+ * - `spawning`: everyone accepted, the game room is being created;
+ * - `backfill`: taken out of matching for a replacement seat in a running game, being reserved;
+ * - `seated`: a seat was reserved for them (sent, or held until they reconnect).
+ */
+export type Place = "party" | "waiting" | "ready-check" | "spawning" | "backfill" | "seated";
+
+/** Why a player was taken out of the queue by the server. */
+export type RemovalReason = "declined" | "timeout" | "disconnected" | "error";
+
+/** The `removed` message: the receiver's ticket is gone; the server then closes the connection. */
+export interface RemovedMessage {
+  readonly reason: RemovalReason;
+  readonly matchId?: string;
+}
+
+/** Why a match fell through for players who keep their place. */
+export type RequeueReason = "declined" | "timeout" | "disconnected" | "left" | "spawn_failed" | "abandoned";
+
+/** The `requeued` message: the match fell through; the receiver waits again at its original place. */
+export interface RequeuedMessage {
+  readonly matchId: string;
+  readonly reason: RequeueReason;
+}
+
+/** What the session asks its driver (the room, or a test) to do. */
+export interface SessionEffects {
+  /** Send a message to a connected player. */
+  send(playerId: string, type: string, payload: unknown): void;
+  /** A ticket entered matching (or re-entered it, with its original `enqueuedAt`). */
+  waiting(ticket: Ticket): void;
+  /** A ticket left matching (matched, or cancelled). */
+  notWaiting(ticketId: string): void;
+  /** Everyone in the match accepted and is connected: create its game room, then call `spawned` or `spawnFailed`. */
+  spawn(match: Match): void;
+  /** The player is out of the queue: tell it why if it is connected, then disconnect it (or cancel its reconnection). */
+  remove(playerId: string, message: RemovedMessage): void;
+}
+
+/** A join as the session sees it (already validated). */
+export interface SessionJoin {
+  readonly player: Player;
+  readonly side?: Side;
+  /** The zones this player (or, for a leader, the party) accepts; absent: every zone that admits it. */
+  readonly zones?: readonly string[];
+  /** Open a party of this size, led by this player. */
+  readonly party?: { readonly size: number };
+  /** Join the party with this code. */
+  readonly partyCode?: string;
+}
+
+export interface QueueSessionOptions {
+  readonly matchmaker: Matchmaker;
+  readonly effects: SessionEffects;
+  /** Players must accept a found match within the timeout. Absent: matches go straight to their game room. */
+  readonly readyCheck?: ReadyCheckOptions;
+  /** Whether a party leader may `start` before the party is complete. */
+  readonly allowPartialParties?: boolean;
+  /** Source of party codes (default: 128 random bits). */
+  readonly partyCodes?: () => string;
+  /** Called for internal failures that are handled but worth logging. */
+  readonly onError?: (message: string) => void;
+}
+
+/** A join the session refuses; the message names the field, e.g. `partyCode: no such party`. */
+export class JoinRefused extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "JoinRefused";
+  }
+}
+
+/** The answer to a `start` message. */
+export type StartResult = { readonly ok: true } | { readonly ok: false; readonly error: string };
+
+interface Member {
+  readonly player: Player;
+  readonly side?: Side;
+  connected: boolean;
+  place: Place;
+  /** A seat reserved while the player was away, delivered when it reconnects. */
+  heldSeat?: unknown;
+}
+
+/** A read-only view of one player, for tests and operators. */
+export interface PlayerView {
+  readonly id: string;
+  readonly place: Place;
+  readonly connected: boolean;
+  readonly partyId?: string;
+  readonly matchId?: string;
+}
+
+/** The lifecycle of every ticket of one queue. */
+export class QueueSession {
+  readonly matchmaker: Matchmaker;
+  readonly parties: PartyBook;
+  readonly pending = new PendingMatches();
+  private readonly members = new Map<string, Member>();
+  private readonly effects: SessionEffects;
+  private readonly readyCheck: ReadyCheckOptions | undefined;
+  private readonly allowPartialParties: boolean;
+  private readonly onError: (message: string) => void;
+
+  constructor(options: QueueSessionOptions) {
+    this.matchmaker = options.matchmaker;
+    this.effects = options.effects;
+    this.readyCheck = options.readyCheck;
+    this.allowPartialParties = options.allowPartialParties ?? false;
+    this.parties = new PartyBook(options.partyCodes);
+    this.onError = options.onError ?? (() => undefined);
+  }
+
+  /** Why this join would be refused (a message naming the field), or undefined. */
+  joinProblem(join: Omit<SessionJoin, "player">): string | undefined {
+    if (join.partyCode === undefined) return undefined;
+    if (join.side !== undefined) return "side: a party's side is chosen by its leader";
+    if (join.zones !== undefined) return "zones: a party's zones are chosen by its leader";
+    const problem = this.parties.joinProblem(join.partyCode);
+    return problem && `partyCode: ${problem}`;
+  }
+
+  /** A player arrives. Throws {@link JoinRefused} (changing nothing) for a bad party code. */
+  join(join: SessionJoin, now: number): void {
+    const id = join.player.id;
+    if (this.members.has(id)) throw new JoinRefused(`player "${id}" is already in this queue`);
+    const problem = this.joinProblem(join);
+    if (problem) throw new JoinRefused(problem);
+    const member: Member = { player: join.player, connected: true, place: "party", ...(join.side ? { side: join.side } : {}) };
+    if (join.party) {
+      this.members.set(id, member);
+      this.tellParty(this.parties.create(id, join.party.size, { side: join.side, zones: join.zones }), "created");
+    } else if (join.partyCode !== undefined) {
+      this.members.set(id, member);
+      const party = this.parties.join(join.partyCode, id);
+      this.tellParty(party, "member_joined");
+      if (party.status === "forming" && this.parties.isComplete(party)) {
+        const error = this.enterMatching(party, now, now);
+        if (error) this.holdParty(party, "member_joined", error);
+      }
+    } else {
+      const ticket: Ticket = {
+        id,
+        players: [join.player],
+        enqueuedAt: now,
+        ...(join.side ? { side: join.side } : {}),
+        ...(join.zones ? { zones: join.zones } : {}),
+      };
+      this.matchmaker.enqueue(ticket, now); // throws before anything changed
+      member.place = "waiting";
+      this.members.set(id, member);
+      this.effects.waiting(ticket);
+    }
+  }
+
+  /** The party leader starts matching (a held party, or an incomplete one where the queue allows it). */
+  start(playerId: string, now: number): StartResult {
+    const party = this.parties.of(playerId);
+    if (!party) return { ok: false, error: "you are not in a party" };
+    if (party.leader !== playerId) return { ok: false, error: "only the party leader can start" };
+    if (party.status === "queued" || party.status === "matched") return { ok: false, error: "the party is already in the queue" };
+    if (!this.parties.isComplete(party) && !this.allowPartialParties) {
+      return { ok: false, error: `the party has ${party.members.length} of ${party.size} players and this queue does not start incomplete parties` };
+    }
+    const error = this.enterMatching(party, now, now);
+    return error ? { ok: false, error } : { ok: true };
+  }
+
+  /** Accept the ready check of the player's match. Ignored when there is none. */
+  accept(playerId: string): void {
+    if (this.members.get(playerId)?.place !== "ready-check" || !this.readyCheck) return;
+    const pending = this.pending.accept(playerId);
+    if (pending) this.proceedIfReady(pending);
+  }
+
+  /** Decline the player's match: the player is removed, the others keep their place. */
+  decline(playerId: string, now: number): void {
+    if (this.members.get(playerId)?.place !== "ready-check" || !this.readyCheck) return;
+    const pending = this.pending.of(playerId);
+    if (pending) this.fallThrough(pending, new Map([[playerId, "declined"]]), now);
+  }
+
+  /**
+   * The player is gone for good (left, or did not come back within the grace). While matched
+   * and before its game room exists, that counts as declining ("disconnected" when it had dropped).
+   */
+  leave(playerId: string, now: number): void {
+    const member = this.members.get(playerId);
+    if (!member) return;
+    switch (member.place) {
+      case "party":
+        this.members.delete(playerId);
+        this.leaveParty(playerId, "left");
+        return;
+      case "waiting": {
+        const party = this.parties.of(playerId);
+        const ticketId = party?.id ?? playerId;
+        this.matchmaker.cancel(ticketId, now);
+        this.effects.notWaiting(ticketId);
+        this.members.delete(playerId);
+        if (party) {
+          this.setPartyPlace(party, "held");
+          this.leaveParty(playerId, "left");
+        }
+        return;
+      }
+      case "ready-check":
+        this.fallThrough(this.pending.of(playerId)!, new Map([[playerId, member.connected ? "left" : "disconnected"]]), now);
+        return;
+      case "spawning":
+        // The game being created is dropped when creation completes (`spawned`); the others go back then.
+        this.pending.of(playerId)!.gone.add(playerId);
+        this.members.delete(playerId);
+        this.parties.remove(playerId);
+        return;
+      case "backfill":
+        // Its replacement seat is being reserved: it is simply gone (the seat expires unused).
+        this.members.delete(playerId);
+        this.leaveParty(playerId, "left");
+        return;
+      case "seated":
+        this.members.delete(playerId);
+        return;
+    }
+  }
+
+  /**
+   * The player's connection dropped unexpectedly. Returns whether to hold its place for a
+   * reconnection (false for a seated player: it has its seat and is leaving anyway).
+   */
+  drop(playerId: string): boolean {
+    const member = this.members.get(playerId);
+    if (!member || member.place === "seated") return false;
+    member.connected = false;
+    return true;
+  }
+
+  /** The player is back within the grace: it gets whatever it missed that it still needs. */
+  reconnect(playerId: string, now: number): void {
+    const member = this.members.get(playerId);
+    if (!member) return;
+    member.connected = true;
+    const party = this.parties.of(playerId);
+    if (party && (member.place === "party" || member.place === "waiting")) {
+      this.effects.send(playerId, "party", this.partyMessage(party, playerId, "reconnected"));
+    }
+    if (member.place === "ready-check") {
+      const pending = this.pending.of(playerId)!;
+      if (pending.deadline !== undefined && !pending.accepted.has(playerId)) {
+        this.effects.send(playerId, "match_found", {
+          matchId: pending.match.id,
+          timeoutMs: Math.max(0, pending.deadline - now),
+          players: pending.humans.length,
+        } satisfies MatchFoundMessage);
+      }
+      this.proceedIfReady(pending);
+    } else if (member.place === "seated" && member.heldSeat !== undefined) {
+      this.effects.send(playerId, "seat", member.heldSeat);
+      delete member.heldSeat;
+    }
+  }
+
+  /** Run the ready-check timeouts and the engine; returns the matches the engine formed. */
+  tick(now: number): Match[] {
+    for (const pending of this.pending.expired(now)) {
+      this.fallThrough(pending, new Map(this.pending.unaccepted(pending).map((id) => [id, "timeout" as const])), now);
+    }
+    let matches: Match[] = [];
+    try {
+      matches = this.matchmaker.tick(now);
+    } catch (error) {
+      this.onError(`matchmaker tick failed: ${String(error)}`);
+    }
+    for (const match of matches) this.openMatch(match, now);
+    return matches;
+  }
+
+  /** When the driver should call `tick` next (an engine deadline or a ready-check timeout). */
+  nextWakeup(now: number): number | undefined {
+    const engine = this.matchmaker.nextWakeup(now);
+    const check = this.pending.nextDeadline();
+    if (engine === undefined) return check;
+    return check === undefined ? engine : Math.min(engine, check);
+  }
+
+  /**
+   * The match's game room exists and every seat is reserved: seats go to connected players and
+   * are held for those away. Returns `"abandoned"` if a player left meanwhile: the driver then
+   * disposes the game room, and everyone else is back in the queue at their place.
+   */
+  spawned(matchId: string, seats: ReadonlyMap<string, unknown>, now: number): "seated" | "abandoned" {
+    const pending = this.pending.close(matchId);
+    if (!pending) throw new Error(`internal: match "${matchId}" is not being created`);
+    if (pending.gone.size > 0) {
+      this.backToQueue(pending, "abandoned", now);
+      return "abandoned";
+    }
+    for (const t of pending.match.tickets) {
+      const party = this.parties.get(t.id);
+      if (party) this.parties.dissolve(party);
+    }
+    for (const id of pending.humans) {
+      const member = this.members.get(id)!;
+      member.place = "seated";
+      const seat = seats.get(id);
+      if (member.connected) this.effects.send(id, "seat", seat);
+      else member.heldSeat = seat;
+    }
+    return "seated";
+  }
+
+  /** The match's game room could not be created or seated: everyone still here goes back to their place. */
+  spawnFailed(matchId: string, now: number): void {
+    const pending = this.pending.close(matchId);
+    if (pending) this.backToQueue(pending, "spawn_failed", now);
+  }
+
+  /**
+   * Backfill: take a waiting ticket out of matching for replacement seats in a running game.
+   * Only a ticket whose players all wait and are connected; returns it, or undefined.
+   */
+  takeForBackfill(ticketId: string, now: number): Ticket | undefined {
+    const ticket = this.matchmaker.get(ticketId);
+    if (!ticket) return undefined;
+    for (const p of ticket.players) {
+      const m = this.members.get(p.id);
+      if (m?.place !== "waiting" || !m.connected) return undefined;
+    }
+    if (!this.matchmaker.cancel(ticketId, now)) return undefined;
+    this.effects.notWaiting(ticketId);
+    const party = this.parties.get(ticketId);
+    if (party) party.status = "matched";
+    for (const p of ticket.players) this.members.get(p.id)!.place = "backfill";
+    return ticket;
+  }
+
+  /**
+   * A backfill ticket's seats are reserved: its players still here are seated (one away gets its
+   * seat when it returns). Returns the players seated.
+   */
+  backfillSeated(ticket: Ticket, seats: ReadonlyMap<string, unknown>): string[] {
+    const party = this.parties.get(ticket.id);
+    if (party) this.parties.dissolve(party);
+    const seated: string[] = [];
+    for (const p of ticket.players) {
+      const member = this.members.get(p.id);
+      if (member?.place !== "backfill" || !seats.has(p.id)) continue;
+      member.place = "seated";
+      if (member.connected) this.effects.send(p.id, "seat", seats.get(p.id));
+      else member.heldSeat = seats.get(p.id);
+      seated.push(p.id);
+    }
+    return seated;
+  }
+
+  /**
+   * A backfill ticket's seats could not be reserved: it waits again at its original place
+   * (nothing is sent: its players were never offered the game); a party that lost a member
+   * meanwhile is held.
+   */
+  backfillFailed(ticket: Ticket, now: number): void {
+    const party = this.parties.get(ticket.id);
+    if (!ticket.players.every((p) => this.members.get(p.id)?.place === "backfill")) {
+      if (party) this.holdParty(party, "member_left", "left");
+      return;
+    }
+    if (this.matchmaker.requeue([ticket], now).length > 0) {
+      this.onError(`could not re-queue ticket ${ticket.id} after a failed backfill; its players are removed`);
+      if (party) this.parties.dissolve(party);
+      for (const p of ticket.players) {
+        this.members.delete(p.id);
+        this.effects.remove(p.id, { reason: "error" });
+      }
+      return;
+    }
+    if (party) this.setPartyPlace(party, "queued");
+    else for (const p of ticket.players) this.members.get(p.id)!.place = "waiting";
+    this.effects.waiting(ticket);
+  }
+
+  /** Where a player is (undefined: not in this queue). */
+  placeOf(playerId: string): Place | undefined {
+    return this.members.get(playerId)?.place;
+  }
+
+  isConnected(playerId: string): boolean {
+    return this.members.get(playerId)?.connected ?? false;
+  }
+
+  /** Every player the session holds, with its place, party and match. */
+  *players(): IterableIterator<PlayerView> {
+    for (const [id, m] of this.members) {
+      const party = this.parties.of(id);
+      const pending = this.pending.of(id);
+      yield {
+        id,
+        place: m.place,
+        connected: m.connected,
+        ...(party ? { partyId: party.id } : {}),
+        ...(pending && (m.place === "ready-check" || m.place === "spawning") ? { matchId: pending.match.id } : {}),
+      };
+    }
+  }
+
+  /** The ticket a party plays with (its members as they are now). */
+  private partyTicket(party: Party, enqueuedAt: number): Ticket {
+    return {
+      id: party.id,
+      players: party.members.map((id) => this.members.get(id)!.player),
+      enqueuedAt,
+      ...(party.side ? { side: party.side } : {}),
+      ...(party.zones ? { zones: party.zones } : {}),
+    };
+  }
+
+  /** Put a party's ticket in the engine; returns the engine's refusal, if any. */
+  private enterMatching(party: Party, enqueuedAt: number, now: number): string | undefined {
+    const ticket = this.partyTicket(party, enqueuedAt);
+    try {
+      this.matchmaker.enqueue(ticket, now);
+    } catch (error) {
+      return error instanceof Error ? error.message : String(error);
+    }
+    this.setPartyPlace(party, "queued");
+    this.effects.waiting(ticket);
+    this.tellParty(party, "queued");
+    return undefined;
+  }
+
+  /** Set a party's status and its members' place to match. */
+  private setPartyPlace(party: Party, status: "held" | "queued" | "matched"): void {
+    party.status = status;
+    const place: Place = status === "held" ? "party" : status === "queued" ? "waiting" : "ready-check";
+    for (const id of party.members) {
+      const m = this.members.get(id);
+      if (m) m.place = place;
+    }
+  }
+
+  private holdParty(party: Party, event: PartyMessage["event"], reason: string): void {
+    this.setPartyPlace(party, "held");
+    this.tellParty(party, event, reason);
+  }
+
+  /** Take a gone player out of its party and tell the others. */
+  private leaveParty(playerId: string, reason: string): void {
+    const removed = this.parties.remove(playerId);
+    if (removed && !removed.dissolved) this.tellParty(removed.party, "member_left", reason);
+  }
+
+  private partyMessage(party: Party, to: string, event: PartyMessage["event"], reason?: string): PartyMessage {
+    return {
+      code: party.code,
+      size: party.size,
+      members: party.members.length,
+      leader: party.leader === to,
+      status: party.status,
+      event,
+      ...(reason !== undefined ? { reason } : {}),
+    };
+  }
+
+  private tellParty(party: Party, event: PartyMessage["event"], reason?: string): void {
+    for (const id of party.members) {
+      if (this.members.get(id)?.connected) this.effects.send(id, "party", this.partyMessage(party, id, event, reason));
+    }
+  }
+
+  private openMatch(match: Match, now: number): void {
+    for (const t of match.tickets) {
+      this.effects.notWaiting(t.id);
+      const party = this.parties.get(t.id);
+      if (party) party.status = "matched";
+      for (const p of t.players) this.members.get(p.id)!.place = "ready-check";
+    }
+    const pending = this.pending.open(match, this.readyCheck ? now + this.readyCheck.timeoutMs : undefined);
+    if (this.readyCheck) {
+      const message: MatchFoundMessage = { matchId: match.id, timeoutMs: this.readyCheck.timeoutMs, players: pending.humans.length };
+      for (const id of pending.humans) if (this.members.get(id)!.connected) this.effects.send(id, "match_found", message);
+    }
+    this.proceedIfReady(pending);
+  }
+
+  /** Everyone accepted and is connected: have the game room created. */
+  private proceedIfReady(pending: PendingMatch): void {
+    if (pending.stage !== "ready-check" || !this.pending.allAccepted(pending)) return;
+    if (!pending.humans.every((id) => this.members.get(id)!.connected)) return;
+    pending.stage = "spawning";
+    for (const id of pending.humans) this.members.get(id)!.place = "spawning";
+    this.effects.spawn(pending.match);
+  }
+
+  /**
+   * A match fell through before its game room existed: the `out` players are removed (told why
+   * unless they left), their parties held; every other ticket goes back at its original place.
+   */
+  private fallThrough(pending: PendingMatch, out: ReadonlyMap<string, RemovalReason | "left">, now: number): void {
+    this.pending.close(pending.match.id);
+    const matchId = pending.match.id;
+    const back: Ticket[] = [];
+    for (const t of pending.match.tickets) {
+      const leaving = t.players.filter((p) => out.has(p.id));
+      if (leaving.length === 0) {
+        back.push(t);
+        continue;
+      }
+      const party = this.parties.get(t.id);
+      if (party) this.setPartyPlace(party, "held");
+      for (const p of leaving) {
+        const reason = out.get(p.id)!;
+        this.members.delete(p.id);
+        if (reason !== "left") this.effects.remove(p.id, { reason, matchId });
+        this.leaveParty(p.id, reason);
+      }
+    }
+    const first = out.values().next().value!;
+    this.requeue(back, matchId, first === "error" ? "disconnected" : first, now);
+  }
+
+  /** After a failed or abandoned game creation: complete tickets go back; parties missing a member are held. */
+  private backToQueue(pending: PendingMatch, reason: RequeueReason, now: number): void {
+    const back: Ticket[] = [];
+    for (const t of pending.match.tickets) {
+      if (t.players.every((p) => this.members.has(p.id))) {
+        back.push(t);
+        continue;
+      }
+      const party = this.parties.get(t.id);
+      if (party) this.holdParty(party, "member_left", "left");
+    }
+    this.requeue(back, pending.match.id, reason, now);
+  }
+
+  /** Tickets back into the engine at their original place, their players told. */
+  private requeue(tickets: readonly Ticket[], matchId: string, reason: RequeueReason, now: number): void {
+    const refused = new Set(this.matchmaker.requeue(tickets, now));
+    for (const t of tickets) {
+      const party = this.parties.get(t.id);
+      if (refused.has(t)) {
+        // Cannot happen while the session alone feeds the engine; if it does, nobody is left in limbo.
+        this.onError(`could not re-queue ticket ${t.id}; its players are removed`);
+        if (party) this.parties.dissolve(party);
+        for (const p of t.players) {
+          this.members.delete(p.id);
+          this.effects.remove(p.id, { reason: "error", matchId });
+        }
+        continue;
+      }
+      if (party) this.setPartyPlace(party, "queued");
+      else for (const p of t.players) this.members.get(p.id)!.place = "waiting";
+      this.effects.waiting(t);
+      for (const p of t.players) {
+        if (this.members.get(p.id)!.connected) this.effects.send(p.id, "requeued", { matchId, reason } satisfies RequeuedMessage);
+      }
+    }
+  }
+}
