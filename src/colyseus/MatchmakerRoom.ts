@@ -366,8 +366,8 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
   }
 
   /**
-   * Count a match a player declined (the ready check calls this); shown in `figures.declines`
-   * and the metrics.
+   * Count a player removed at the ready check (declined, timed out, or did not return in time);
+   * shown in `figures.declines` and the metrics. The room counts every such removal itself.
    */
   countDecline(): void {
     this.state.figures.declines++;

@@ -105,7 +105,10 @@ export class BackfillDesk {
     if (sought + count > most) {
       throw new Error(`requestBackfill: count: ${sought} of the team's ${most} seats are already sought`);
     }
-    this.requests.push({ matchId, team, open: count, inFlight: 0, failures: 0, cancelled: false });
+    // One request per team: seats asked for later join it (keeping its priority), so a party can fill them together.
+    const existing = this.requests.find((r) => r.matchId === matchId && r.team === team && !r.cancelled);
+    if (existing) existing.open += count;
+    else this.requests.push({ matchId, team, open: count, inFlight: 0, failures: 0, cancelled: false });
     this.host.count("requested", count);
     return { matchId, team, pending: sought + count };
   }

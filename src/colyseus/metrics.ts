@@ -30,7 +30,7 @@ export interface QueueMetrics {
   readonly p99WaitMs: number;
   /** Mean imbalance of recent matches. */
   readonly meanImbalance: number;
-  /** Matches a player declined (ready check). */
+  /** Players removed at the ready check (declined, timed out, or did not return in time). */
   readonly declines: number;
   /** Matches whose game room could not be created or seated (players re-queued). */
   readonly spawnFailures: number;
@@ -136,7 +136,7 @@ const FAMILIES: Family[] = [
   },
   { name: "matchmaker_recent_wait_mean_seconds", type: "gauge", help: "Mean wait of the players of recent matches.", samples: one((m) => m.meanWaitMs / 1000) },
   { name: "matchmaker_recent_imbalance_mean", type: "gauge", help: "Mean imbalance of recent matches.", samples: one((m) => m.meanImbalance) },
-  { name: "matchmaker_declines_total", type: "counter", help: "Matches a player declined.", samples: one((m) => m.declines) },
+  { name: "matchmaker_declines_total", type: "counter", help: "Players removed at the ready check (declined, timed out, did not return).", samples: one((m) => m.declines) },
   { name: "matchmaker_spawn_failures_total", type: "counter", help: "Matches whose game room could not be created or seated.", samples: one((m) => m.spawnFailures) },
   { name: "matchmaker_abandoned_matches_total", type: "counter", help: "Matches dropped because a player left during game creation.", samples: one((m) => m.abandonedMatches) },
   { name: "matchmaker_backfill_requested_total", type: "counter", help: "Replacement seats requested by game rooms.", samples: one((m) => m.backfillRequested) },

@@ -42,7 +42,7 @@ export const QueueFigures = schema(
     p95WaitMs: t.number().default(0),
     p99WaitMs: t.number().default(0),
     meanImbalance: t.number().default(0),
-    /** Matches a player declined (ready check); see `MatchmakerRoom.countDecline()`. */
+    /** Players removed at the ready check (declined, timed out, or did not return in time). */
     declines: t.number().default(0),
     /** Matches whose game room could not be created or seated; their players were re-queued. */
     spawnFailures: t.number().default(0),

@@ -26,6 +26,9 @@ export function listen(room: SdkRoom): Inbox {
       for (const w of waiters.splice(0)) w();
     });
   }
+  // Wait figures are not recorded; registered so the SDK does not warn about unhandled types.
+  room.onMessage("status", () => undefined);
+  room.onMessage("clients", () => undefined);
   const nth = (type: string, n = 1): Promise<any> =>
     new Promise((resolve) => {
       const check = () => {

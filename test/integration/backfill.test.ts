@@ -1,4 +1,5 @@
 import { defineRoom, Room, type Client } from "@colyseus/core";
+import type { Room as SdkRoom } from "@colyseus/sdk";
 import { boot, type ColyseusTestServer } from "@colyseus/testing";
 import config from "@colyseus/tools";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
@@ -34,7 +35,13 @@ describe("backfill", () => {
 
   beforeAll(async () => {
     server = await boot(
-      config({ rooms: { bf_duel: defineQueue({ teamSize: 1, gameRoom: "bf_game", tickMs: 100 }), bf_game: defineRoom(BackfillGame) } }),
+      config({
+        rooms: {
+          bf_duel: defineQueue({ teamSize: 1, gameRoom: "bf_game", tickMs: 100 }),
+          bf_squad: defineQueue({ teamSize: 2, gameRoom: "bf_game", tickMs: 100 }),
+          bf_game: defineRoom(BackfillGame),
+        },
+      }),
       testPort(24),
     );
   });
@@ -125,5 +132,36 @@ describe("backfill", () => {
     game.autoBackfill = false;
     for (const g of games) await g.leave();
     for (const q of [a, b, waiter]) await q.queue.leave();
+  });
+
+  it("seats a waiting party in two seats of one team, as one", async () => {
+    const solos = [];
+    for (const rating of [1500, 1500, 1500, 1500]) solos.push(await joinQueue(server, "bf_squad", { rating }));
+    const seats = await within(Promise.all(solos.map((s) => s.seat)), 3000, "squad seats");
+    const games: SdkRoom[] = [];
+    for (const seat of seats) games.push(await server.sdk.consumeSeatReservation(seat));
+    const game = BackfillGame.rooms.get(seats[0].matchId)!;
+    await vi.waitFor(() => expect(game.joins).toHaveLength(4));
+    const queueRoom = server.getRoomById<MatchmakerRoom>(solos[0].queue.roomId);
+
+    // Both players of team 0 leave: the game asks twice for one seat; the requests make one of two.
+    const team0 = seats.map((s, i) => [s, games[i]] as const).filter(([s]) => s.team === 0);
+    for (const [, g] of team0) await g.leave();
+    await vi.waitFor(() => expect(game.requests).toHaveLength(2));
+    await Promise.all(game.requests);
+    expect(queueRoom.getMetrics()).toMatchObject({ backfillRequested: 2, backfillPending: 2 });
+
+    // A party of two (leader and member) joins and takes both seats together.
+    const leader = await joinQueue(server, "bf_squad", { rating: 1510, party: { size: 2 } });
+    const code = await within(new Promise<string>((resolve) => leader.queue.onMessage("party", (m: { code: string }) => resolve(m.code))), 3000, "the party code");
+    const member = await joinQueue(server, "bf_squad", { rating: 1490, partyCode: code });
+    const [s1, s2] = await within(Promise.all([leader.seat, member.seat]), 3000, "the party's seats");
+    for (const s of [s1, s2]) expect(s).toMatchObject({ roomId: seats[0].roomId, matchId: seats[0].matchId, team: 0, backfill: true });
+    expect(queueRoom.getMetrics()).toMatchObject({ backfillFilled: 2, backfillPending: 0, waitingPlayers: 0 });
+    expect(queueRoom.session.placeOf(leader.queue.sessionId)).toBe("seated");
+
+    game.autoBackfill = false;
+    for (const [, g] of seats.map((s, i) => [s, games[i]] as const).filter(([s]) => s.team === 1)) await g.leave();
+    for (const q of [...solos, leader, member]) await q.queue.leave();
   });
 });

@@ -20,6 +20,8 @@ describe("several queues in one server", () => {
           // A queue configured without defineQueue, so only onCreate can check it.
           broken: defineRoom(MatchmakerRoom, { teamSize: 2, gameRoom: "game", policy: "no-such-policy" } as never),
           broken_size: defineRoom(MatchmakerRoom, { teamSize: 0, gameRoom: "game", tickMs: 5 } as never),
+          // With a ready check: a player who declines is counted in the figures.
+          checked_duel: defineQueue({ teamSize: 1, gameRoom: "game", tickMs: 60_000, readyCheck: { timeoutMs: 10_000 } }),
           game: defineRoom(Game),
         },
       }),
@@ -69,5 +71,20 @@ describe("several queues in one server", () => {
     const b = await joinQueue(server, "open_duel", { rating: 1000 });
     await within(Promise.all([a.seat, b.seat]), 3000, "open_duel seats");
     for (const c of [a, b]) await c.queue.leave();
+  });
+
+  it("counts a ready-check decline in the queue's figures", async () => {
+    const a = await joinQueue(server, "checked_duel", { rating: 1000 });
+    const b = await joinQueue(server, "checked_duel", { rating: 1000 });
+    const found = new Promise((resolve) => b.queue.onMessage("match_found", resolve));
+    a.queue.onMessage("match_found", () => undefined);
+    a.queue.onMessage("requeued", () => undefined);
+    b.queue.onMessage("removed", () => undefined);
+    await within(found, 3000, "match_found");
+    const queueRoom = server.getRoomById<MatchmakerRoom>(a.queue.roomId);
+    expect(queueRoom.getMetrics().declines).toBe(0);
+    b.queue.send("decline");
+    await vi.waitFor(() => expect(queueRoom.getMetrics()).toMatchObject({ declines: 1, waitingPlayers: 1 }));
+    await a.queue.leave();
   });
 });
