@@ -11,6 +11,7 @@ import { imbalanceFunction, resolveImbalance, type ImbalanceFn, type ImbalanceSp
 import { createPolicy, getPolicyDefinition, type Policy, type PolicyParams } from "./policy.js";
 import { fitsWithBotsAndRoles, queueRolesProblem, RoleTable, ticketRolesProblem } from "./roles.js";
 import { RecentWindow, type MatchmakerStats } from "./stats.js";
+import { DEFAULT_AVOID_RECENT_FALLBACK_MS, RecentOpponents } from "./recent-opponents.js";
 import { reachedMaxWait, type Match, type MatchedPlayer, type MatchTeam, type Side, type Ticket } from "./types.js";
 import { describeIssues, parseConfig, unknownKeyMessage } from "./validation.js";
 
@@ -55,6 +56,13 @@ export interface MatchmakerOptions {
    * role-valid games (others are refused as policy errors).
    */
   readonly roles?: readonly string[];
+  /**
+   * Avoid rematches: remember each player's last `avoidRecent` games (opponents and teammates)
+   * and let searching policies prefer games without a repeat. A repeat is accepted once its
+   * tickets waited `avoidRecentFallbackMs` (default 30 s). Players are told apart by `Player.id`.
+   */
+  readonly avoidRecent?: number;
+  readonly avoidRecentFallbackMs?: number;
 }
 
 const OptionsSchema = v.object({
@@ -64,6 +72,8 @@ const OptionsSchema = v.object({
   maxWaitMs: v.optional(v.pipe(v.number(), v.finite("must be a finite number"), v.gtValue(0, "must be positive"))),
   fillWithBots: v.optional(v.boolean()),
   roles: v.optional(v.array(v.string("must be a string"), "must be a list of role names")),
+  avoidRecent: v.optional(v.pipe(v.number(), v.integer("must be a whole number of games"), v.minValue(1, "must be at least 1"), v.maxValue(1000, "must be at most 1000"))),
+  avoidRecentFallbackMs: v.optional(v.pipe(v.number(), v.minValue(0, "must not be negative"))),
   ratingRange: v.optional(
     v.pipe(
       v.object({ min: v.pipe(v.number(), v.finite()), max: v.pipe(v.number(), v.finite()) }),
@@ -109,6 +119,8 @@ export class Matchmaker {
   /** The queue's roles, when it is a role queue. */
   readonly roles: readonly string[] | undefined;
   private readonly roleTable: RoleTable | undefined;
+  /** With `avoidRecent`: who recently played with whom. */
+  readonly recentOpponents: RecentOpponents | undefined;
   private readonly imbalance: ImbalanceFn;
   private readonly matchIdPrefix: string;
   private readonly onPolicyError?: (error: MatchmakerError) => void;
@@ -145,6 +157,8 @@ export class Matchmaker {
     this.recentWaits = new RecentWindow(window * 2 * this.teamSize);
     this.recentImbalance = new RecentWindow(window);
     this.validTicket = ticketSchema(this.teamSize);
+    this.recentOpponents =
+      parsed.avoidRecent === undefined ? undefined : new RecentOpponents(parsed.avoidRecent, parsed.avoidRecentFallbackMs ?? DEFAULT_AVOID_RECENT_FALLBACK_MS);
     const policy = options.policy ?? (this.roles ? "roles" : "greedy");
     if (this.roles && typeof policy === "string" && !getPolicyDefinition(policy).supportsRoles) {
       throw new MatchmakerError(
@@ -163,6 +177,7 @@ export class Matchmaker {
               ...(this.maxWaitMs !== undefined ? { maxWaitMs: this.maxWaitMs } : {}),
               ...(parsed.ratingRange ? { ratingRange: parsed.ratingRange } : {}),
               ...(this.roles ? { roles: this.roles } : {}),
+              ...(this.recentOpponents ? { avoid: this.recentOpponents } : {}),
             },
             options.params,
           )
@@ -375,6 +390,7 @@ export class Matchmaker {
         for (const p of t.players) {
           const waitMs = bot ? 0 : Math.max(0, now - t.enqueuedAt);
           const role = split.roles?.get(p.id);
+          const window = bot ? undefined : this.policy.windowOf?.(t, now);
           players.push({
             id: p.id,
             rating: p.rating,
@@ -382,6 +398,7 @@ export class Matchmaker {
             waitMs,
             ...(bot ? { bot: true as const } : {}),
             ...(role !== undefined ? { role } : {}),
+            ...(window ? { window } : {}),
           });
           sum += p.rating;
         }
@@ -419,6 +436,7 @@ export class Matchmaker {
     this.counters.botsUsed += match.bots;
     for (const team of match.teams) for (const p of team.players) if (!p.bot) this.recentWaits.push(p.waitMs);
     this.recentImbalance.push(match.quality.imbalance);
+    this.recentOpponents?.record(match);
     return match;
   }
 }

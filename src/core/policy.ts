@@ -4,7 +4,8 @@
  */
 import { MatchmakerError } from "./errors.js";
 import type { ImbalanceFn, ResolvedImbalance } from "./imbalance.js";
-import type { Ticket } from "./types.js";
+import type { RepeatAvoidance } from "./recent-opponents.js";
+import type { PlayerWindow, Ticket } from "./types.js";
 
 /** What every policy is given when it is created. */
 export interface PolicyContext {
@@ -27,6 +28,12 @@ export interface PolicyContext {
    * definition sets `supportsRoles` are given one.
    */
   readonly roles?: readonly string[];
+  /**
+   * Present when the queue avoids recent rematches (`MatchmakerOptions.avoidRecent`): policies
+   * that search prefer games without a repeat and accept one only once its tickets waited
+   * `avoid.fallbackMs`.
+   */
+  readonly avoid?: RepeatAvoidance;
 }
 
 /** Policy parameters as configured (room options or simulator `--set`); validated by the policy. */
@@ -47,6 +54,11 @@ export interface Policy {
   poll(now: number): Ticket[][];
   /** The next time `poll` could form a game without any arrival, if the policy waits on time. */
   nextWakeup(now: number): number | undefined;
+  /**
+   * Optional: a window policy's window for `ticket` at `now`; the engine copies it onto each
+   * matched player (`MatchedPlayer.window`) so a game can scale rating changes by it.
+   */
+  windowOf?(ticket: Ticket, now: number): PlayerWindow | undefined;
 }
 
 /** A registered policy: its name, a one-line summary, and its factory. */

@@ -2,6 +2,7 @@
 import { registerPolicy, type PolicyDefinition } from "../core/policy.js";
 import { bestGame } from "./best-game.js";
 import { differenceWait } from "./difference-wait.js";
+import { expandingWindow } from "./expanding-window.js";
 import { greedy } from "./greedy.js";
 import { multiQueue } from "./multi-queue.js";
 import { patient } from "./patient.js";
@@ -9,7 +10,7 @@ import { periodic } from "./periodic.js";
 import { roles } from "./roles.js";
 import { fifo, lifo, packing, twoQueue } from "./service-orders.js";
 
-export const builtInPolicies: readonly PolicyDefinition[] = [greedy, periodic, multiQueue, differenceWait, bestGame, patient, fifo, packing, lifo, twoQueue, roles];
+export const builtInPolicies: readonly PolicyDefinition[] = [greedy, periodic, multiQueue, differenceWait, bestGame, patient, fifo, packing, lifo, twoQueue, roles, expandingWindow];
 
 for (const definition of builtInPolicies) registerPolicy(definition);
 
@@ -22,3 +23,5 @@ export { patient, PatientPolicy } from "./patient.js";
 export { fifo, lifo, packing, twoQueue, PackingPolicy, TwoQueuePolicy } from "./service-orders.js";
 export { roles, RolesPolicy, bestRoleGame, EXACT_ROLE_POOL_LIMIT, type RolesPolicyOptions, type RoleGameCandidate } from "./roles.js";
 export { RoleWindows, SeatMatching, type RoleWindow } from "./role-windows.js";
+export { expandingWindow, ExpandingWindowPolicy, expandingWindowOptions, type ExpandingWindowOptions } from "./expanding-window.js";
+export { WindowRule, type WindowRuleOptions, type WindowUnit } from "./window-rule.js";

@@ -23,6 +23,15 @@ const policyArb = fc.oneof(
     policy: fc.constant("best-game"),
     params: fc.record({ threshold: fc.double({ min: 0, max: 500, noNaN: true }), thresholdGrowth: fc.double({ min: 0, max: 200, noNaN: true }) }),
   }),
+  fc.record({
+    policy: fc.constant("expanding-window"),
+    params: fc.record({
+      unit: fc.constantFrom("rating", "relative", "percentile"),
+      initial: fc.double({ min: 0, max: 0.3, noNaN: true }),
+      growth: fc.double({ min: 0, max: 0.5, noNaN: true }),
+      step: fc.constantFrom(0, 0.5, 1),
+    }),
+  }),
 );
 
 type Op =

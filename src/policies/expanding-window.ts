@@ -1,0 +1,459 @@
+/**
+ * `expanding-window` (the forum thread, paper 004): each ticket accepts opponents within a
+ * window that widens with its wait; a game forms only when every ticket in it accepts every
+ * other (mutual acceptance), and among the acceptable games the closest one (smallest rating
+ * spread, then the longest waiting) forms first, not the first one found.
+ *
+ * Sweep and prune over the rating axis (hplus0603's suggestion), event driven:
+ * - the tickets sit in a B+tree by rating; a ticket's *scan* walks outward from it in order
+ *   of rating distance, through its own window only, and keeps the closest game containing it
+ *   whose tickets all accept each other (a candidate in a min-heap by spread, lazily
+ *   invalidated);
+ * - a ticket inside the scanner's window that does not yet accept the scanner is woken at the
+ *   moment it will (its own window reaching the scanner); the scanner itself is woken when its
+ *   window reaches the nearest ticket outside it that could still make a closer game;
+ * - a ticket rescans when it joins, when it is woken, and when a member of its candidate
+ *   leaves. Nothing else is looked at: the work per event is the tickets between the scanner
+ *   and its closest acceptable game, and `nextWakeup` is exactly the next time a pair becomes
+ *   mutually acceptable, so games form at that moment, not at the next timer tick.
+ *
+ * Why the heap's minimum is the closest acceptable game: every mutually acceptable pair was,
+ * at the last scan of its later-scanned member, either found (then that member's candidate is
+ * at most as wide) or not yet acceptable, in which case a wake-up was scheduled for the moment
+ * it becomes so. Windows only widen. Percentile windows are measured against a distribution
+ * that changes only in batches: arrivals are folded into it once they amount to 5% of it (at
+ * every arrival while it is small), and then every waiting ticket rescans, so between batches
+ * distances are fixed and the argument above holds exactly.
+ *
+ * With `teamSize` k > 1 a game is 2k players in tickets that pairwise accept each other and can
+ * be assembled; the scan searches subsets of the acceptable tickets nearest the scanner, up to
+ * `budget` search steps per scan.
+ *
+ * Units: `rating` (rating points), `relative` (a fraction of the ticket's own rating, the
+ * thread's "within ±5% of your skill grade"), `percentile` (a fraction of the current rating
+ * distribution, the last `population` arrivals: sparse top and bottom ranks get wide rating
+ * windows by themselves).
+ */
+import * as v from "valibot";
+import { Heap } from "heap-js";
+import * as sortedBtree from "sorted-btree";
+import type { ISortedMap } from "sorted-btree";
+import { canAssemble } from "../core/assembly.js";
+import { MatchmakerError } from "../core/errors.js";
+import type { Policy, PolicyContext, PolicyDefinition, PolicyParams } from "../core/policy.js";
+import { RatingRanks } from "../core/rating-ranks.js";
+import { repeatAllowedAt, type RepeatAvoidance } from "../core/recent-opponents.js";
+import { meanRating, type Ticket } from "../core/types.js";
+import { parseConfig, unknownKeyMessage } from "../core/validation.js";
+import { WindowRule, windowRuleEntries, type PlayerWindow, type WindowUnit } from "./window-rule.js";
+
+// sorted-btree is CommonJS with `exports.default` (same shim as core/arrival-order.ts).
+type BTreeConstructor = typeof sortedBtree.default.default;
+const BTreeClass: BTreeConstructor =
+  (sortedBtree.default as unknown as { default?: BTreeConstructor }).default ?? (sortedBtree.default as unknown as BTreeConstructor);
+type SortedTree<K, V> = ISortedMap<K, V> & {
+  entriesReversed(highestKey?: K, reusedArray?: (K | V)[], skipHighest?: boolean): IterableIterator<[K, V]>;
+};
+
+/** Default search steps per scan for teams (teamSize > 1). */
+export const DEFAULT_WINDOW_BUDGET = 512;
+/** Default size of the rating distribution behind percentile windows (the last N arrivals). */
+export const DEFAULT_POPULATION = 1000;
+/** Percentile windows: the distribution is updated once new arrivals amount to this fraction of it. */
+const PERCENTILE_BATCH = 0.05;
+
+const ExpandingWindowParams = v.strictObject(
+  {
+    ...windowRuleEntries,
+    population: v.optional(v.pipe(v.number(), v.integer("must be a whole number"), v.minValue(1, "must be at least 1"), v.maxValue(1_000_000))),
+    budget: v.optional(v.pipe(v.number(), v.integer("must be a whole number"), v.minValue(1, "must be at least 1"))),
+  },
+  unknownKeyMessage,
+);
+
+/** Validated parameters of `expanding-window`. */
+export interface ExpandingWindowOptions {
+  readonly unit: WindowUnit;
+  /** Width when a ticket joins (rating points, or a fraction for `relative` and `percentile`). */
+  readonly initial: number;
+  /** Width added per second of waiting. */
+  readonly growth: number;
+  /** Seconds between widenings; 0 widens continuously. */
+  readonly step: number;
+  /** The widest a window gets (Infinity: no clamp). */
+  readonly max: number;
+  /** Percentile windows: how many recent arrivals make the rating distribution. */
+  readonly population: number;
+  /** Teams: search steps per scan. */
+  readonly budget: number;
+}
+
+type RatingKey = readonly [rating: number, seq: number];
+const compareKeys = (a: RatingKey, b: RatingKey): number => a[0] - b[0] || a[1] - b[1];
+
+interface Entry {
+  readonly ticket: Ticket;
+  readonly key: RatingKey;
+  readonly rating: number;
+  readonly seats: number;
+  alive: boolean;
+  /** Bumped at each scan: older candidates of this anchor are stale. */
+  version: number;
+  candidate: Candidate | undefined;
+  /** Earliest pending wake-up and its version (older heap entries are stale). */
+  wakeAt: number;
+  wakeVersion: number;
+}
+
+interface Candidate {
+  readonly anchor: Entry;
+  readonly version: number;
+  readonly members: readonly Entry[];
+  readonly spread: number;
+  readonly oldest: number;
+}
+
+interface Wake {
+  readonly entry: Entry;
+  readonly version: number;
+  readonly at: number;
+}
+
+const compareCandidates = (a: Candidate, b: Candidate): number =>
+  a.spread - b.spread || a.oldest - b.oldest || compareKeys(a.anchor.key, b.anchor.key);
+
+export class ExpandingWindowPolicy implements Policy {
+  readonly name = "expanding-window";
+  readonly rule: WindowRule;
+  private readonly teamSize: number;
+  private readonly budget: number;
+  private readonly avoid: RepeatAvoidance | undefined;
+  private readonly ranks: RatingRanks | undefined;
+  private readonly tree: SortedTree<RatingKey, Entry> = new BTreeClass<RatingKey, Entry>(undefined, compareKeys);
+  private readonly byId = new Map<string, Entry>();
+  /** Member → anchors whose candidate may include it (pruned lazily). */
+  private readonly dependents = new Map<Entry, Set<Entry>>();
+  private readonly candidates = new Heap<Candidate>(compareCandidates);
+  private readonly wakes = new Heap<Wake>((a, b) => a.at - b.at);
+  private seq = 0;
+  private lastNow = -Infinity;
+  private latestArrival = -Infinity;
+  /** Percentile windows: arrivals not yet folded into the distribution. */
+  private pending: number[] = [];
+  /** Search steps left in the running team search. */
+  private steps = 0;
+
+  constructor(context: PolicyContext, options: ExpandingWindowOptions) {
+    this.teamSize = context.teamSize;
+    this.budget = options.budget;
+    this.avoid = context.avoid;
+    this.rule = new WindowRule(options);
+    this.ranks = options.unit === "percentile" ? RatingRanks.recent(options.population) : undefined;
+  }
+
+  /** Number of waiting tickets. */
+  get size(): number {
+    return this.byId.size;
+  }
+
+  add(ticket: Ticket, now: number): void {
+    this.remove(ticket.id);
+    this.lastNow = Math.max(this.lastNow, now);
+    const rating = meanRating(ticket);
+    // A re-queued ticket (enqueuedAt in the past) is already in the distribution.
+    if (this.ranks && ticket.enqueuedAt >= this.latestArrival) {
+      this.latestArrival = ticket.enqueuedAt;
+      for (const p of ticket.players) this.pending.push(p.rating);
+      if (this.pending.length >= Math.max(1, PERCENTILE_BATCH * this.ranks.size)) this.foldArrivals();
+    }
+    const entry: Entry = {
+      ticket,
+      key: [rating, this.seq++],
+      rating,
+      seats: ticket.players.length,
+      alive: true,
+      version: 0,
+      candidate: undefined,
+      wakeAt: Infinity,
+      wakeVersion: 0,
+    };
+    this.tree.set(entry.key, entry);
+    this.byId.set(ticket.id, entry);
+    this.scan(entry, this.lastNow);
+  }
+
+  remove(ticketId: string): void {
+    const entry = this.byId.get(ticketId);
+    if (!entry) return;
+    for (const anchor of this.drop(entry)) this.scan(anchor, this.lastNow);
+  }
+
+  poll(now: number): Ticket[][] {
+    this.lastNow = Math.max(this.lastNow, now);
+    this.runWakes(now);
+    const games: Ticket[][] = [];
+    for (let top = this.top(); top; top = this.top()) {
+      this.candidates.pop();
+      if (!this.stillAcceptable(top.members, now)) {
+        this.scan(top.anchor, now); // the percentile distribution moved under it
+        continue;
+      }
+      const affected = new Set<Entry>();
+      for (const m of top.members) for (const anchor of this.drop(m)) affected.add(anchor);
+      games.push(top.members.map((m) => m.ticket));
+      for (const anchor of affected) if (anchor.alive) this.scan(anchor, now);
+      this.runWakes(now);
+    }
+    this.compact();
+    return games;
+  }
+
+  nextWakeup(): number | undefined {
+    for (let top = this.wakes.peek(); top; top = this.wakes.peek()) {
+      if (top.entry.alive && top.version === top.entry.wakeVersion) return top.at;
+      this.wakes.pop();
+    }
+    return undefined;
+  }
+
+  /** The ticket's window at `now`: the game room learns how far it had to grow. */
+  windowOf(ticket: Ticket, now: number): PlayerWindow {
+    return { unit: this.rule.unit, initial: this.rule.initial, width: this.rule.width(now - ticket.enqueuedAt) };
+  }
+
+  /** Does `a` accept `b` at `now` (b within a's window)? */
+  accepts(a: Ticket, b: Ticket, now: number): boolean {
+    return this.distance(meanRating(a), meanRating(b)) <= this.rule.width(now - a.enqueuedAt);
+  }
+
+  /** Fold pending arrivals into the percentile distribution; every distance changed, so all rescan. */
+  private foldArrivals(): void {
+    for (const r of this.pending) this.ranks!.add(r);
+    this.pending = [];
+    for (const [, entry] of this.tree.entries()) this.scan(entry, this.lastNow);
+  }
+
+  // ---- acceptance -------------------------------------------------------------------------
+
+  /** How far `to` lies from `from` in window units (as `from`'s window measures it). */
+  private distance(from: number, to: number): number {
+    if (from === to) return 0;
+    switch (this.rule.unit) {
+      case "rating":
+        return Math.abs(to - from);
+      case "relative":
+        return from === 0 ? Infinity : Math.abs(to - from) / Math.abs(from);
+      case "percentile":
+        return Math.abs(this.ranks!.percentile(to) - this.ranks!.percentile(from));
+    }
+  }
+
+  private acceptsEntry(a: Entry, b: Entry, now: number): boolean {
+    return this.distance(a.rating, b.rating) <= this.rule.width(now - a.ticket.enqueuedAt);
+  }
+
+  /** When `a`'s window will reach `b` (Infinity: never). */
+  private acceptTime(a: Entry, b: Entry): number {
+    return a.ticket.enqueuedAt + this.rule.waitToReach(this.distance(a.rating, b.rating));
+  }
+
+  /** The earliest time `a` and `b` may play together: both accept, and no recent rematch unless both waited the fallback. */
+  private mutualAt(a: Entry, b: Entry): number {
+    const both = Math.max(this.acceptTime(a, b), this.acceptTime(b, a));
+    if (!this.avoid || !this.avoid.isRepeat(a.ticket, b.ticket)) return both;
+    return Math.max(both, repeatAllowedAt(a.ticket, b.ticket, this.avoid.fallbackMs));
+  }
+
+  private stillAcceptable(members: readonly Entry[], now: number): boolean {
+    for (let i = 0; i < members.length; i++) {
+      for (let j = i + 1; j < members.length; j++) if (this.mutualAt(members[i], members[j]) > now) return false;
+    }
+    return true;
+  }
+
+  // ---- scans and wake-ups -----------------------------------------------------------------
+
+  /** Recompute `a`'s closest game and the wake-ups that keep the heap's minimum exact. */
+  private scan(a: Entry, now: number): void {
+    a.version++;
+    a.candidate = undefined;
+    a.wakeVersion++;
+    a.wakeAt = Infinity;
+    const up = this.tree.entries(a.key);
+    up.next(); // a itself
+    const down = this.tree.entriesReversed(a.key, undefined, true);
+    let nextUp = up.next().value?.[1];
+    let nextDown = down.next().value?.[1];
+    const acceptable: Entry[] = [];
+    let best: Candidate | undefined;
+    /** Per side, the nearest ticket beyond a's window. */
+    const outside: Entry[] = [];
+    this.steps = this.budget;
+    while (nextUp || nextDown) {
+      const takeUp = nextUp && (!nextDown || nextUp.rating - a.rating <= a.rating - nextDown.rating);
+      const x = (takeUp ? nextUp : nextDown)!;
+      if (best && Math.abs(x.rating - a.rating) >= best.spread) break;
+      if (!this.acceptsEntry(a, x, now)) {
+        // Distances only grow further out: this side of the window is done.
+        outside.push(x);
+        if (takeUp) nextUp = undefined;
+        else nextDown = undefined;
+        continue;
+      }
+      if (takeUp) nextUp = up.next().value?.[1];
+      else nextDown = down.next().value?.[1];
+      const at = this.mutualAt(a, x);
+      if (at > now) {
+        // x does not accept a yet (or a rematch waits for the fallback): x looks again then.
+        this.wake(x, at, now);
+        continue;
+      }
+      const game = this.gameWith(a, x, acceptable, now, best?.spread ?? Infinity);
+      acceptable.push(x);
+      if (game) best = game;
+    }
+    for (const x of outside) {
+      if (best && Math.abs(x.rating - a.rating) >= best.spread) continue;
+      this.wake(a, this.acceptTime(a, x), now);
+    }
+    if (!best) return;
+    a.candidate = best;
+    this.candidates.push(best);
+    for (const m of best.members) {
+      if (m === a) continue;
+      let set = this.dependents.get(m);
+      if (!set) this.dependents.set(m, (set = new Set()));
+      set.add(a);
+    }
+  }
+
+  private wake(entry: Entry, at: number, now: number): void {
+    if (at === Infinity) return;
+    const when = Math.max(at, Math.floor(now) + 1); // never a wake-up already due
+    if (when >= entry.wakeAt) return;
+    entry.wakeAt = when;
+    this.wakes.push({ entry, version: entry.wakeVersion, at: when });
+  }
+
+  private runWakes(now: number): void {
+    for (let top = this.wakes.peek(); top && top.at <= now; top = this.wakes.peek()) {
+      this.wakes.pop();
+      if (top.entry.alive && top.version === top.entry.wakeVersion) this.scan(top.entry, now);
+    }
+  }
+
+  /**
+   * The closest game (spread below `limit`) made of `a`, `x` and tickets among `nearer`, all
+   * already mutually acceptable with `a`. 1v1: just the pair, if its sides allow it.
+   */
+  private gameWith(a: Entry, x: Entry, nearer: readonly Entry[], now: number, limit: number): Candidate | undefined {
+    const seats = 2 * this.teamSize;
+    const base = a.seats + x.seats;
+    if (base > seats) return undefined;
+    const low0 = Math.min(a.rating, x.rating);
+    const high0 = Math.max(a.rating, x.rating);
+    if (high0 - low0 >= limit) return undefined;
+    if (base === seats) return canAssemble([a.ticket, x.ticket], this.teamSize) ? this.candidate(a, [a, x], high0 - low0) : undefined;
+    const pool = nearer.filter((y) => y.seats <= seats - base && this.mutualAt(x, y) <= now);
+    let bestMembers: Entry[] | undefined;
+    let bestSpread = limit;
+    const chosen: Entry[] = [a, x];
+    const search = (from: number, filled: number, low: number, high: number): void => {
+      if (high - low >= bestSpread || this.steps <= 0) return;
+      this.steps--;
+      if (filled === seats) {
+        if (canAssemble(chosen.map((e) => e.ticket), this.teamSize)) {
+          bestSpread = high - low;
+          bestMembers = [...chosen];
+        }
+        return;
+      }
+      for (let i = from; i < pool.length; i++) {
+        const y = pool[i];
+        if (filled + y.seats > seats) continue;
+        let fits = true;
+        for (let c = 2; c < chosen.length && fits; c++) fits = this.mutualAt(chosen[c], y) <= now;
+        if (!fits) continue;
+        chosen.push(y);
+        search(i + 1, filled + y.seats, Math.min(low, y.rating), Math.max(high, y.rating));
+        chosen.pop();
+      }
+    };
+    search(0, base, low0, high0);
+    return bestMembers && this.candidate(a, bestMembers, bestSpread);
+  }
+
+  private candidate(anchor: Entry, members: readonly Entry[], spread: number): Candidate {
+    let oldest = Infinity;
+    for (const m of members) oldest = Math.min(oldest, m.ticket.enqueuedAt);
+    return { anchor, version: anchor.version, members: [...members].sort((p, q) => compareKeys(p.key, q.key)), spread, oldest };
+  }
+
+  /** Forget a ticket; returns the anchors whose candidate included it (they must rescan). */
+  private drop(entry: Entry): Entry[] {
+    entry.alive = false;
+    entry.version++;
+    this.tree.delete(entry.key);
+    this.byId.delete(entry.ticket.id);
+    const dependents = this.dependents.get(entry);
+    this.dependents.delete(entry);
+    if (entry.candidate) for (const m of entry.candidate.members) this.dependents.get(m)?.delete(entry);
+    entry.candidate = undefined;
+    const affected: Entry[] = [];
+    if (dependents) for (const anchor of dependents) if (anchor.alive && anchor.candidate?.members.includes(entry)) affected.push(anchor);
+    return affected;
+  }
+
+  private top(): Candidate | undefined {
+    for (let top = this.candidates.peek(); top; top = this.candidates.peek()) {
+      if (top.anchor.alive && top.version === top.anchor.version && top.members.every((m) => m.alive)) return top;
+      this.candidates.pop();
+    }
+    return undefined;
+  }
+
+  /** Drop stale heap entries once they outnumber the live ones. */
+  private compact(): void {
+    const limit = 2 * this.byId.size + 64;
+    if (this.candidates.length > limit) {
+      this.candidates.init(this.candidates.toArray().filter((c) => c.anchor.alive && c.version === c.anchor.version && c.members.every((m) => m.alive)));
+    }
+    if (this.wakes.length > limit) {
+      this.wakes.init(this.wakes.toArray().filter((w) => w.entry.alive && w.version === w.entry.wakeVersion));
+    }
+  }
+}
+
+/** Defaults per unit: 5% of the rating range (or of the rating, or of the distribution), +1% per second. */
+function defaults(unit: WindowUnit, context: PolicyContext): { initial: number; growth: number } {
+  if (unit !== "rating") return { initial: 0.05, growth: 0.01 };
+  const range = context.ratingRange ? context.ratingRange.max - context.ratingRange.min : 1;
+  return { initial: 0.05 * range, growth: 0.01 * range };
+}
+
+/** Parse `expanding-window` parameters (also used by other window policies). */
+export function expandingWindowOptions(context: PolicyContext, params: PolicyParams, what = "expanding-window policy parameters"): ExpandingWindowOptions {
+  const parsed = parseConfig(what, ExpandingWindowParams, params);
+  const unit = parsed.unit ?? "rating";
+  const d = defaults(unit, context);
+  const initial = parsed.initial ?? d.initial;
+  const max = parsed.max === undefined || parsed.max === "inf" ? Infinity : parsed.max;
+  if (max < initial) throw new MatchmakerError("invalid_config", `${what}: max: must be at least initial (${initial})`);
+  return {
+    unit,
+    initial,
+    growth: parsed.growth ?? d.growth,
+    step: parsed.step ?? 0,
+    max,
+    population: parsed.population ?? DEFAULT_POPULATION,
+    budget: parsed.budget ?? DEFAULT_WINDOW_BUDGET,
+  };
+}
+
+export const expandingWindow: PolicyDefinition = {
+  name: "expanding-window",
+  summary: "The forum thread's widening rating window: mutual acceptance, closest game first, in rating points, a fraction of the rating, or percentiles.",
+  create(context: PolicyContext, params: PolicyParams): Policy {
+    return new ExpandingWindowPolicy(context, expandingWindowOptions(context, params));
+  },
+};
