@@ -111,6 +111,8 @@ interface Candidate {
   readonly members: readonly Entry[];
   readonly spread: number;
   readonly oldest: number;
+  /** Some two of its tickets met recently (allowed only after the fallback wait; formed last). */
+  readonly repeat: boolean;
 }
 
 interface Wake {
@@ -120,7 +122,7 @@ interface Wake {
 }
 
 const compareCandidates = (a: Candidate, b: Candidate): number =>
-  a.spread - b.spread || a.oldest - b.oldest || compareKeys(a.anchor.key, b.anchor.key);
+  Number(a.repeat) - Number(b.repeat) || a.spread - b.spread || a.oldest - b.oldest || compareKeys(a.anchor.key, b.anchor.key);
 
 export class ExpandingWindowPolicy implements Policy {
   readonly name = "expanding-window";
@@ -285,7 +287,9 @@ export class ExpandingWindowPolicy implements Policy {
     let nextUp = up.next().value?.[1];
     let nextDown = down.next().value?.[1];
     const acceptable: Entry[] = [];
+    /** The closest game without a recent rematch, and the closest with one (used only without the former). */
     let best: Candidate | undefined;
+    let fallback: Candidate | undefined;
     /** Per side, the nearest ticket beyond a's window. */
     const outside: Entry[] = [];
     this.steps = this.budget;
@@ -308,18 +312,20 @@ export class ExpandingWindowPolicy implements Policy {
         this.wake(x, at, now);
         continue;
       }
-      const game = this.gameWith(a, x, acceptable, now, best?.spread ?? Infinity);
+      const found = this.gameWith(a, x, acceptable, now, best?.spread ?? Infinity, best ? -Infinity : (fallback?.spread ?? Infinity));
       acceptable.push(x);
-      if (game) best = game;
+      if (found.fresh) best = found.fresh;
+      if (found.repeat) fallback = found.repeat;
     }
     for (const x of outside) {
       if (best && Math.abs(x.rating - a.rating) >= best.spread) continue;
       this.wake(a, this.acceptTime(a, x), now);
     }
-    if (!best) return;
-    a.candidate = best;
-    this.candidates.push(best);
-    for (const m of best.members) {
+    const chosen = best ?? fallback;
+    if (!chosen) return;
+    a.candidate = chosen;
+    this.candidates.push(chosen);
+    for (const m of chosen.members) {
       if (m === a) continue;
       let set = this.dependents.get(m);
       if (!set) this.dependents.set(m, (set = new Set()));
@@ -343,50 +349,75 @@ export class ExpandingWindowPolicy implements Policy {
   }
 
   /**
-   * The closest game (spread below `limit`) made of `a`, `x` and tickets among `nearer`, all
-   * already mutually acceptable with `a`. 1v1: just the pair, if its sides allow it.
+   * The closest games made of `a`, `x` and tickets among `nearer` (all already mutually
+   * acceptable with `a`): without a recent rematch and spread below `limit`, and with one and
+   * spread below `repeatLimit`. 1v1: just the pair, if its sides allow it.
    */
-  private gameWith(a: Entry, x: Entry, nearer: readonly Entry[], now: number, limit: number): Candidate | undefined {
+  private gameWith(
+    a: Entry,
+    x: Entry,
+    nearer: readonly Entry[],
+    now: number,
+    limit: number,
+    repeatLimit: number,
+  ): { fresh?: Candidate; repeat?: Candidate } {
     const seats = 2 * this.teamSize;
     const base = a.seats + x.seats;
-    if (base > seats) return undefined;
+    if (base > seats) return {};
     const low0 = Math.min(a.rating, x.rating);
     const high0 = Math.max(a.rating, x.rating);
-    if (high0 - low0 >= limit) return undefined;
-    if (base === seats) return canAssemble([a.ticket, x.ticket], this.teamSize) ? this.candidate(a, [a, x], high0 - low0) : undefined;
+    const repeat0 = this.isRepeat(a, x);
+    const bound = Math.max(limit, repeatLimit);
+    if (high0 - low0 >= (repeat0 ? repeatLimit : bound)) return {};
+    if (base === seats) {
+      if (!canAssemble([a.ticket, x.ticket], this.teamSize)) return {};
+      const game = this.candidate(a, [a, x], high0 - low0, repeat0);
+      return repeat0 ? { repeat: game } : { fresh: game };
+    }
     const pool = nearer.filter((y) => y.seats <= seats - base && this.mutualAt(x, y) <= now);
-    let bestMembers: Entry[] | undefined;
-    let bestSpread = limit;
+    const found: { fresh?: Candidate; repeat?: Candidate } = {};
+    let freshLimit = limit;
+    let repLimit = repeatLimit;
     const chosen: Entry[] = [a, x];
-    const search = (from: number, filled: number, low: number, high: number): void => {
-      if (high - low >= bestSpread || this.steps <= 0) return;
+    const search = (from: number, filled: number, low: number, high: number, repeat: boolean): void => {
+      if (high - low >= (repeat ? repLimit : Math.max(freshLimit, repLimit)) || this.steps <= 0) return;
       this.steps--;
       if (filled === seats) {
-        if (canAssemble(chosen.map((e) => e.ticket), this.teamSize)) {
-          bestSpread = high - low;
-          bestMembers = [...chosen];
-        }
+        if (!canAssemble(chosen.map((e) => e.ticket), this.teamSize)) return;
+        const game = this.candidate(a, chosen, high - low, repeat);
+        if (repeat) {
+          if (high - low < repLimit) [found.repeat, repLimit] = [game, high - low];
+        } else if (high - low < freshLimit) [found.fresh, freshLimit, repLimit] = [game, high - low, -Infinity];
         return;
       }
       for (let i = from; i < pool.length; i++) {
         const y = pool[i];
         if (filled + y.seats > seats) continue;
         let fits = true;
-        for (let c = 2; c < chosen.length && fits; c++) fits = this.mutualAt(chosen[c], y) <= now;
+        let withRepeat = repeat || this.isRepeat(a, y) || this.isRepeat(x, y);
+        for (let c = 2; c < chosen.length && fits; c++) {
+          fits = this.mutualAt(chosen[c], y) <= now;
+          withRepeat ||= this.isRepeat(chosen[c], y);
+        }
         if (!fits) continue;
         chosen.push(y);
-        search(i + 1, filled + y.seats, Math.min(low, y.rating), Math.max(high, y.rating));
+        search(i + 1, filled + y.seats, Math.min(low, y.rating), Math.max(high, y.rating), withRepeat);
         chosen.pop();
       }
     };
-    search(0, base, low0, high0);
-    return bestMembers && this.candidate(a, bestMembers, bestSpread);
+    search(0, base, low0, high0, repeat0);
+    // A fresh game found after a repeat one makes the repeat one moot for this anchor.
+    return found.fresh ? { fresh: found.fresh } : found;
   }
 
-  private candidate(anchor: Entry, members: readonly Entry[], spread: number): Candidate {
+  private isRepeat(a: Entry, b: Entry): boolean {
+    return this.avoid !== undefined && this.avoid.isRepeat(a.ticket, b.ticket);
+  }
+
+  private candidate(anchor: Entry, members: readonly Entry[], spread: number, repeat: boolean): Candidate {
     let oldest = Infinity;
     for (const m of members) oldest = Math.min(oldest, m.ticket.enqueuedAt);
-    return { anchor, version: anchor.version, members: [...members].sort((p, q) => compareKeys(p.key, q.key)), spread, oldest };
+    return { anchor, version: anchor.version, members: [...members].sort((p, q) => compareKeys(p.key, q.key)), spread, oldest, repeat };
   }
 
   /** Forget a ticket; returns the anchors whose candidate included it (they must rescan). */

@@ -17,7 +17,7 @@ import { ArrivalIndex } from "../core/arrival-order.js";
 import type { Policy, PolicyContext, PolicyDefinition, PolicyParams } from "../core/policy.js";
 import type { Side, Ticket } from "../core/types.js";
 import { parseConfig, unknownKeyMessage } from "../core/validation.js";
-import { GreedyPolicy } from "./greedy.js";
+import { GreedyPolicy, withoutAvoidance } from "./greedy.js";
 
 const NoParams = v.strictObject({}, unknownKeyMessage);
 
@@ -32,7 +32,7 @@ export class TwoQueuePolicy implements Policy {
   add(ticket: Ticket): void {
     const size = ticket.players.length;
     let queue = this.queues.get(size);
-    if (!queue) this.queues.set(size, (queue = new GreedyPolicy(this.context)));
+    if (!queue) this.queues.set(size, (queue = new GreedyPolicy(withoutAvoidance(this.context))));
     queue.add(ticket);
     this.queueOf.set(ticket.id, queue);
   }
