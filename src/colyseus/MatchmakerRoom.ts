@@ -82,6 +82,7 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
           rating: join.rating,
           ...(join.uncertainty !== undefined ? { uncertainty: join.uncertainty } : {}),
           ...(join.roles ? { roles: join.roles } : {}),
+          ...(join.playerId !== undefined ? { identity: join.playerId } : {}),
         },
       ],
       enqueuedAt: now,
@@ -226,6 +227,8 @@ function engineOptions(config: ResolvedRoomOptions, matchIdPrefix: string): Matc
     ...(config.imbalance ? { imbalance: config.imbalance as ImbalanceSpec } : {}),
     ...(config.maxWaitMs !== undefined ? { maxWaitMs: config.maxWaitMs, fillWithBots: config.fillWithBots } : {}),
     ...(config.roles ? { roles: config.roles } : {}),
+    ...(config.avoidRecent !== undefined ? { avoidRecent: config.avoidRecent } : {}),
+    ...(config.avoidRecentFallbackMs !== undefined ? { avoidRecentFallbackMs: config.avoidRecentFallbackMs } : {}),
   };
 }
 

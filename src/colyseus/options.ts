@@ -40,6 +40,14 @@ export interface MatchmakerRoomOptions {
    * The policy defaults to `"roles"`, the only built-in policy that forms role-valid games.
    */
   roles?: string[];
+  /**
+   * Avoid rematches: each player's last `avoidRecent` games (opponents and teammates) are
+   * remembered, by the join option `playerId` (else the session id), and policies that search
+   * (`greedy`, `fifo`, `lifo`, `expanding-window`, `brackets`) prefer games without a repeat.
+   */
+  avoidRecent?: number;
+  /** With `avoidRecent`: wait (ms) after which a repeat is accepted (default 30,000). */
+  avoidRecentFallbackMs?: number;
 }
 
 const RoomOptionsSchema = v.strictObject(
@@ -69,6 +77,8 @@ const RoomOptionsSchema = v.strictObject(
     // Checked in full by the engine (resolveImbalance), which names the bad field.
     imbalance: v.optional(v.looseObject({ kind: v.string('must name a kind, e.g. "alman-mckay"') })),
     roles: v.optional(v.array(v.string("must be a role name"), "must be a list of role names")),
+    avoidRecent: v.optional(v.pipe(v.number(), v.integer("must be a whole number of games"), v.minValue(1, "must be at least 1"), v.maxValue(1000, "must be at most 1000"))),
+    avoidRecentFallbackMs: v.optional(v.pipe(v.number(), v.integer("must be an integer"), v.minValue(0, "must not be negative"))),
   },
   unknownKeyMessage,
 );
@@ -103,6 +113,12 @@ export interface JoinOptions {
    * more of the queue's roles, each at most once.
    */
   roles?: string[];
+  /**
+   * A stable player id (e.g. an account id) for the queue's recent-opponent history
+   * (`avoidRecent`); the session id otherwise, which changes at every visit. Clients can send
+   * any string: a game that needs it verified should set it from its own authentication.
+   */
+  playerId?: string;
 }
 
 /** The join option `roles`: required and checked against the queue's roles in a role queue, refused otherwise. */
@@ -135,6 +151,7 @@ export function joinOptionsSchema(range: { min: number; max: number }, queueRole
         v.pipe(v.number("must be a number"), v.finite("must be a finite number"), v.minValue(0, "must not be negative")),
       ),
       roles: joinRolesSchema(queueRoles),
+      playerId: v.optional(v.pipe(v.string("must be a string"), v.minLength(1, "must not be empty"), v.maxLength(128, "must be at most 128 characters"))),
     },
     unknownKeyMessage,
   );

@@ -12,7 +12,7 @@ export * from "./closed-forms.js";
 export * from "./partition.js";
 export * from "./roles.js";
 export { RatingRanks } from "./rating-ranks.js";
-export { RecentOpponents, repeatAllowedAt, DEFAULT_AVOID_RECENT_FALLBACK_MS, DEFAULT_HISTORY_PLAYERS, type RepeatAvoidance } from "./recent-opponents.js";
+export { RecentOpponents, repeatAllowedAt, identityOf, DEFAULT_AVOID_RECENT_FALLBACK_MS, DEFAULT_HISTORY_PLAYERS, type RepeatAvoidance } from "./recent-opponents.js";
 export { ArrivalIndex, compareArrival, type ArrivalKey } from "./arrival-order.js";
 export { describeIssues } from "./validation.js";
 export * from "../policies/index.js";

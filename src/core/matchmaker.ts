@@ -88,6 +88,7 @@ const PlayerSchema = v.strictObject(
     rating: v.pipe(v.number(), v.finite("must be a finite number")),
     uncertainty: v.optional(v.pipe(v.number(), v.finite("must be a finite number"), v.minValue(0, "must not be negative"))),
     roles: v.optional(v.array(v.string("must be a string"), "must be a list of role names")),
+    identity: v.optional(v.pipe(v.string(), v.minLength(1, "must not be empty"), v.maxLength(128))),
   },
   unknownKeyMessage,
 );
@@ -399,6 +400,7 @@ export class Matchmaker {
             ...(bot ? { bot: true as const } : {}),
             ...(role !== undefined ? { role } : {}),
             ...(window ? { window } : {}),
+            ...(p.identity !== undefined ? { identity: p.identity } : {}),
           });
           sum += p.rating;
         }

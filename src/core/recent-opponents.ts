@@ -3,11 +3,11 @@
  * the last X matches"): a bounded history of whom each player recently shared a game with,
  * opponents and teammates alike, and the predicate policies consult before forming a game.
  */
-import type { Match, Ticket } from "./types.js";
+import type { Match, Player, Ticket } from "./types.js";
 
 /** What a searching policy is given (`PolicyContext.avoid`) when the queue avoids rematches. */
 export interface RepeatAvoidance {
-  /** True when some player of `a` shared one of their last N games with some player of `b`. */
+  /** True when some player of `a` shared one of their last N games with some player of `b` (by `identity`, else `id`). */
   isRepeat(a: Ticket, b: Ticket): boolean;
   /**
    * A repeat is accepted once every ticket involved has waited this long (ms): avoidance
@@ -20,6 +20,9 @@ export interface RepeatAvoidance {
 export function repeatAllowedAt(a: Ticket, b: Ticket, fallbackMs: number): number {
   return Math.max(a.enqueuedAt, b.enqueuedAt) + fallbackMs;
 }
+
+/** Whom the history remembers: the player's stable identity if it has one, else its id. */
+export const identityOf = (player: Player): string => player.identity ?? player.id;
 
 /** Default wait (ms) after which a repeat is accepted. */
 export const DEFAULT_AVOID_RECENT_FALLBACK_MS = 30_000;
@@ -52,7 +55,7 @@ export class RecentOpponents implements RepeatAvoidance {
 
   /** Remember who played with whom in `match`. */
   record(match: Match): void {
-    const humans = match.teams.flatMap((team) => team.players.filter((p) => !p.bot).map((p) => p.id));
+    const humans = match.teams.flatMap((team) => team.players.filter((p) => !p.bot).map(identityOf));
     for (const id of humans) {
       const others = new Set(humans.filter((other) => other !== id));
       const games = this.history.get(id) ?? [];
@@ -70,7 +73,7 @@ export class RecentOpponents implements RepeatAvoidance {
   }
 
   isRepeat(a: Ticket, b: Ticket): boolean {
-    for (const p of a.players) for (const q of b.players) if (this.metRecently(p.id, q.id)) return true;
+    for (const p of a.players) for (const q of b.players) if (this.metRecently(identityOf(p), identityOf(q))) return true;
     return false;
   }
 

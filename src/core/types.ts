@@ -16,6 +16,11 @@ export interface Player {
   readonly uncertainty?: number;
   /** In a role queue: the queue's roles this player accepts (see `MatchmakerOptions.roles`). */
   readonly roles?: readonly string[];
+  /**
+   * A stable identity across sessions (e.g. an account id), for the recent-opponent history
+   * (`avoidRecent`); defaults to `id`. Not required to be unique among waiting players.
+   */
+  readonly identity?: string;
 }
 
 /**

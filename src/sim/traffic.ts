@@ -25,6 +25,11 @@ export interface TrafficModel {
   readonly skill: SkillModel;
   /** `undefined` is a choice-free ticket. */
   readonly sides: ReadonlyArray<Weighted<Side | undefined>>;
+  /**
+   * Players come back: each player is one of this many community members (uniformly drawn, each
+   * with one fixed rating and `identity`), so rematches can happen; absent: every arrival is new.
+   */
+  readonly community?: number;
 }
 
 /** One arrival: when (seconds) and the ticket (its `enqueuedAt` in milliseconds). */
@@ -37,16 +42,30 @@ export interface Arrival {
 /** An endless, seeded stream of arrivals following `model`. */
 export function* arrivals(model: TrafficModel, seed: number): Generator<Arrival, never> {
   const random = new Random(seed);
+  // Members' ratings come from their own stream, so the arrival stream is unchanged by them.
+  const members = model.community === undefined ? undefined : communityRatings(model, seed);
   let time = 0;
   for (let index = 0; ; index++) {
     time += model.arrivals === "poisson" ? random.exponential(model.rate) : 1 / model.rate;
     const size = random.weighted(model.parties);
     const players = [];
-    for (let p = 0; p < size; p++) players.push({ id: `p${index}.${p}`, rating: drawRating(model.skill, random) });
+    for (let p = 0; p < size; p++) {
+      if (!members) {
+        players.push({ id: `p${index}.${p}`, rating: drawRating(model.skill, random) });
+        continue;
+      }
+      const member = Math.min(members.length - 1, Math.floor(random.uniform() * members.length));
+      players.push({ id: `p${index}.${p}`, rating: members[member], identity: `c${member}` });
+    }
     const side = random.weighted(model.sides);
     const ticket: Ticket = { id: `t${index}`, players, enqueuedAt: time * 1000, ...(side ? { side } : {}) };
     yield { index, time, ticket };
   }
+}
+
+function communityRatings(model: TrafficModel, seed: number): number[] {
+  const random = new Random(seed + 0x5bd1e995);
+  return Array.from({ length: model.community! }, () => drawRating(model.skill, random));
 }
 
 function drawRating(skill: SkillModel, random: Random): number {
