@@ -1,62 +1,29 @@
 /**
  * `expanding-window` (the forum thread, paper 004): each ticket accepts opponents within a
- * window that widens with its wait; a game forms only when every ticket in it accepts every
- * other (mutual acceptance), and among the acceptable games the closest one (smallest rating
- * spread, then the longest waiting) forms first, not the first one found.
- *
- * Sweep and prune over the rating axis (hplus0603's suggestion), event driven:
- * - the tickets sit in a B+tree by rating; a ticket's *scan* walks outward from it in order
- *   of rating distance, through its own window only, and keeps the closest game containing it
- *   whose tickets all accept each other (a candidate in a min-heap by spread, lazily
- *   invalidated);
- * - a ticket inside the scanner's window that does not yet accept the scanner is woken at the
- *   moment it will (its own window reaching the scanner); the scanner itself is woken when its
- *   window reaches the nearest ticket outside it that could still make a closer game;
- * - a ticket rescans when it joins, when it is woken, and when a member of its candidate
- *   leaves. Nothing else is looked at: the work per event is the tickets between the scanner
- *   and its closest acceptable game, and `nextWakeup` is exactly the next time a pair becomes
- *   mutually acceptable, so games form at that moment, not at the next timer tick.
- *
- * Why the heap's minimum is the closest acceptable game: every mutually acceptable pair was,
- * at the last scan of its later-scanned member, either found (then that member's candidate is
- * at most as wide) or not yet acceptable, in which case a wake-up was scheduled for the moment
- * it becomes so. Windows only widen. Percentile windows are measured against a distribution
- * that changes only in batches: arrivals are folded into it once they amount to 5% of it (at
- * every arrival while it is small), and then every waiting ticket rescans, so between batches
- * distances are fixed and the argument above holds exactly.
- *
- * With `teamSize` k > 1 a game is 2k players in tickets that pairwise accept each other and can
- * be assembled; the scan searches subsets of the acceptable tickets nearest the scanner, up to
- * `budget` search steps per scan.
+ * window that widens with its wait (`initial` + `growth` per second, linearly or every `step`
+ * seconds, clamped at `max`); a game forms only when every ticket in it accepts every other,
+ * and the closest acceptable game forms first (the sweep in {@link SweepMatcher}).
  *
  * Units: `rating` (rating points), `relative` (a fraction of the ticket's own rating, the
  * thread's "within ±5% of your skill grade"), `percentile` (a fraction of the current rating
  * distribution, the last `population` arrivals: sparse top and bottom ranks get wide rating
- * windows by themselves).
+ * windows by themselves). Percentile distances change only in batches: arrivals are folded into
+ * the distribution once they amount to 5% of it (at every arrival while it is small), and then
+ * every waiting ticket rescans, so between batches the sweep's wake-ups are exact.
+ *
+ * Each matched player reports its window (`windowOf`), so a game can scale rating changes by
+ * how far it had to grow (the thread's virtual-rating decay).
  */
 import * as v from "valibot";
-import { Heap } from "heap-js";
-import * as sortedBtree from "sorted-btree";
-import type { ISortedMap } from "sorted-btree";
-import { canAssemble } from "../core/assembly.js";
 import { MatchmakerError } from "../core/errors.js";
 import type { Policy, PolicyContext, PolicyDefinition, PolicyParams } from "../core/policy.js";
 import { RatingRanks } from "../core/rating-ranks.js";
-import { repeatAllowedAt, type RepeatAvoidance } from "../core/recent-opponents.js";
-import { meanRating, type Ticket } from "../core/types.js";
+import type { Ticket } from "../core/types.js";
 import { parseConfig, unknownKeyMessage } from "../core/validation.js";
+import { DEFAULT_WINDOW_BUDGET, SweepMatcher } from "./sweep-matcher.js";
 import { WindowRule, windowRuleEntries, type PlayerWindow, type WindowUnit } from "./window-rule.js";
 
-// sorted-btree is CommonJS with `exports.default` (same shim as core/arrival-order.ts).
-type BTreeConstructor = typeof sortedBtree.default.default;
-const BTreeClass: BTreeConstructor =
-  (sortedBtree.default as unknown as { default?: BTreeConstructor }).default ?? (sortedBtree.default as unknown as BTreeConstructor);
-type SortedTree<K, V> = ISortedMap<K, V> & {
-  entriesReversed(highestKey?: K, reusedArray?: (K | V)[], skipHighest?: boolean): IterableIterator<[K, V]>;
-};
-
-/** Default search steps per scan for teams (teamSize > 1). */
-export const DEFAULT_WINDOW_BUDGET = 512;
+export { DEFAULT_WINDOW_BUDGET };
 /** Default size of the rating distribution behind percentile windows (the last N arrivals). */
 export const DEFAULT_POPULATION = 1000;
 /** Percentile windows: the distribution is updated once new arrivals amount to this fraction of it. */
@@ -88,134 +55,18 @@ export interface ExpandingWindowOptions {
   readonly budget: number;
 }
 
-type RatingKey = readonly [rating: number, seq: number];
-const compareKeys = (a: RatingKey, b: RatingKey): number => a[0] - b[0] || a[1] - b[1];
-
-interface Entry {
-  readonly ticket: Ticket;
-  readonly key: RatingKey;
-  readonly rating: number;
-  readonly seats: number;
-  alive: boolean;
-  /** Bumped at each scan: older candidates of this anchor are stale. */
-  version: number;
-  candidate: Candidate | undefined;
-  /** Earliest pending wake-up and its version (older heap entries are stale). */
-  wakeAt: number;
-  wakeVersion: number;
-}
-
-interface Candidate {
-  readonly anchor: Entry;
-  readonly version: number;
-  readonly members: readonly Entry[];
-  readonly spread: number;
-  readonly oldest: number;
-  /** Some two of its tickets met recently (allowed only after the fallback wait; formed last). */
-  readonly repeat: boolean;
-}
-
-interface Wake {
-  readonly entry: Entry;
-  readonly version: number;
-  readonly at: number;
-}
-
-const compareCandidates = (a: Candidate, b: Candidate): number =>
-  Number(a.repeat) - Number(b.repeat) || a.spread - b.spread || a.oldest - b.oldest || compareKeys(a.anchor.key, b.anchor.key);
-
-export class ExpandingWindowPolicy implements Policy {
+export class ExpandingWindowPolicy extends SweepMatcher {
   readonly name = "expanding-window";
   readonly rule: WindowRule;
-  private readonly teamSize: number;
-  private readonly budget: number;
-  private readonly avoid: RepeatAvoidance | undefined;
   private readonly ranks: RatingRanks | undefined;
-  private readonly tree: SortedTree<RatingKey, Entry> = new BTreeClass<RatingKey, Entry>(undefined, compareKeys);
-  private readonly byId = new Map<string, Entry>();
-  /** Member → anchors whose candidate may include it (pruned lazily). */
-  private readonly dependents = new Map<Entry, Set<Entry>>();
-  private readonly candidates = new Heap<Candidate>(compareCandidates);
-  private readonly wakes = new Heap<Wake>((a, b) => a.at - b.at);
-  private seq = 0;
-  private lastNow = -Infinity;
   private latestArrival = -Infinity;
   /** Percentile windows: arrivals not yet folded into the distribution. */
   private pending: number[] = [];
-  /** Search steps left in the running team search. */
-  private steps = 0;
 
   constructor(context: PolicyContext, options: ExpandingWindowOptions) {
-    this.teamSize = context.teamSize;
-    this.budget = options.budget;
-    this.avoid = context.avoid;
+    super(context, options.budget);
     this.rule = new WindowRule(options);
     this.ranks = options.unit === "percentile" ? RatingRanks.recent(options.population) : undefined;
-  }
-
-  /** Number of waiting tickets. */
-  get size(): number {
-    return this.byId.size;
-  }
-
-  add(ticket: Ticket, now: number): void {
-    this.remove(ticket.id);
-    this.lastNow = Math.max(this.lastNow, now);
-    const rating = meanRating(ticket);
-    // A re-queued ticket (enqueuedAt in the past) is already in the distribution.
-    if (this.ranks && ticket.enqueuedAt >= this.latestArrival) {
-      this.latestArrival = ticket.enqueuedAt;
-      for (const p of ticket.players) this.pending.push(p.rating);
-      if (this.pending.length >= Math.max(1, PERCENTILE_BATCH * this.ranks.size)) this.foldArrivals();
-    }
-    const entry: Entry = {
-      ticket,
-      key: [rating, this.seq++],
-      rating,
-      seats: ticket.players.length,
-      alive: true,
-      version: 0,
-      candidate: undefined,
-      wakeAt: Infinity,
-      wakeVersion: 0,
-    };
-    this.tree.set(entry.key, entry);
-    this.byId.set(ticket.id, entry);
-    this.scan(entry, this.lastNow);
-  }
-
-  remove(ticketId: string): void {
-    const entry = this.byId.get(ticketId);
-    if (!entry) return;
-    for (const anchor of this.drop(entry)) this.scan(anchor, this.lastNow);
-  }
-
-  poll(now: number): Ticket[][] {
-    this.lastNow = Math.max(this.lastNow, now);
-    this.runWakes(now);
-    const games: Ticket[][] = [];
-    for (let top = this.top(); top; top = this.top()) {
-      this.candidates.pop();
-      if (!this.stillAcceptable(top.members, now)) {
-        this.scan(top.anchor, now); // the percentile distribution moved under it
-        continue;
-      }
-      const affected = new Set<Entry>();
-      for (const m of top.members) for (const anchor of this.drop(m)) affected.add(anchor);
-      games.push(top.members.map((m) => m.ticket));
-      for (const anchor of affected) if (anchor.alive) this.scan(anchor, now);
-      this.runWakes(now);
-    }
-    this.compact();
-    return games;
-  }
-
-  nextWakeup(): number | undefined {
-    for (let top = this.wakes.peek(); top; top = this.wakes.peek()) {
-      if (top.entry.alive && top.version === top.entry.wakeVersion) return top.at;
-      this.wakes.pop();
-    }
-    return undefined;
   }
 
   /** The ticket's window at `now`: the game room learns how far it had to grow. */
@@ -223,22 +74,7 @@ export class ExpandingWindowPolicy implements Policy {
     return { unit: this.rule.unit, initial: this.rule.initial, width: this.rule.width(now - ticket.enqueuedAt) };
   }
 
-  /** Does `a` accept `b` at `now` (b within a's window)? */
-  accepts(a: Ticket, b: Ticket, now: number): boolean {
-    return this.distance(meanRating(a), meanRating(b)) <= this.rule.width(now - a.enqueuedAt);
-  }
-
-  /** Fold pending arrivals into the percentile distribution; every distance changed, so all rescan. */
-  private foldArrivals(): void {
-    for (const r of this.pending) this.ranks!.add(r);
-    this.pending = [];
-    for (const [, entry] of this.tree.entries()) this.scan(entry, this.lastNow);
-  }
-
-  // ---- acceptance -------------------------------------------------------------------------
-
-  /** How far `to` lies from `from` in window units (as `from`'s window measures it). */
-  private distance(from: number, to: number): number {
+  protected override distance(from: number, to: number): number {
     if (from === to) return 0;
     switch (this.rule.unit) {
       case "rating":
@@ -250,208 +86,23 @@ export class ExpandingWindowPolicy implements Policy {
     }
   }
 
-  private acceptsEntry(a: Entry, b: Entry, now: number): boolean {
-    return this.distance(a.rating, b.rating) <= this.rule.width(now - a.ticket.enqueuedAt);
+  protected override width(ticket: Ticket, _rating: number, now: number): number {
+    return this.rule.width(now - ticket.enqueuedAt);
   }
 
-  /** When `a`'s window will reach `b` (Infinity: never). */
-  private acceptTime(a: Entry, b: Entry): number {
-    return a.ticket.enqueuedAt + this.rule.waitToReach(this.distance(a.rating, b.rating));
+  protected override waitToReach(_ticket: Ticket, _rating: number, distance: number): number {
+    return this.rule.waitToReach(distance);
   }
 
-  /** The earliest time `a` and `b` may play together: both accept, and no recent rematch unless both waited the fallback. */
-  private mutualAt(a: Entry, b: Entry): number {
-    const both = Math.max(this.acceptTime(a, b), this.acceptTime(b, a));
-    if (!this.avoid || !this.avoid.isRepeat(a.ticket, b.ticket)) return both;
-    return Math.max(both, repeatAllowedAt(a.ticket, b.ticket, this.avoid.fallbackMs));
-  }
-
-  private stillAcceptable(members: readonly Entry[], now: number): boolean {
-    for (let i = 0; i < members.length; i++) {
-      for (let j = i + 1; j < members.length; j++) if (this.mutualAt(members[i], members[j]) > now) return false;
-    }
-    return true;
-  }
-
-  // ---- scans and wake-ups -----------------------------------------------------------------
-
-  /** Recompute `a`'s closest game and the wake-ups that keep the heap's minimum exact. */
-  private scan(a: Entry, now: number): void {
-    a.version++;
-    a.candidate = undefined;
-    a.wakeVersion++;
-    a.wakeAt = Infinity;
-    const up = this.tree.entries(a.key);
-    up.next(); // a itself
-    const down = this.tree.entriesReversed(a.key, undefined, true);
-    let nextUp = up.next().value?.[1];
-    let nextDown = down.next().value?.[1];
-    const acceptable: Entry[] = [];
-    /** The closest game without a recent rematch, and the closest with one (used only without the former). */
-    let best: Candidate | undefined;
-    let fallback: Candidate | undefined;
-    /** Per side, the nearest ticket beyond a's window. */
-    const outside: Entry[] = [];
-    this.steps = this.budget;
-    while (nextUp || nextDown) {
-      const takeUp = nextUp && (!nextDown || nextUp.rating - a.rating <= a.rating - nextDown.rating);
-      const x = (takeUp ? nextUp : nextDown)!;
-      if (best && Math.abs(x.rating - a.rating) >= best.spread) break;
-      if (!this.acceptsEntry(a, x, now)) {
-        // Distances only grow further out: this side of the window is done.
-        outside.push(x);
-        if (takeUp) nextUp = undefined;
-        else nextDown = undefined;
-        continue;
-      }
-      if (takeUp) nextUp = up.next().value?.[1];
-      else nextDown = down.next().value?.[1];
-      const at = this.mutualAt(a, x);
-      if (at > now) {
-        // x does not accept a yet (or a rematch waits for the fallback): x looks again then.
-        this.wake(x, at, now);
-        continue;
-      }
-      const found = this.gameWith(a, x, acceptable, now, best?.spread ?? Infinity, best ? -Infinity : (fallback?.spread ?? Infinity));
-      acceptable.push(x);
-      if (found.fresh) best = found.fresh;
-      if (found.repeat) fallback = found.repeat;
-    }
-    for (const x of outside) {
-      if (best && Math.abs(x.rating - a.rating) >= best.spread) continue;
-      this.wake(a, this.acceptTime(a, x), now);
-    }
-    const chosen = best ?? fallback;
-    if (!chosen) return;
-    a.candidate = chosen;
-    this.candidates.push(chosen);
-    for (const m of chosen.members) {
-      if (m === a) continue;
-      let set = this.dependents.get(m);
-      if (!set) this.dependents.set(m, (set = new Set()));
-      set.add(a);
-    }
-  }
-
-  private wake(entry: Entry, at: number, now: number): void {
-    if (at === Infinity) return;
-    const when = Math.max(at, Math.floor(now) + 1); // never a wake-up already due
-    if (when >= entry.wakeAt) return;
-    entry.wakeAt = when;
-    this.wakes.push({ entry, version: entry.wakeVersion, at: when });
-  }
-
-  private runWakes(now: number): void {
-    for (let top = this.wakes.peek(); top && top.at <= now; top = this.wakes.peek()) {
-      this.wakes.pop();
-      if (top.entry.alive && top.version === top.entry.wakeVersion) this.scan(top.entry, now);
-    }
-  }
-
-  /**
-   * The closest games made of `a`, `x` and tickets among `nearer` (all already mutually
-   * acceptable with `a`): without a recent rematch and spread below `limit`, and with one and
-   * spread below `repeatLimit`. 1v1: just the pair, if its sides allow it.
-   */
-  private gameWith(
-    a: Entry,
-    x: Entry,
-    nearer: readonly Entry[],
-    now: number,
-    limit: number,
-    repeatLimit: number,
-  ): { fresh?: Candidate; repeat?: Candidate } {
-    const seats = 2 * this.teamSize;
-    const base = a.seats + x.seats;
-    if (base > seats) return {};
-    const low0 = Math.min(a.rating, x.rating);
-    const high0 = Math.max(a.rating, x.rating);
-    const repeat0 = this.isRepeat(a, x);
-    const bound = Math.max(limit, repeatLimit);
-    if (high0 - low0 >= (repeat0 ? repeatLimit : bound)) return {};
-    if (base === seats) {
-      if (!canAssemble([a.ticket, x.ticket], this.teamSize)) return {};
-      const game = this.candidate(a, [a, x], high0 - low0, repeat0);
-      return repeat0 ? { repeat: game } : { fresh: game };
-    }
-    const pool = nearer.filter((y) => y.seats <= seats - base && this.mutualAt(x, y) <= now);
-    const found: { fresh?: Candidate; repeat?: Candidate } = {};
-    let freshLimit = limit;
-    let repLimit = repeatLimit;
-    const chosen: Entry[] = [a, x];
-    const search = (from: number, filled: number, low: number, high: number, repeat: boolean): void => {
-      if (high - low >= (repeat ? repLimit : Math.max(freshLimit, repLimit)) || this.steps <= 0) return;
-      this.steps--;
-      if (filled === seats) {
-        if (!canAssemble(chosen.map((e) => e.ticket), this.teamSize)) return;
-        const game = this.candidate(a, chosen, high - low, repeat);
-        if (repeat) {
-          if (high - low < repLimit) [found.repeat, repLimit] = [game, high - low];
-        } else if (high - low < freshLimit) [found.fresh, freshLimit, repLimit] = [game, high - low, -Infinity];
-        return;
-      }
-      for (let i = from; i < pool.length; i++) {
-        const y = pool[i];
-        if (filled + y.seats > seats) continue;
-        let fits = true;
-        let withRepeat = repeat || this.isRepeat(a, y) || this.isRepeat(x, y);
-        for (let c = 2; c < chosen.length && fits; c++) {
-          fits = this.mutualAt(chosen[c], y) <= now;
-          withRepeat ||= this.isRepeat(chosen[c], y);
-        }
-        if (!fits) continue;
-        chosen.push(y);
-        search(i + 1, filled + y.seats, Math.min(low, y.rating), Math.max(high, y.rating), withRepeat);
-        chosen.pop();
-      }
-    };
-    search(0, base, low0, high0, repeat0);
-    // A fresh game found after a repeat one makes the repeat one moot for this anchor.
-    return found.fresh ? { fresh: found.fresh } : found;
-  }
-
-  private isRepeat(a: Entry, b: Entry): boolean {
-    return this.avoid !== undefined && this.avoid.isRepeat(a.ticket, b.ticket);
-  }
-
-  private candidate(anchor: Entry, members: readonly Entry[], spread: number, repeat: boolean): Candidate {
-    let oldest = Infinity;
-    for (const m of members) oldest = Math.min(oldest, m.ticket.enqueuedAt);
-    return { anchor, version: anchor.version, members: [...members].sort((p, q) => compareKeys(p.key, q.key)), spread, oldest, repeat };
-  }
-
-  /** Forget a ticket; returns the anchors whose candidate included it (they must rescan). */
-  private drop(entry: Entry): Entry[] {
-    entry.alive = false;
-    entry.version++;
-    this.tree.delete(entry.key);
-    this.byId.delete(entry.ticket.id);
-    const dependents = this.dependents.get(entry);
-    this.dependents.delete(entry);
-    if (entry.candidate) for (const m of entry.candidate.members) this.dependents.get(m)?.delete(entry);
-    entry.candidate = undefined;
-    const affected: Entry[] = [];
-    if (dependents) for (const anchor of dependents) if (anchor.alive && anchor.candidate?.members.includes(entry)) affected.push(anchor);
-    return affected;
-  }
-
-  private top(): Candidate | undefined {
-    for (let top = this.candidates.peek(); top; top = this.candidates.peek()) {
-      if (top.anchor.alive && top.version === top.anchor.version && top.members.every((m) => m.alive)) return top;
-      this.candidates.pop();
-    }
-    return undefined;
-  }
-
-  /** Drop stale heap entries once they outnumber the live ones. */
-  private compact(): void {
-    const limit = 2 * this.byId.size + 64;
-    if (this.candidates.length > limit) {
-      this.candidates.init(this.candidates.toArray().filter((c) => c.anchor.alive && c.version === c.anchor.version && c.members.every((m) => m.alive)));
-    }
-    if (this.wakes.length > limit) {
-      this.wakes.init(this.wakes.toArray().filter((w) => w.entry.alive && w.version === w.entry.wakeVersion));
-    }
+  protected override arrived(ticket: Ticket): void {
+    // A re-queued ticket (enqueuedAt in the past) is already in the distribution.
+    if (!this.ranks || ticket.enqueuedAt < this.latestArrival) return;
+    this.latestArrival = ticket.enqueuedAt;
+    for (const p of ticket.players) this.pending.push(p.rating);
+    if (this.pending.length < Math.max(1, PERCENTILE_BATCH * this.ranks.size)) return;
+    for (const r of this.pending) this.ranks.add(r);
+    this.pending = [];
+    this.rescanAll(this.lastNow); // every distance changed
   }
 }
 

@@ -32,6 +32,16 @@ const policyArb = fc.oneof(
       step: fc.constantFrom(0, 0.5, 1),
     }),
   }),
+  fc.record({
+    policy: fc.constant("brackets"),
+    params: fc.record({
+      width: fc.integer({ min: 100, max: 3000 }),
+      period: fc.constantFrom(0.5, 1, 3),
+      splitAt: fc.integer({ min: 1, max: 4 }),
+      mergeBelow: fc.integer({ min: 1, max: 4 }),
+      idlePeriods: fc.integer({ min: 1, max: 3 }),
+    }),
+  }),
 );
 
 type Op =
