@@ -161,6 +161,9 @@ export class Matchmaker {
     this.recentOpponents =
       parsed.avoidRecent === undefined ? undefined : new RecentOpponents(parsed.avoidRecent, parsed.avoidRecentFallbackMs ?? DEFAULT_AVOID_RECENT_FALLBACK_MS);
     const policy = options.policy ?? (this.roles ? "roles" : "greedy");
+    if (this.recentOpponents && typeof policy === "string" && !getPolicyDefinition(policy).avoidsRepeats) {
+      throw new MatchmakerError("invalid_config", `matchmaker options: avoidRecent: policy "${policy}" does not avoid rematches (greedy, fifo, lifo, expanding-window and brackets do)`);
+    }
     if (this.roles && typeof policy === "string" && !getPolicyDefinition(policy).supportsRoles) {
       throw new MatchmakerError(
         "invalid_config",

@@ -67,6 +67,8 @@ export interface PolicyDefinition {
   readonly summary: string;
   /** True for a policy that proposes only role-valid games, and so may serve a role queue. */
   readonly supportsRoles?: boolean;
+  /** True for a policy that honours `PolicyContext.avoid` (recent-opponent avoidance). */
+  readonly avoidsRepeats?: boolean;
   /** Throws `MatchmakerError("invalid_config")` for parameters it does not accept. */
   create(context: PolicyContext, params: PolicyParams): Policy;
 }

@@ -181,6 +181,7 @@ export class BracketsPolicy extends SweepMatcher {
 
 export const brackets: PolicyDefinition = {
   name: "brackets",
+  avoidsRepeats: true,
   summary: "The forum thread's adaptive brackets: a bracket splits after a busy period and merges back after idle ones; opponents from the own or a neighbouring bracket only.",
   create(context: PolicyContext, params: PolicyParams): Policy {
     const what = "brackets policy parameters";

@@ -134,6 +134,7 @@ export function expandingWindowOptions(context: PolicyContext, params: PolicyPar
 
 export const expandingWindow: PolicyDefinition = {
   name: "expanding-window",
+  avoidsRepeats: true,
   summary: "The forum thread's widening rating window: mutual acceptance, closest game first, in rating points, a fraction of the rating, or percentiles.",
   create(context: PolicyContext, params: PolicyParams): Policy {
     return new ExpandingWindowPolicy(context, expandingWindowOptions(context, params));

@@ -128,6 +128,7 @@ export function withoutAvoidance(context: PolicyContext): PolicyContext {
 
 export const greedy: PolicyDefinition = {
   name: "greedy",
+  avoidsRepeats: true,
   summary: "Form a game as soon as 2 x teamSize players can be assembled, oldest tickets first.",
   create(context: PolicyContext, params: PolicyParams): Policy {
     parseConfig("greedy policy parameters", GreedyParams, params);

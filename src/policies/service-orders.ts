@@ -168,12 +168,14 @@ function noParams(name: string, params: PolicyParams): void {
 
 export const fifo: PolicyDefinition = {
   name: "fifo",
+  avoidsRepeats: true,
   summary: "Xu et al.'s FIFO central queue: a game as soon as one can form, oldest tickets first.",
   create: (context, params) => (noParams("fifo", params), new GreedyPolicy(context, "oldest", "fifo")),
 };
 
 export const lifo: PolicyDefinition = {
   name: "lifo",
+  avoidsRepeats: true,
   summary: "Xu et al.'s LIFO central queue: a game as soon as one can form, newest tickets first.",
   create: (context, params) => (noParams("lifo", params), new GreedyPolicy(context, "newest", "lifo")),
 };

@@ -32,7 +32,7 @@ class Model {
 }
 
 const setupArb = fc.record({
-  policy: fc.constantFrom("greedy", "expanding-window"),
+  policy: fc.constantFrom("greedy", "lifo", "expanding-window", "brackets"),
   n: fc.integer({ min: 1, max: 3 }),
 });
 const opArb = fc.oneof(

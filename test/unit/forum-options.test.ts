@@ -85,3 +85,12 @@ describe("simulator flags", () => {
     expect(rematches(true)).toBeLessThan(without / 5);
   });
 });
+
+describe("avoidRecent needs a policy that honours it", () => {
+  it("is refused, naming the policy, with one that does not", () => {
+    expect(() => new Matchmaker({ teamSize: 1, policy: "best-game", avoidRecent: 2 })).toThrow(/avoidRecent: policy "best-game" does not avoid rematches/);
+    for (const policy of ["greedy", "fifo", "lifo", "expanding-window", "brackets"]) {
+      expect(new Matchmaker({ teamSize: 1, policy, avoidRecent: 2 }).recentOpponents?.games).toBe(2);
+    }
+  });
+});
