@@ -26,7 +26,7 @@ export interface MatchInfo {
       /** In a role queue: the role this player plays (one per role on each team). */
       readonly role?: string;
       /**
-       * With a window policy (`expanding-window`, `brackets`): the player's acceptance window
+       * With a window policy (`expanding-window`): the player's acceptance window
        * when matched; `width − initial` is how far it grew (scale rating changes by it).
        */
       readonly window?: PlayerWindow;
