@@ -8,8 +8,9 @@
  * thread's "within ±5% of your skill grade"), `percentile` (a fraction of the current rating
  * distribution, the last `population` arrivals: sparse top and bottom ranks get wide rating
  * windows by themselves). Percentile distances change only in batches: arrivals are folded into
- * the distribution once they amount to 5% of it (at every arrival while it is small), and then
- * every waiting ticket rescans, so between batches the sweep's wake-ups are exact.
+ * the distribution once they amount to 5% of it or of the waiting pool, whichever is larger (at
+ * every arrival while both are small), and then every waiting ticket rescans, so between
+ * batches the sweep's wake-ups are exact, and a fold costs at most 20 scans per arrival.
  *
  * Each matched player reports its window (`windowOf`), so a game can scale rating changes by
  * how far it had to grow (the thread's virtual-rating decay).
@@ -99,7 +100,9 @@ export class ExpandingWindowPolicy extends SweepMatcher {
     if (!this.ranks || ticket.enqueuedAt < this.latestArrival) return;
     this.latestArrival = ticket.enqueuedAt;
     for (const p of ticket.players) this.pending.push(p.rating);
-    if (this.pending.length < Math.max(1, PERCENTILE_BATCH * this.ranks.size)) return;
+    // Batches of 5% of the distribution, or of the pool when that is larger: each fold rescans
+    // the pool, so a fold every pool/20 arrivals costs at most 20 scans per arrival.
+    if (this.pending.length < Math.max(1, PERCENTILE_BATCH * Math.max(this.ranks.size, this.size))) return;
     for (const r of this.pending) this.ranks.add(r);
     this.pending = [];
     this.rescanAll(this.lastNow); // every distance changed
