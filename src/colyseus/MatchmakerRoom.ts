@@ -229,6 +229,7 @@ function engineOptions(config: ResolvedRoomOptions, matchIdPrefix: string): Matc
     ...(config.roles ? { roles: config.roles } : {}),
     ...(config.avoidRecent !== undefined ? { avoidRecent: config.avoidRecent } : {}),
     ...(config.avoidRecentFallbackMs !== undefined ? { avoidRecentFallbackMs: config.avoidRecentFallbackMs } : {}),
+    ...(config.avoidRecentMs !== undefined ? { avoidRecentMs: config.avoidRecentMs } : {}),
   };
 }
 

@@ -48,6 +48,8 @@ export interface MatchmakerRoomOptions {
   avoidRecent?: number;
   /** With `avoidRecent`: wait (ms) after which a repeat is accepted (default 30,000). */
   avoidRecentFallbackMs?: number;
+  /** With `avoidRecent`: only games of the last that many ms count (default: however old). */
+  avoidRecentMs?: number;
 }
 
 const RoomOptionsSchema = v.strictObject(
@@ -79,6 +81,7 @@ const RoomOptionsSchema = v.strictObject(
     roles: v.optional(v.array(v.string("must be a role name"), "must be a list of role names")),
     avoidRecent: v.optional(v.pipe(v.number(), v.integer("must be a whole number of games"), v.minValue(1, "must be at least 1"), v.maxValue(1000, "must be at most 1000"))),
     avoidRecentFallbackMs: v.optional(v.pipe(v.number(), v.integer("must be an integer"), v.minValue(0, "must not be negative"))),
+    avoidRecentMs: v.optional(v.pipe(v.number(), v.integer("must be an integer"), v.minValue(1, "must be positive"))),
   },
   unknownKeyMessage,
 );

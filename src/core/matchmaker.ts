@@ -59,10 +59,12 @@ export interface MatchmakerOptions {
   /**
    * Avoid rematches: remember each player's last `avoidRecent` games (opponents and teammates)
    * and let searching policies prefer games without a repeat. A repeat is accepted once its
-   * tickets waited `avoidRecentFallbackMs` (default 30 s). Players are told apart by `Player.id`.
+   * tickets waited `avoidRecentFallbackMs` (default 30 s). With `avoidRecentMs`, only games of
+   * the last that many ms count. Players are told apart by `Player.identity`, else `Player.id`.
    */
   readonly avoidRecent?: number;
   readonly avoidRecentFallbackMs?: number;
+  readonly avoidRecentMs?: number;
 }
 
 const OptionsSchema = v.object({
@@ -74,6 +76,7 @@ const OptionsSchema = v.object({
   roles: v.optional(v.array(v.string("must be a string"), "must be a list of role names")),
   avoidRecent: v.optional(v.pipe(v.number(), v.integer("must be a whole number of games"), v.minValue(1, "must be at least 1"), v.maxValue(1000, "must be at most 1000"))),
   avoidRecentFallbackMs: v.optional(v.pipe(v.number(), v.minValue(0, "must not be negative"))),
+  avoidRecentMs: v.optional(v.pipe(v.number(), v.gtValue(0, "must be positive"))),
   ratingRange: v.optional(
     v.pipe(
       v.object({ min: v.pipe(v.number(), v.finite()), max: v.pipe(v.number(), v.finite()) }),
@@ -159,7 +162,9 @@ export class Matchmaker {
     this.recentImbalance = new RecentWindow(window);
     this.validTicket = ticketSchema(this.teamSize);
     this.recentOpponents =
-      parsed.avoidRecent === undefined ? undefined : new RecentOpponents(parsed.avoidRecent, parsed.avoidRecentFallbackMs ?? DEFAULT_AVOID_RECENT_FALLBACK_MS);
+      parsed.avoidRecent === undefined
+        ? undefined
+        : new RecentOpponents(parsed.avoidRecent, parsed.avoidRecentFallbackMs ?? DEFAULT_AVOID_RECENT_FALLBACK_MS, undefined, parsed.avoidRecentMs);
     const policy = options.policy ?? (this.roles ? "roles" : "greedy");
     if (this.recentOpponents && typeof policy === "string" && !getPolicyDefinition(policy).avoidsRepeats) {
       throw new MatchmakerError("invalid_config", `matchmaker options: avoidRecent: policy "${policy}" does not avoid rematches (greedy, fifo, lifo, expanding-window and brackets do)`);

@@ -10,8 +10,9 @@
  * With recent-opponent avoidance (`PolicyContext.avoid`) the search looks at every waiting
  * ticket (a repeat among the oldest must not hide another game): first for the oldest game
  * without a repeat, then, failing that, for the oldest whose repeats all waited the fallback.
- * It then also runs on every poll and wakes when a ticket's fallback wait ends. That costs
- * O(n) candidates per search instead of O(1).
+ * It then also runs on every poll and wakes when a ticket's fallback wait ends (a rematch that
+ * expires earlier, with `avoidRecentMs`, is noticed at the next poll). That costs O(n)
+ * candidates per search instead of O(1).
  */
 import * as v from "valibot";
 import { ArrivalIndex, compareArrival, type ArrivalKey } from "../core/arrival-order.js";
@@ -111,8 +112,8 @@ export class GreedyPolicy implements Policy {
     const avoid = this.context.avoid;
     if (!avoid) return findOldestGame(candidates, this.context.teamSize);
     return (
-      findOldestGame(candidates, this.context.teamSize, (a, b) => !avoid.isRepeat(a, b)) ??
-      findOldestGame(candidates, this.context.teamSize, (a, b) => !avoid.isRepeat(a, b) || repeatAllowedAt(a, b, avoid.fallbackMs) <= now)
+      findOldestGame(candidates, this.context.teamSize, (a, b) => !avoid.isRepeat(a, b, now)) ??
+      findOldestGame(candidates, this.context.teamSize, (a, b) => repeatAllowedAt(a, b, avoid) <= now)
     );
   }
 }

@@ -219,8 +219,7 @@ export abstract class SweepMatcher implements Policy {
   /** The earliest time `a` and `b` may play together: both accept, and no recent rematch unless both waited the fallback. */
   private mutualAt(a: Entry, b: Entry): number {
     const both = Math.max(this.acceptTime(a, b), this.acceptTime(b, a));
-    if (!this.avoid || !this.avoid.isRepeat(a.ticket, b.ticket)) return both;
-    return Math.max(both, repeatAllowedAt(a.ticket, b.ticket, this.avoid.fallbackMs));
+    return this.avoid ? Math.max(both, repeatAllowedAt(a.ticket, b.ticket, this.avoid)) : both;
   }
 
   private stillAcceptable(members: readonly Entry[], now: number): boolean {
@@ -323,7 +322,7 @@ export abstract class SweepMatcher implements Policy {
     if (base > seats) return {};
     const low0 = Math.min(a.rating, x.rating);
     const high0 = Math.max(a.rating, x.rating);
-    const repeat0 = this.isRepeat(a, x);
+    const repeat0 = this.isRepeat(a, x, now);
     const bound = Math.max(limit, repeatLimit);
     if (high0 - low0 >= (repeat0 ? repeatLimit : bound)) return {};
     if (base === seats) {
@@ -351,10 +350,10 @@ export abstract class SweepMatcher implements Policy {
         const y = pool[i];
         if (filled + y.seats > seats) continue;
         let fits = true;
-        let withRepeat = repeat || this.isRepeat(a, y) || this.isRepeat(x, y);
+        let withRepeat = repeat || this.isRepeat(a, y, now) || this.isRepeat(x, y, now);
         for (let c = 2; c < chosen.length && fits; c++) {
           fits = this.mutualAt(chosen[c], y) <= now;
-          withRepeat ||= this.isRepeat(chosen[c], y);
+          withRepeat ||= this.isRepeat(chosen[c], y, now);
         }
         if (!fits) continue;
         chosen.push(y);
@@ -367,8 +366,8 @@ export abstract class SweepMatcher implements Policy {
     return found.fresh ? { fresh: found.fresh } : found;
   }
 
-  private isRepeat(a: Entry, b: Entry): boolean {
-    return this.avoid !== undefined && this.avoid.isRepeat(a.ticket, b.ticket);
+  private isRepeat(a: Entry, b: Entry, now: number): boolean {
+    return this.avoid !== undefined && this.avoid.isRepeat(a.ticket, b.ticket, now);
   }
 
   private candidate(anchor: Entry, members: readonly Entry[], spread: number, repeat: boolean): Candidate {

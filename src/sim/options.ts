@@ -23,7 +23,7 @@ export interface SimulationRequest {
   readonly warmup?: number;
   readonly seed: number;
   /** `--avoid-recent N` [`--avoid-recent-fallback T` seconds]: the engine's recent-opponent avoidance. */
-  readonly avoidRecent?: { readonly games: number; readonly fallbackMs?: number };
+  readonly avoidRecent?: { readonly games: number; readonly fallbackMs?: number; readonly withinMs?: number };
   readonly opt: boolean;
   readonly json: boolean;
   readonly plot?: string;
@@ -59,6 +59,7 @@ export const USAGE = `usage: npm run sim -- --policy NAME [options]
   --community N            players come back: each is one of N members (fixed rating each)
   --avoid-recent N         avoid rematches within each player's last N games
   --avoid-recent-fallback T   seconds after which a rematch is accepted (default 30)
+  --avoid-recent-span T    only games of the last T seconds count
   --sweep KEY=V1,V2,...    run the policy once per parameter value
   --opt                    also solve the offline optimum (team size 1, needs --max-wait)
   --json                   print one JSON object as the last line
@@ -91,6 +92,7 @@ export function parseSimulationArgs(argv: readonly string[]): SimulationRequest 
         community: { type: "string" },
         "avoid-recent": { type: "string" },
         "avoid-recent-fallback": { type: "string" },
+        "avoid-recent-span": { type: "string" },
         sweep: { type: "string" },
         opt: { type: "boolean" },
         json: { type: "boolean" },
@@ -135,8 +137,8 @@ export function parseSimulationArgs(argv: readonly string[]): SimulationRequest 
   if (o.plot !== undefined && !sweep) throw new UsageError("--plot: needs --sweep (the plot is wait against cost over the sweep)");
   if (o.plot !== undefined && !o.plot.endsWith(".svg")) throw new UsageError("--plot: the file name must end in .svg");
   if (o.opt && teamSize !== 1) throw new UsageError("--opt: the offline optimum is for team size 1 (one-versus-one games)");
-  if (o["avoid-recent-fallback"] !== undefined && o["avoid-recent"] === undefined) {
-    throw new UsageError("--avoid-recent-fallback: needs --avoid-recent");
+  for (const flag of ["avoid-recent-fallback", "avoid-recent-span"] as const) {
+    if (o[flag] !== undefined && o["avoid-recent"] === undefined) throw new UsageError(`--${flag}: needs --avoid-recent`);
   }
   const avoidRecent =
     o["avoid-recent"] === undefined
@@ -144,6 +146,7 @@ export function parseSimulationArgs(argv: readonly string[]): SimulationRequest 
       : {
           games: integer("--avoid-recent", o["avoid-recent"], 1, 1000),
           ...(o["avoid-recent-fallback"] !== undefined ? { fallbackMs: nonNegative("--avoid-recent-fallback", o["avoid-recent-fallback"]) * 1000 } : {}),
+          ...(o["avoid-recent-span"] !== undefined ? { withinMs: positive("--avoid-recent-span", o["avoid-recent-span"]) * 1000 } : {}),
         };
   if (o.opt && maxWait === undefined) throw new UsageError("--opt: needs --max-wait (the optimum's bots join after tau_max)");
   return {

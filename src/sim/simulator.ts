@@ -22,7 +22,7 @@ export interface SimulationConfig {
   readonly duration?: number;
   readonly seed?: number;
   /** Recent-opponent avoidance (the engine's `avoidRecent`; meaningful with a traffic `community`). */
-  readonly avoidRecent?: { readonly games: number; readonly fallbackMs?: number };
+  readonly avoidRecent?: { readonly games: number; readonly fallbackMs?: number; readonly withinMs?: number };
   /** Called now and then with the arrivals so far and the planned total (if known). */
   readonly onProgress?: (arrived: number, total: number | undefined) => void;
 }
@@ -51,6 +51,7 @@ export function simulate(config: SimulationConfig): SimulationTrace {
     ratingRange: ratingScale(config.traffic.skill),
     ...(config.avoidRecent ? { avoidRecent: config.avoidRecent.games } : {}),
     ...(config.avoidRecent?.fallbackMs !== undefined ? { avoidRecentFallbackMs: config.avoidRecent.fallbackMs } : {}),
+    ...(config.avoidRecent?.withinMs !== undefined ? { avoidRecentMs: config.avoidRecent.withinMs } : {}),
     statsWindow: 1,
   });
   const limit = config.tickets ?? (config.duration === undefined ? 20_000 : Infinity);

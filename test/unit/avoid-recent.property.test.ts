@@ -125,11 +125,34 @@ describe("avoidRecent", () => {
     }
   });
 
+  it("with a time span, a rematch is allowed once the last meeting is older than the span", () => {
+    for (const policy of ["greedy", "expanding-window"]) {
+      const mm = new Matchmaker({
+        teamSize: 1,
+        policy,
+        params: policy === "greedy" ? {} : { initial: 1000, growth: 0 },
+        avoidRecent: 3,
+        avoidRecentFallbackMs: 60_000,
+        avoidRecentMs: 5000,
+      });
+      const ticket = (tid: string, player: string, at: number): Ticket => ({ id: tid, players: [{ id: player, rating: 1500 }], enqueuedAt: at });
+      mm.enqueue(ticket("1", "ann", 0), 0);
+      mm.enqueue(ticket("2", "bob", 0), 0);
+      expect(mm.tick(0)).toHaveLength(1);
+      mm.enqueue(ticket("3", "ann", 1000), 1000);
+      mm.enqueue(ticket("4", "bob", 1000), 1000);
+      expect(mm.tick(4999), policy).toEqual([]);
+      if (policy === "expanding-window") expect(mm.nextWakeup(4999)).toBe(5000); // exact; greedy notices at its next poll
+      expect(mm.tick(5000), policy).toHaveLength(1);
+    }
+  });
+
   it("keeps at most N games per player and forgets the least recently matched players first", () => {
     const history = new RecentOpponents(2, 0, 10);
     const game = (id: string, a: string, b: string) =>
       ({
         id,
+        createdAt: Number(id),
         teams: [
           { side: "A", players: [{ id: a, rating: 0, ticketId: a, waitMs: 0 }], ticketIds: [a], ratingSum: 0 },
           { side: "B", players: [{ id: b, rating: 0, ticketId: b, waitMs: 0 }], ticketIds: [b], ratingSum: 0 },

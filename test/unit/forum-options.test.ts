@@ -12,8 +12,10 @@ import { simulate } from "../../src/sim/simulator.js";
 
 describe("queue options", () => {
   it("accepts avoidRecent and its fallback, and names a bad value", () => {
-    const parsed = parseRoomOptions({ teamSize: 1, gameRoom: "g", policy: "expanding-window", avoidRecent: 3, avoidRecentFallbackMs: 5000 });
+    const parsed = parseRoomOptions({ teamSize: 1, gameRoom: "g", policy: "expanding-window", avoidRecent: 3, avoidRecentFallbackMs: 5000, avoidRecentMs: 600_000 });
     expect(parsed.avoidRecent).toBe(3);
+    expect(parsed.avoidRecentMs).toBe(600_000);
+    expect(() => parseRoomOptions({ teamSize: 1, gameRoom: "g", avoidRecentMs: 0 })).toThrow(/avoidRecentMs: must be positive/);
     expect(parsed.avoidRecentFallbackMs).toBe(5000);
     expect(() => parseRoomOptions({ teamSize: 1, gameRoom: "g", avoidRecent: 0 })).toThrow(/avoidRecent: must be at least 1/);
     expect(() => parseRoomOptions({ teamSize: 1, gameRoom: "g", avoidRecent: 2.5 })).toThrow(/avoidRecent: must be a whole number of games/);
@@ -53,9 +55,10 @@ describe("what the game room receives", () => {
 
 describe("simulator flags", () => {
   it("parses --community, --avoid-recent and --avoid-recent-fallback", () => {
-    const request = parseSimulationArgs(["--policy", "greedy", "--community", "50", "--avoid-recent", "2", "--avoid-recent-fallback", "4"]);
+    const request = parseSimulationArgs(["--policy", "greedy", "--community", "50", "--avoid-recent", "2", "--avoid-recent-fallback", "4", "--avoid-recent-span", "90"]);
     expect(request.traffic.community).toBe(50);
-    expect(request.avoidRecent).toEqual({ games: 2, fallbackMs: 4000 });
+    expect(request.avoidRecent).toEqual({ games: 2, fallbackMs: 4000, withinMs: 90_000 });
+    expect(() => parseSimulationArgs(["--policy", "greedy", "--avoid-recent-span", "4"])).toThrow(/--avoid-recent-span: needs --avoid-recent/);
     expect(() => parseSimulationArgs(["--policy", "greedy", "--avoid-recent-fallback", "4"])).toThrow(UsageError);
     expect(() => parseSimulationArgs(["--policy", "greedy", "--avoid-recent", "0"])).toThrow(/--avoid-recent: must be a whole number/);
   });
