@@ -178,6 +178,7 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
             rating: join.rating,
             ...(join.uncertainty !== undefined ? { uncertainty: join.uncertainty } : {}),
             ...(join.roles ? { roles: join.roles } : {}),
+            ...(join.playerId !== undefined ? { identity: join.playerId } : {}),
           },
           ...(join.side ? { side: join.side } : {}),
           ...(join.zones ? { zones: join.zones } : {}),
@@ -453,6 +454,9 @@ function engineOptions(config: ResolvedRoomOptions, matchIdPrefix: string): Matc
     ...(config.maxWaitMs !== undefined ? { maxWaitMs: config.maxWaitMs, fillWithBots: config.fillWithBots } : {}),
     ...(config.roles ? { roles: config.roles } : {}),
     ...(config.zones ? { zones: config.zones } : {}),
+    ...(config.avoidRecent !== undefined ? { avoidRecent: config.avoidRecent } : {}),
+    ...(config.avoidRecentFallbackMs !== undefined ? { avoidRecentFallbackMs: config.avoidRecentFallbackMs } : {}),
+    ...(config.avoidRecentMs !== undefined ? { avoidRecentMs: config.avoidRecentMs } : {}),
   };
 }
 

@@ -70,6 +70,16 @@ export interface MatchmakerRoomOptions {
    * (default 3) before it is used rather than a coarser one.
    */
   waitEstimate?: { bandWidth?: number; window?: number; minSamples?: number };
+  /**
+   * Avoid rematches: each player's last `avoidRecent` games (opponents and teammates) are
+   * remembered, by the join option `playerId` (else the session id), and policies that search
+   * (`greedy`, `fifo`, `lifo`, `expanding-window`, `brackets`) prefer games without a repeat.
+   */
+  avoidRecent?: number;
+  /** With `avoidRecent`: wait (ms) after which a repeat is accepted (default 30,000). */
+  avoidRecentFallbackMs?: number;
+  /** With `avoidRecent`: only games of the last that many ms count (default: however old). */
+  avoidRecentMs?: number;
 }
 
 const RoomOptionsSchema = v.strictObject(
@@ -129,6 +139,9 @@ const RoomOptionsSchema = v.strictObject(
       ),
       {},
     ),
+    avoidRecent: v.optional(v.pipe(v.number(), v.integer("must be a whole number of games"), v.minValue(1, "must be at least 1"), v.maxValue(1000, "must be at most 1000"))),
+    avoidRecentFallbackMs: v.optional(v.pipe(v.number(), v.integer("must be an integer"), v.minValue(0, "must not be negative"))),
+    avoidRecentMs: v.optional(v.pipe(v.number(), v.integer("must be an integer"), v.minValue(1, "must be positive"))),
   },
   unknownKeyMessage,
 );
@@ -185,6 +198,12 @@ export interface JoinOptions {
   party?: { size: number };
   /** Join the party with this code (from its leader). Members do not choose a `side`: the leader does. */
   partyCode?: string;
+  /**
+   * A stable player id (e.g. an account id) for the queue's recent-opponent history
+   * (`avoidRecent`); the session id otherwise, which changes at every visit. Clients can send
+   * any string: a game that needs it verified should set it from its own authentication.
+   */
+  playerId?: string;
 }
 
 /** The join option `party`: `{ size }`, 2 to teamSize; refused in a 1v1 queue. */
@@ -264,6 +283,7 @@ export function joinOptionsSchema(
       zones: joinZonesSchema(queueZones),
       party: joinPartySchema(teamSize),
       partyCode: v.optional(v.pipe(v.string("must be a party code"), v.regex(PARTY_CODE_PATTERN, "must be a party code"))),
+      playerId: v.optional(v.pipe(v.string("must be a string"), v.minLength(1, "must not be empty"), v.maxLength(128, "must be at most 128 characters"))),
     },
     unknownKeyMessage,
   );

@@ -6,7 +6,7 @@
 import { matchMaker, type IRoomCache } from "@colyseus/core";
 
 type ISeatReservation = ReturnType<typeof matchMaker.buildSeatReservation>;
-import type { Match, Side } from "../core/types.js";
+import type { Match, PlayerWindow, Side } from "../core/types.js";
 
 /** The match as a game room receives it in `onCreate(options.match)`: plain JSON. */
 export interface MatchInfo {
@@ -30,6 +30,11 @@ export interface MatchInfo {
       readonly bot: boolean;
       /** In a role queue: the role this player plays (one per role on each team). */
       readonly role?: string;
+      /**
+       * With a window policy (`expanding-window`): the player's acceptance window
+       * when matched; `width − initial` is how far it grew (scale rating changes by it).
+       */
+      readonly window?: PlayerWindow;
     }>;
   }>;
   /** How many seats are bots. */
@@ -82,6 +87,7 @@ export function matchInfo(match: Match, queue: string, queueRoomId?: string): Ma
         waitMs: p.waitMs,
         bot: p.bot === true,
         ...(p.role !== undefined ? { role: p.role } : {}),
+        ...(p.window ? { window: p.window } : {}),
       })),
     })),
     bots: match.bots,

@@ -12,6 +12,7 @@ import { createPolicy, getPolicyDefinition, type Policy, type PolicyParams } fro
 import { fitsWithBotsAndRoles, queueRolesProblem, RoleTable, ticketRolesProblem } from "./roles.js";
 import { SideMix } from "./side-mix.js";
 import { RecentWindow, type ClassFigures, type MatchmakerStats } from "./stats.js";
+import { DEFAULT_AVOID_RECENT_FALLBACK_MS, RecentOpponents } from "./recent-opponents.js";
 import { reachedMaxWait, type Match, type MatchedPlayer, type MatchTeam, type Side, type Ticket } from "./types.js";
 import { describeIssues, parseConfig, unknownKeyMessage } from "./validation.js";
 import { resolveZones, ticketZones, ZoneRouter, type ZoneOption, type ZoneSpec } from "./zones.js";
@@ -68,6 +69,15 @@ export interface MatchmakerOptions {
    * oldest ticket is oldest. Each match says its `zone`. Needs a policy given by name.
    */
   readonly zones?: readonly ZoneOption[];
+  /**
+   * Avoid rematches: remember each player's last `avoidRecent` games (opponents and teammates)
+   * and let searching policies prefer games without a repeat. A repeat is accepted once its
+   * tickets waited `avoidRecentFallbackMs` (default 30 s). With `avoidRecentMs`, only games of
+   * the last that many ms count. Players are told apart by `Player.identity`, else `Player.id`.
+   */
+  readonly avoidRecent?: number;
+  readonly avoidRecentFallbackMs?: number;
+  readonly avoidRecentMs?: number;
 }
 
 const OptionsSchema = v.object({
@@ -77,6 +87,9 @@ const OptionsSchema = v.object({
   maxWaitMs: v.optional(v.pipe(v.number(), v.finite("must be a finite number"), v.gtValue(0, "must be positive"))),
   fillWithBots: v.optional(v.boolean()),
   roles: v.optional(v.array(v.string("must be a string"), "must be a list of role names")),
+  avoidRecent: v.optional(v.pipe(v.number(), v.integer("must be a whole number of games"), v.minValue(1, "must be at least 1"), v.maxValue(1000, "must be at most 1000"))),
+  avoidRecentFallbackMs: v.optional(v.pipe(v.number(), v.minValue(0, "must not be negative"))),
+  avoidRecentMs: v.optional(v.pipe(v.number(), v.gtValue(0, "must be positive"))),
   ratingRange: v.optional(
     v.pipe(
       v.object({ min: v.pipe(v.number(), v.finite()), max: v.pipe(v.number(), v.finite()) }),
@@ -91,6 +104,7 @@ const PlayerSchema = v.strictObject(
     rating: v.pipe(v.number(), v.finite("must be a finite number")),
     uncertainty: v.optional(v.pipe(v.number(), v.finite("must be a finite number"), v.minValue(0, "must not be negative"))),
     roles: v.optional(v.array(v.string("must be a string"), "must be a list of role names")),
+    identity: v.optional(v.pipe(v.string(), v.minLength(1, "must not be empty"), v.maxLength(128))),
   },
   unknownKeyMessage,
 );
@@ -122,6 +136,8 @@ export class Matchmaker {
   /** The queue's roles, when it is a role queue. */
   readonly roles: readonly string[] | undefined;
   private readonly roleTable: RoleTable | undefined;
+  /** With `avoidRecent`: who recently played with whom. */
+  readonly recentOpponents: RecentOpponents | undefined;
   private readonly imbalance: ImbalanceFn;
   private readonly matchIdPrefix: string;
   private readonly onPolicyError?: (error: MatchmakerError) => void;
@@ -167,7 +183,14 @@ export class Matchmaker {
     this.recentImbalance = new RecentWindow(window);
     this.sideMix = new SideMix(Math.max(SIDE_MIX_ARRIVALS, window));
     this.validTicket = ticketSchema(this.teamSize);
+    this.recentOpponents =
+      parsed.avoidRecent === undefined
+        ? undefined
+        : new RecentOpponents(parsed.avoidRecent, parsed.avoidRecentFallbackMs ?? DEFAULT_AVOID_RECENT_FALLBACK_MS, undefined, parsed.avoidRecentMs);
     const policy = options.policy ?? (this.roles ? "roles" : "greedy");
+    if (this.recentOpponents && typeof policy === "string" && !getPolicyDefinition(policy).avoidsRepeats) {
+      throw new MatchmakerError("invalid_config", `matchmaker options: avoidRecent: policy "${policy}" does not avoid rematches (greedy, fifo, lifo, expanding-window and brackets do)`);
+    }
     if (this.roles && typeof policy === "string" && !getPolicyDefinition(policy).supportsRoles) {
       throw new MatchmakerError(
         "invalid_config",
@@ -189,6 +212,7 @@ export class Matchmaker {
               ...(this.maxWaitMs !== undefined ? { maxWaitMs: this.maxWaitMs } : {}),
               ...(parsed.ratingRange ? { ratingRange: parsed.ratingRange } : {}),
               ...(this.roles ? { roles: this.roles } : {}),
+              ...(this.recentOpponents ? { avoid: this.recentOpponents } : {}),
             },
             options.params,
           )
@@ -472,6 +496,8 @@ export class Matchmaker {
   ): Match {
     const botIds = new Set<string>();
     if (bots > 0) for (const t of [...split.teamA, ...split.teamB]) if (!tickets.includes(t)) botIds.add(t.id);
+    // The policy of the zone that formed the match knows each ticket's window.
+    const policy = this.router.zonePolicies.get(zone) ?? this.policy;
     const team = (side: Side, members: readonly Ticket[]): MatchTeam => {
       const players: MatchedPlayer[] = [];
       let sum = 0;
@@ -480,6 +506,7 @@ export class Matchmaker {
         for (const p of t.players) {
           const waitMs = bot ? 0 : Math.max(0, now - t.enqueuedAt);
           const role = split.roles?.get(p.id);
+          const window = bot ? undefined : policy.windowOf?.(t, now);
           players.push({
             id: p.id,
             rating: p.rating,
@@ -487,6 +514,8 @@ export class Matchmaker {
             waitMs,
             ...(bot ? { bot: true as const } : {}),
             ...(role !== undefined ? { role } : {}),
+            ...(window ? { window } : {}),
+            ...(p.identity !== undefined ? { identity: p.identity } : {}),
           });
           sum += p.rating;
         }
@@ -530,6 +559,7 @@ export class Matchmaker {
       if (match.zone !== undefined) windowFor(this.recentWaitsByZone, match.zone, this.recentWaits.capacity).push(wait);
     }
     this.recentImbalance.push(match.quality.imbalance);
+    this.recentOpponents?.record(match);
     return match;
   }
 }

@@ -4,7 +4,8 @@
  */
 import { MatchmakerError } from "./errors.js";
 import type { ImbalanceFn, ResolvedImbalance } from "./imbalance.js";
-import type { Ticket } from "./types.js";
+import type { RepeatAvoidance } from "./recent-opponents.js";
+import type { PlayerWindow, Ticket } from "./types.js";
 
 /** What every policy is given when it is created. */
 export interface PolicyContext {
@@ -27,6 +28,12 @@ export interface PolicyContext {
    * definition sets `supportsRoles` are given one.
    */
   readonly roles?: readonly string[];
+  /**
+   * Present when the queue avoids recent rematches (`MatchmakerOptions.avoidRecent`): policies
+   * that search prefer games without a repeat and accept one only once its tickets waited
+   * `avoid.fallbackMs`.
+   */
+  readonly avoid?: RepeatAvoidance;
 }
 
 /** Policy parameters as configured (room options or simulator `--set`); validated by the policy. */
@@ -59,6 +66,11 @@ export interface Policy {
    * `status` message.
    */
   acceptanceWindow?(ticketId: string, now: number): AcceptanceWindow | undefined;
+  /**
+   * Optional: a window policy's window for `ticket` at `now`; the engine copies it onto each
+   * matched player (`MatchedPlayer.window`) so a game can scale rating changes by it.
+   */
+  windowOf?(ticket: Ticket, now: number): PlayerWindow | undefined;
 }
 
 /** The ratings a ticket may be matched with (inclusive). */
@@ -73,6 +85,8 @@ export interface PolicyDefinition {
   readonly summary: string;
   /** True for a policy that proposes only role-valid games, and so may serve a role queue. */
   readonly supportsRoles?: boolean;
+  /** True for a policy that honours `PolicyContext.avoid` (recent-opponent avoidance). */
+  readonly avoidsRepeats?: boolean;
   /** Throws `MatchmakerError("invalid_config")` for parameters it does not accept. */
   create(context: PolicyContext, params: PolicyParams): Policy;
 }

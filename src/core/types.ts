@@ -16,6 +16,11 @@ export interface Player {
   readonly uncertainty?: number;
   /** In a role queue: the queue's roles this player accepts (see `MatchmakerOptions.roles`). */
   readonly roles?: readonly string[];
+  /**
+   * A stable identity across sessions (e.g. an account id), for the recent-opponent history
+   * (`avoidRecent`); defaults to `id`. Not required to be unique among waiting players.
+   */
+  readonly identity?: string;
 }
 
 /**
@@ -42,6 +47,21 @@ export interface MatchedPlayer extends Player {
   readonly role?: string;
   /** Time this player waited, from `enqueuedAt` to the match (ms). */
   readonly waitMs: number;
+  /** With a window policy (e.g. `expanding-window`): the player's window when matched. */
+  readonly window?: PlayerWindow;
+}
+
+/**
+ * A ticket's acceptance window when it was matched, as a window policy reports it: a game may
+ * scale rating changes by how far it had to grow (the forum thread's virtual-rating decay).
+ */
+export interface PlayerWindow {
+  /** `rating` (rating points), `relative` (fraction of the own rating) or `percentile` (fraction of the distribution). */
+  readonly unit: "rating" | "relative" | "percentile";
+  /** The width when the ticket joined. */
+  readonly initial: number;
+  /** The width when it was matched; `width − initial` is how far it grew. */
+  readonly width: number;
 }
 
 /** One team of exactly `teamSize` players. */

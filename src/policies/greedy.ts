@@ -6,11 +6,19 @@
  * `seats / size` tickets of a class can belong to the oldest game, so the search looks at a
  * bounded candidate list (about 4k·H(k) tickets) whatever the pool size: per join the work is
  * O(classes x log n) plus a search whose size depends on teamSize only.
+ *
+ * With recent-opponent avoidance (`PolicyContext.avoid`) the search looks at every waiting
+ * ticket (a repeat among the oldest must not hide another game): first for the oldest game
+ * without a repeat, then, failing that, for the oldest whose repeats all waited the fallback.
+ * It then also runs on every poll and wakes when a ticket's fallback wait ends (a rematch that
+ * expires earlier, with `avoidRecentMs`, is noticed at the next poll). That costs O(n)
+ * candidates per search instead of O(1).
  */
 import * as v from "valibot";
 import { ArrivalIndex, compareArrival, type ArrivalKey } from "../core/arrival-order.js";
 import type { Policy, PolicyContext, PolicyDefinition, PolicyParams } from "../core/policy.js";
 import { parseConfig, unknownKeyMessage } from "../core/validation.js";
+import { repeatAllowedAt } from "../core/recent-opponents.js";
 import type { Ticket } from "../core/types.js";
 import { findOldestGame } from "./oldest-game.js";
 
@@ -47,19 +55,32 @@ export class GreedyPolicy implements Policy {
     this.classes.get(cls)!.remove(ticketId);
   }
 
-  poll(): Ticket[][] {
-    if (!this.dirty) return [];
+  poll(now = 0): Ticket[][] {
+    // With avoidance a repeat may become allowed with time alone.
+    if (!this.dirty && !this.context.avoid) return [];
     this.dirty = false;
     const games: Ticket[][] = [];
-    for (let game = this.nextGame(); game; game = this.nextGame()) {
+    for (let game = this.nextGame(now); game; game = this.nextGame(now)) {
       for (const t of game) this.remove(t.id);
       games.push(game);
     }
     return games;
   }
 
-  nextWakeup(): undefined {
-    return undefined;
+  nextWakeup(now = 0): number | undefined {
+    const avoid = this.context.avoid;
+    if (!avoid) return undefined;
+    // The next time a waiting ticket's fallback wait ends (a repeat with it may then play).
+    let next: number | undefined;
+    for (const index of this.classes.values()) {
+      for (const [, t] of index.oldest()) {
+        const at = t.enqueuedAt + avoid.fallbackMs;
+        if (at <= now) continue;
+        if (next === undefined || at < next) next = at;
+        break;
+      }
+    }
+    return next;
   }
 
   /** Number of waiting tickets. */
@@ -79,23 +100,36 @@ export class GreedyPolicy implements Policy {
       if (first.done) continue;
       const [, sample] = first.value;
       const seats = sample.side ? k : 2 * k;
-      const cap = Math.floor(seats / sample.players.length);
+      const cap = this.context.avoid ? Infinity : Math.floor(seats / sample.players.length);
       candidates.push(...(this.order === "oldest" ? index.oldest(cap) : index.newest(cap)));
     }
     const sign = this.order === "oldest" ? 1 : -1;
     return candidates.sort((a, b) => sign * compareArrival(a[0], b[0]));
   }
 
-  private nextGame(): Ticket[] | undefined {
-    return findOldestGame(
-      this.candidates().map(([, t]) => t),
-      this.context.teamSize,
+  private nextGame(now: number): Ticket[] | undefined {
+    const candidates = this.candidates().map(([, t]) => t);
+    const avoid = this.context.avoid;
+    if (!avoid) return findOldestGame(candidates, this.context.teamSize);
+    return (
+      findOldestGame(candidates, this.context.teamSize, (a, b) => !avoid.isRepeat(a, b, now)) ??
+      findOldestGame(candidates, this.context.teamSize, (a, b) => repeatAllowedAt(a, b, avoid) <= now)
     );
   }
 }
 
+/**
+ * The context for a greedy queue nested inside another policy (multi-queue ranges, two-queue):
+ * they do not relay its fallback wake-ups, so those policies do not avoid rematches.
+ */
+export function withoutAvoidance(context: PolicyContext): PolicyContext {
+  const { avoid: _avoid, ...rest } = context;
+  return rest;
+}
+
 export const greedy: PolicyDefinition = {
   name: "greedy",
+  avoidsRepeats: true,
   summary: "Form a game as soon as 2 x teamSize players can be assembled, oldest tickets first.",
   create(context: PolicyContext, params: PolicyParams): Policy {
     parseConfig("greedy policy parameters", GreedyParams, params);

@@ -1,7 +1,9 @@
 /** The built-in policies, registered by name when the package loads. */
 import { registerPolicy, type PolicyDefinition } from "../core/policy.js";
 import { bestGame } from "./best-game.js";
+import { brackets } from "./brackets.js";
 import { differenceWait } from "./difference-wait.js";
+import { expandingWindow } from "./expanding-window.js";
 import { greedy } from "./greedy.js";
 import { multiQueue } from "./multi-queue.js";
 import { patient } from "./patient.js";
@@ -9,7 +11,7 @@ import { periodic } from "./periodic.js";
 import { roles } from "./roles.js";
 import { fifo, lifo, packing, twoQueue } from "./service-orders.js";
 
-export const builtInPolicies: readonly PolicyDefinition[] = [greedy, periodic, multiQueue, differenceWait, bestGame, patient, fifo, packing, lifo, twoQueue, roles];
+export const builtInPolicies: readonly PolicyDefinition[] = [greedy, periodic, multiQueue, differenceWait, bestGame, patient, fifo, packing, lifo, twoQueue, roles, expandingWindow, brackets];
 
 for (const definition of builtInPolicies) registerPolicy(definition);
 
@@ -22,3 +24,7 @@ export { patient, PatientPolicy } from "./patient.js";
 export { fifo, lifo, packing, twoQueue, PackingPolicy, TwoQueuePolicy } from "./service-orders.js";
 export { roles, RolesPolicy, bestRoleGame, EXACT_ROLE_POOL_LIMIT, type RolesPolicyOptions, type RoleGameCandidate } from "./roles.js";
 export { RoleWindows, SeatMatching, type RoleWindow } from "./role-windows.js";
+export { expandingWindow, ExpandingWindowPolicy, expandingWindowOptions, DEFAULT_POPULATION, type ExpandingWindowOptions } from "./expanding-window.js";
+export { brackets, BracketsPolicy, type BracketsOptions } from "./brackets.js";
+export { SweepMatcher, DEFAULT_WINDOW_BUDGET } from "./sweep-matcher.js";
+export { WindowRule, type WindowRuleOptions, type WindowUnit } from "./window-rule.js";

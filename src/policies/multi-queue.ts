@@ -13,7 +13,7 @@ import type { AcceptanceWindow, Policy, PolicyContext, PolicyDefinition, PolicyP
 import { meanRating, reachedMaxWait, type Ticket } from "../core/types.js";
 import { parseConfig, unknownKeyMessage } from "../core/validation.js";
 import { ArrivalRate } from "./arrival-rate.js";
-import { GreedyPolicy } from "./greedy.js";
+import { GreedyPolicy, withoutAvoidance } from "./greedy.js";
 import { findOldestGame } from "./oldest-game.js";
 
 const MultiQueueParams = v.strictObject(
@@ -167,7 +167,7 @@ export class MultiQueuePolicy implements Policy {
 
   private rebuild(count: number): void {
     const waiting = [...this.byArrival.oldest()].map(([, t]) => t);
-    this.ranges = Array.from({ length: count }, () => new GreedyPolicy(this.context));
+    this.ranges = Array.from({ length: count }, () => new GreedyPolicy(withoutAvoidance(this.context)));
     for (const t of waiting) {
       const range = this.rangeIndex(t);
       this.rangeOf.set(t.id, range);

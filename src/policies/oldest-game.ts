@@ -1,11 +1,19 @@
 /**
  * The oldest assemblable game among candidate tickets given in arrival order: the subset
  * whose sorted arrival positions are lexicographically smallest among all subsets that can
- * be split into two teams of `teamSize` (parties intact, sides honoured).
+ * be split into two teams of `teamSize` (parties intact, sides honoured) and, when `compatible` is
+ * given, whose tickets are pairwise compatible (e.g. no recent rematch).
  */
 import type { Ticket } from "../core/types.js";
 
-export function findOldestGame(candidates: readonly Ticket[], teamSize: number): Ticket[] | undefined {
+/** Search steps allowed when a pairwise predicate disables memoisation. */
+export const COMPATIBLE_SEARCH_STEPS = 20_000;
+
+export function findOldestGame(
+  candidates: readonly Ticket[],
+  teamSize: number,
+  compatible?: (a: Ticket, b: Ticket) => boolean,
+): Ticket[] | undefined {
   const k = teamSize;
   const seats = 2 * k;
   const sizes = candidates.map((t) => t.players.length);
@@ -15,27 +23,30 @@ export function findOldestGame(candidates: readonly Ticket[], teamSize: number):
   const chosen: number[] = [];
   // Failed states; the state is everything the rest of the search depends on.
   const dead = new Set<string>();
+  // Without memoisation the search is bounded by steps instead (a large pool of mutual repeats).
+  let steps = compatible ? COMPATIBLE_SEARCH_STEPS : Infinity;
 
   // Include-first depth-first search visits subsets in lexicographic order of arrival.
   const search = (i: number, sizeA: number, sizeB: number, total: number, freeSums: bigint): boolean => {
     if (total === seats) return (freeSums & (1n << BigInt(k - sizeA))) !== 0n;
-    if (i >= candidates.length || total + remaining[i] < seats) return false;
-    const key = `${i}|${sizeA}|${sizeB}|${total}|${freeSums}`;
-    if (dead.has(key)) return false;
+    if (i >= candidates.length || total + remaining[i] < seats || --steps < 0) return false;
+    // With a pairwise predicate the chosen tickets matter too, so failures are not memoised.
+    const key = compatible ? "" : `${i}|${sizeA}|${sizeB}|${total}|${freeSums}`;
+    if (!compatible && dead.has(key)) return false;
     const size = sizes[i];
     const side = candidates[i].side;
     if (total + size <= seats) {
       const a = side === "A" ? sizeA + size : sizeA;
       const b = side === "B" ? sizeB + size : sizeB;
       const sums = side ? freeSums : (freeSums | (freeSums << BigInt(size))) & capMask;
-      if (a <= k && b <= k) {
+      if (a <= k && b <= k && (!compatible || chosen.every((c) => compatible(candidates[c], candidates[i])))) {
         chosen.push(i);
         if (search(i + 1, a, b, total + size, sums)) return true;
         chosen.pop();
       }
     }
     if (search(i + 1, sizeA, sizeB, total, freeSums)) return true;
-    dead.add(key);
+    if (!compatible) dead.add(key);
     return false;
   };
   return search(0, 0, 0, 0, 1n) ? chosen.map((i) => candidates[i]) : undefined;

@@ -17,7 +17,7 @@ import { ArrivalIndex } from "../core/arrival-order.js";
 import type { Policy, PolicyContext, PolicyDefinition, PolicyParams } from "../core/policy.js";
 import type { Side, Ticket } from "../core/types.js";
 import { parseConfig, unknownKeyMessage } from "../core/validation.js";
-import { GreedyPolicy } from "./greedy.js";
+import { GreedyPolicy, withoutAvoidance } from "./greedy.js";
 
 const NoParams = v.strictObject({}, unknownKeyMessage);
 
@@ -32,7 +32,7 @@ export class TwoQueuePolicy implements Policy {
   add(ticket: Ticket): void {
     const size = ticket.players.length;
     let queue = this.queues.get(size);
-    if (!queue) this.queues.set(size, (queue = new GreedyPolicy(this.context)));
+    if (!queue) this.queues.set(size, (queue = new GreedyPolicy(withoutAvoidance(this.context))));
     queue.add(ticket);
     this.queueOf.set(ticket.id, queue);
   }
@@ -168,12 +168,14 @@ function noParams(name: string, params: PolicyParams): void {
 
 export const fifo: PolicyDefinition = {
   name: "fifo",
+  avoidsRepeats: true,
   summary: "Xu et al.'s FIFO central queue: a game as soon as one can form, oldest tickets first.",
   create: (context, params) => (noParams("fifo", params), new GreedyPolicy(context, "oldest", "fifo")),
 };
 
 export const lifo: PolicyDefinition = {
   name: "lifo",
+  avoidsRepeats: true,
   summary: "Xu et al.'s LIFO central queue: a game as soon as one can form, newest tickets first.",
   create: (context, params) => (noParams("lifo", params), new GreedyPolicy(context, "newest", "lifo")),
 };

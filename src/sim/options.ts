@@ -22,6 +22,8 @@ export interface SimulationRequest {
   /** Arrivals left out of the statistics; default 10% of the run's tickets. */
   readonly warmup?: number;
   readonly seed: number;
+  /** `--avoid-recent N` [`--avoid-recent-fallback T` seconds]: the engine's recent-opponent avoidance. */
+  readonly avoidRecent?: { readonly games: number; readonly fallbackMs?: number; readonly withinMs?: number };
   readonly opt: boolean;
   readonly json: boolean;
   readonly plot?: string;
@@ -54,6 +56,10 @@ export const USAGE = `usage: npm run sim -- --policy NAME [options]
   --duration T             or: simulated seconds of arrivals
   --warmup N               arrivals left out of the statistics (default 10%)
   --seed S                 RNG seed (default 1)
+  --community N            players come back: each is one of N members (fixed rating each)
+  --avoid-recent N         avoid rematches within each player's last N games
+  --avoid-recent-fallback T   seconds after which a rematch is accepted (default 30)
+  --avoid-recent-span T    only games of the last T seconds count
   --sweep KEY=V1,V2,...    run the policy once per parameter value
   --opt                    also solve the offline optimum (team size 1, needs --max-wait)
   --json                   print one JSON object as the last line
@@ -83,6 +89,10 @@ export function parseSimulationArgs(argv: readonly string[]): SimulationRequest 
         duration: { type: "string" },
         warmup: { type: "string" },
         seed: { type: "string" },
+        community: { type: "string" },
+        "avoid-recent": { type: "string" },
+        "avoid-recent-fallback": { type: "string" },
+        "avoid-recent-span": { type: "string" },
         sweep: { type: "string" },
         opt: { type: "boolean" },
         json: { type: "boolean" },
@@ -135,6 +145,17 @@ export function parseSimulationArgs(argv: readonly string[]): SimulationRequest 
   if (o.plot !== undefined && !sweep) throw new UsageError("--plot: needs --sweep (the plot is wait against cost over the sweep)");
   if (o.plot !== undefined && !o.plot.endsWith(".svg")) throw new UsageError("--plot: the file name must end in .svg");
   if (o.opt && teamSize !== 1) throw new UsageError("--opt: the offline optimum is for team size 1 (one-versus-one games)");
+  for (const flag of ["avoid-recent-fallback", "avoid-recent-span"] as const) {
+    if (o[flag] !== undefined && o["avoid-recent"] === undefined) throw new UsageError(`--${flag}: needs --avoid-recent`);
+  }
+  const avoidRecent =
+    o["avoid-recent"] === undefined
+      ? undefined
+      : {
+          games: integer("--avoid-recent", o["avoid-recent"], 1, 1000),
+          ...(o["avoid-recent-fallback"] !== undefined ? { fallbackMs: nonNegative("--avoid-recent-fallback", o["avoid-recent-fallback"]) * 1000 } : {}),
+          ...(o["avoid-recent-span"] !== undefined ? { withinMs: positive("--avoid-recent-span", o["avoid-recent-span"]) * 1000 } : {}),
+        };
   if (o.opt && maxWait === undefined) throw new UsageError("--opt: needs --max-wait (the optimum's bots join after tau_max)");
   return {
     policy: o.policy,
@@ -147,6 +168,7 @@ export function parseSimulationArgs(argv: readonly string[]): SimulationRequest 
       skill,
       sides,
       ...(zones ? { zones } : {}),
+      ...(o.community !== undefined ? { community: integer("--community", o.community, 2, 10_000_000) } : {}),
     },
     ...(maxWait !== undefined ? { maxWait } : {}),
     imbalanceCost,
@@ -155,6 +177,7 @@ export function parseSimulationArgs(argv: readonly string[]): SimulationRequest 
     ...(o.duration !== undefined ? { duration: positive("--duration", o.duration) } : {}),
     ...(o.warmup !== undefined ? { warmup: integer("--warmup", o.warmup, 0, 10_000_000) } : {}),
     seed: o.seed === undefined ? 1 : integer("--seed", o.seed, 0, 2 ** 31 - 1),
+    ...(avoidRecent ? { avoidRecent } : {}),
     opt: o.opt ?? false,
     json: o.json ?? false,
     ...(o.plot !== undefined ? { plot: o.plot } : {}),

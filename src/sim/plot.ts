@@ -29,3 +29,34 @@ export async function writeSweepPlot(file: string, sweepKey: string, reports: re
   const view = new vega.View(vega.parse(compiled), { renderer: "none" });
   await writeFile(file, await view.toSVG());
 }
+
+/** One point of an overlay plot: a policy's run at one parameter value. */
+export interface OverlayPoint {
+  readonly series: string;
+  readonly label: string;
+  readonly wait: number;
+  readonly value: number;
+}
+
+/** Several policies' sweeps on one plot: mean wait (x) against `yTitle` (y), one line per series. */
+export async function writeOverlayPlot(file: string, title: string, yTitle: string, points: readonly OverlayPoint[]): Promise<void> {
+  const [vega, vegaLite] = await Promise.all([import("vega"), import("vega-lite")]).catch(() => {
+    throw new Error("plots need the packages vega and vega-lite (npm install vega vega-lite)");
+  });
+  const x = { field: "wait", type: "quantitative", title: "mean wait (s)", scale: { type: "log" } };
+  const y = { field: "value", type: "quantitative", title: yTitle, scale: { type: "log" } };
+  const spec = {
+    $schema: "https://vega.github.io/schema/vega-lite/v5.json",
+    title,
+    width: 640,
+    height: 420,
+    data: { values: points.map((p) => ({ ...p })) },
+    layer: [
+      { mark: { type: "line", point: true }, encoding: { x, y, color: { field: "series", type: "nominal", title: "policy" }, order: { field: "wait", type: "quantitative" } } },
+      { mark: { type: "text", dx: 6, dy: -6, fontSize: 8 }, encoding: { x, y, text: { field: "label" }, color: { field: "series", type: "nominal" } } },
+    ],
+  };
+  const compiled = vegaLite.compile(spec as never).spec;
+  const view = new vega.View(vega.parse(compiled), { renderer: "none" });
+  await writeFile(file, await view.toSVG());
+}

@@ -46,6 +46,7 @@ function runOne(request: SimulationRequest, params: Readonly<Record<string, unkn
     ...(request.tickets !== undefined ? { tickets: request.tickets } : {}),
     ...(request.duration !== undefined ? { duration: request.duration } : {}),
     seed: request.seed,
+    ...(request.avoidRecent ? { avoidRecent: request.avoidRecent } : {}),
     onProgress: (done, total) => progress?.(done, total, label),
   });
   const scale = ratingScale(request.traffic.skill);

@@ -22,6 +22,8 @@ export interface SimulationConfig {
   /** Stop arrivals after this many simulated seconds. */
   readonly duration?: number;
   readonly seed?: number;
+  /** Recent-opponent avoidance (the engine's `avoidRecent`; meaningful with a traffic `community`). */
+  readonly avoidRecent?: { readonly games: number; readonly fallbackMs?: number; readonly withinMs?: number };
   /** Called now and then with the arrivals so far and the planned total (if known). */
   readonly onProgress?: (arrived: number, total: number | undefined) => void;
 }
@@ -50,6 +52,9 @@ export function simulate(config: SimulationConfig): SimulationTrace {
     ...(config.imbalance ? { imbalance: config.imbalance } : {}),
     ...(maxWaitMs !== undefined ? { maxWaitMs, fillWithBots: true } : {}),
     ratingRange: ratingScale(config.traffic.skill),
+    ...(config.avoidRecent ? { avoidRecent: config.avoidRecent.games } : {}),
+    ...(config.avoidRecent?.fallbackMs !== undefined ? { avoidRecentFallbackMs: config.avoidRecent.fallbackMs } : {}),
+    ...(config.avoidRecent?.withinMs !== undefined ? { avoidRecentMs: config.avoidRecent.withinMs } : {}),
     statsWindow: 1,
     ...(config.traffic.zones ? { zones: zoneNames(config.traffic)! } : {}),
   });

@@ -27,6 +27,11 @@ export interface TrafficModel {
   readonly sides: ReadonlyArray<Weighted<Side | undefined>>;
   /** The zones each ticket accepts (several: choice-free across zones); absent: a queue without zones. */
   readonly zones?: ReadonlyArray<Weighted<readonly string[]>>;
+  /**
+   * Players come back: each player is one of this many community members (uniformly drawn, each
+   * with one fixed rating and `identity`), so rematches can happen; absent: every arrival is new.
+   */
+  readonly community?: number;
 }
 
 /** The queue's zones implied by a zone mix: every zone any ticket accepts, in order of first mention. */
@@ -45,17 +50,31 @@ export interface Arrival {
 /** An endless, seeded stream of arrivals following `model`. */
 export function* arrivals(model: TrafficModel, seed: number): Generator<Arrival, never> {
   const random = new Random(seed);
+  // Members' ratings come from their own stream, so the arrival stream is unchanged by them.
+  const members = model.community === undefined ? undefined : communityRatings(model, seed);
   let time = 0;
   for (let index = 0; ; index++) {
     time += model.arrivals === "poisson" ? random.exponential(model.rate) : 1 / model.rate;
     const size = random.weighted(model.parties);
     const players = [];
-    for (let p = 0; p < size; p++) players.push({ id: `p${index}.${p}`, rating: drawRating(model.skill, random) });
+    for (let p = 0; p < size; p++) {
+      if (!members) {
+        players.push({ id: `p${index}.${p}`, rating: drawRating(model.skill, random) });
+        continue;
+      }
+      const member = Math.min(members.length - 1, Math.floor(random.uniform() * members.length));
+      players.push({ id: `p${index}.${p}`, rating: members[member], identity: `c${member}` });
+    }
     const side = random.weighted(model.sides);
     const zones = model.zones && random.weighted(model.zones);
     const ticket: Ticket = { id: `t${index}`, players, enqueuedAt: time * 1000, ...(side ? { side } : {}), ...(zones ? { zones } : {}) };
     yield { index, time, ticket };
   }
+}
+
+function communityRatings(model: TrafficModel, seed: number): number[] {
+  const random = new Random(seed + 0x5bd1e995);
+  return Array.from({ length: model.community! }, () => drawRating(model.skill, random));
 }
 
 function drawRating(skill: SkillModel, random: Random): number {

@@ -23,6 +23,25 @@ const policyArb = fc.oneof(
     policy: fc.constant("best-game"),
     params: fc.record({ threshold: fc.double({ min: 0, max: 500, noNaN: true }), thresholdGrowth: fc.double({ min: 0, max: 200, noNaN: true }) }),
   }),
+  fc.record({
+    policy: fc.constant("expanding-window"),
+    params: fc.record({
+      unit: fc.constantFrom("rating", "relative", "percentile"),
+      initial: fc.double({ min: 0, max: 0.3, noNaN: true }),
+      growth: fc.double({ min: 0, max: 0.5, noNaN: true }),
+      step: fc.constantFrom(0, 0.5, 1),
+    }),
+  }),
+  fc.record({
+    policy: fc.constant("brackets"),
+    params: fc.record({
+      width: fc.integer({ min: 100, max: 3000 }),
+      period: fc.constantFrom(0.5, 1, 3),
+      splitAt: fc.integer({ min: 1, max: 4 }),
+      mergeBelow: fc.integer({ min: 1, max: 4 }),
+      idlePeriods: fc.integer({ min: 1, max: 3 }),
+    }),
+  }),
 );
 
 type Op =

@@ -1,0 +1,413 @@
+/**
+ * The sweep-and-prune engine behind the window policies (`expanding-window`, `brackets`), after
+ * hplus0603 in the forum thread: each ticket accepts the tickets within its window (a distance
+ * and a width the subclass defines); a game forms only when every ticket in it accepts every
+ * other (mutual acceptance), and among acceptable games the closest one (smallest rating
+ * spread, then the longest waiting) forms first, not the first one found.
+ *
+ * Event driven, over the rating axis:
+ * - the tickets sit in a B+tree by rating; a ticket's *scan* walks outward from it in order
+ *   of rating distance, through its own window only, and keeps the closest game containing it
+ *   whose tickets all accept each other (a candidate in a min-heap by spread, lazily
+ *   invalidated);
+ * - a ticket inside the scanner's window that does not yet accept the scanner is woken at the
+ *   moment it will (its own window reaching the scanner); the scanner itself is woken when its
+ *   window reaches the nearest ticket outside it that could still make a closer game;
+ * - a ticket rescans when it joins, when it is woken, and when a member of its candidate
+ *   leaves; a subclass whose distances change (a new percentile distribution, brackets that
+ *   split or merge) rescans everyone. Nothing else is looked at: the work per event is the
+ *   tickets between the scanner and its closest acceptable game, and `nextWakeup` is exactly
+ *   the next time a pair becomes mutually acceptable, so games form at that moment.
+ *
+ * Why the heap's minimum is the closest acceptable game: every mutually acceptable pair was,
+ * at the last scan of its later-scanned member, either found (then that member's candidate is
+ * at most as wide) or not yet acceptable, in which case a wake-up was scheduled for the moment
+ * it becomes so (windows only widen between rescans of everyone).
+ *
+ * Recent-opponent avoidance (`PolicyContext.avoid`): a game with a recent rematch is acceptable
+ * only once its tickets waited the fallback, and then ranks after every game without one.
+ *
+ * With `teamSize` k > 1 a game is 2k players in tickets that pairwise accept each other and can
+ * be assembled; the scan searches subsets of the acceptable tickets nearest the scanner, up to
+ * `budget` search steps per scan (so for teams the closest game is exact while within budget).
+ */
+import { Heap } from "heap-js";
+import * as sortedBtree from "sorted-btree";
+import type { ISortedMap } from "sorted-btree";
+import { canAssemble } from "../core/assembly.js";
+import type { Policy, PolicyContext } from "../core/policy.js";
+import { repeatAllowedAt, type RepeatAvoidance } from "../core/recent-opponents.js";
+import { meanRating, type Ticket } from "../core/types.js";
+
+// sorted-btree is CommonJS with `exports.default` (same shim as core/arrival-order.ts).
+type BTreeConstructor = typeof sortedBtree.default.default;
+const BTreeClass: BTreeConstructor =
+  (sortedBtree.default as unknown as { default?: BTreeConstructor }).default ?? (sortedBtree.default as unknown as BTreeConstructor);
+type SortedTree<K, V> = ISortedMap<K, V> & {
+  entriesReversed(highestKey?: K, reusedArray?: (K | V)[], skipHighest?: boolean): IterableIterator<[K, V]>;
+};
+
+/** Default search steps per scan for teams (teamSize > 1). */
+export const DEFAULT_WINDOW_BUDGET = 512;
+
+type RatingKey = readonly [rating: number, seq: number];
+const compareKeys = (a: RatingKey, b: RatingKey): number => a[0] - b[0] || a[1] - b[1];
+
+interface Entry {
+  readonly ticket: Ticket;
+  readonly key: RatingKey;
+  readonly rating: number;
+  readonly seats: number;
+  alive: boolean;
+  /** Bumped at each scan: older candidates of this anchor are stale. */
+  version: number;
+  candidate: Candidate | undefined;
+  /** Earliest pending wake-up and its version (older heap entries are stale). */
+  wakeAt: number;
+  wakeVersion: number;
+}
+
+interface Candidate {
+  readonly anchor: Entry;
+  readonly version: number;
+  readonly members: readonly Entry[];
+  readonly spread: number;
+  readonly oldest: number;
+  /** Some two of its tickets met recently (allowed only after the fallback wait; formed last). */
+  readonly repeat: boolean;
+}
+
+interface Wake {
+  readonly entry: Entry;
+  readonly version: number;
+  readonly at: number;
+}
+
+const compareCandidates = (a: Candidate, b: Candidate): number =>
+  Number(a.repeat) - Number(b.repeat) || a.spread - b.spread || a.oldest - b.oldest || compareKeys(a.anchor.key, b.anchor.key);
+
+export abstract class SweepMatcher implements Policy {
+  abstract readonly name: string;
+  private readonly teamSize: number;
+  private readonly budget: number;
+  private readonly avoid: RepeatAvoidance | undefined;
+  private readonly tree: SortedTree<RatingKey, Entry> = new BTreeClass<RatingKey, Entry>(undefined, compareKeys);
+  private readonly byId = new Map<string, Entry>();
+  /** Member → anchors whose candidate may include it (pruned lazily). */
+  private readonly dependents = new Map<Entry, Set<Entry>>();
+  private readonly candidates = new Heap<Candidate>(compareCandidates);
+  private readonly wakes = new Heap<Wake>((a, b) => a.at - b.at);
+  private seq = 0;
+  /** The latest time the policy was told (removals carry no time). */
+  protected lastNow = -Infinity;
+  /** Search steps left in the running team search. */
+  private steps = 0;
+
+  constructor(context: PolicyContext, budget = DEFAULT_WINDOW_BUDGET) {
+    this.teamSize = context.teamSize;
+    this.budget = budget;
+    this.avoid = context.avoid;
+  }
+
+  /** How far `to` lies from `from`, in the units of the window of a ticket rated `from`. */
+  protected abstract distance(from: number, to: number): number;
+  /** The width of the window of `ticket` (rated `rating`) at `now`. */
+  protected abstract width(ticket: Ticket, rating: number, now: number): number;
+  /** How long after joining `ticket`'s window reaches `distance` (0: already; Infinity: never). */
+  protected abstract waitToReach(ticket: Ticket, rating: number, distance: number): number;
+  /** Called before a ticket is inserted (e.g. to update a rating distribution). */
+  protected arrived(_ticket: Ticket): void {}
+  /** Called before each poll's games (e.g. to restructure brackets). */
+  protected beforePoll(_now: number): void {}
+  /** Called for each game formed. */
+  protected formed(_tickets: readonly Ticket[], _now: number): void {}
+  /** A time the subclass must be polled at (e.g. a period's end), if any. */
+  protected ownWakeup(): number | undefined {
+    return undefined;
+  }
+
+  /** Number of waiting tickets. */
+  get size(): number {
+    return this.byId.size;
+  }
+
+  add(ticket: Ticket, now: number): void {
+    this.remove(ticket.id);
+    this.lastNow = Math.max(this.lastNow, now);
+    const rating = meanRating(ticket);
+    this.arrived(ticket);
+    const entry: Entry = {
+      ticket,
+      key: [rating, this.seq++],
+      rating,
+      seats: ticket.players.length,
+      alive: true,
+      version: 0,
+      candidate: undefined,
+      wakeAt: Infinity,
+      wakeVersion: 0,
+    };
+    this.tree.set(entry.key, entry);
+    this.byId.set(ticket.id, entry);
+    this.scan(entry, this.lastNow);
+  }
+
+  remove(ticketId: string): void {
+    const entry = this.byId.get(ticketId);
+    if (!entry) return;
+    for (const anchor of this.drop(entry)) this.scan(anchor, this.lastNow);
+  }
+
+  poll(now: number): Ticket[][] {
+    this.lastNow = Math.max(this.lastNow, now);
+    this.beforePoll(now);
+    this.runWakes(now);
+    const games: Ticket[][] = [];
+    for (let top = this.top(); top; top = this.top()) {
+      this.candidates.pop();
+      if (!this.stillAcceptable(top.members, now)) {
+        this.scan(top.anchor, now); // the percentile distribution moved under it
+        continue;
+      }
+      const affected = new Set<Entry>();
+      for (const m of top.members) for (const anchor of this.drop(m)) affected.add(anchor);
+      const tickets = top.members.map((m) => m.ticket);
+      games.push(tickets);
+      this.formed(tickets, now);
+      for (const anchor of affected) if (anchor.alive) this.scan(anchor, now);
+      this.runWakes(now);
+    }
+    this.compact();
+    return games;
+  }
+
+  nextWakeup(): number | undefined {
+    let next: number | undefined;
+    for (let top = this.wakes.peek(); top; top = this.wakes.peek()) {
+      if (top.entry.alive && top.version === top.entry.wakeVersion) {
+        next = top.at;
+        break;
+      }
+      this.wakes.pop();
+    }
+    const own = this.byId.size > 0 ? this.ownWakeup() : undefined;
+    return own === undefined ? next : next === undefined ? own : Math.min(next, own);
+  }
+
+  /** Does `a` accept `b` at `now` (b within a's window)? */
+  accepts(a: Ticket, b: Ticket, now: number): boolean {
+    const ra = meanRating(a);
+    return this.distance(ra, meanRating(b)) <= this.width(a, ra, now);
+  }
+
+  /** Rescan every waiting ticket (after distances changed). */
+  protected rescanAll(now: number): void {
+    for (const [, entry] of this.tree.entries()) this.scan(entry, now);
+  }
+
+  // ---- acceptance -------------------------------------------------------------------------
+
+  private acceptsEntry(a: Entry, b: Entry, now: number): boolean {
+    return this.distance(a.rating, b.rating) <= this.width(a.ticket, a.rating, now);
+  }
+
+  /** When `a`'s window will reach `b` (Infinity: never). */
+  private acceptTime(a: Entry, b: Entry): number {
+    return a.ticket.enqueuedAt + this.waitToReach(a.ticket, a.rating, this.distance(a.rating, b.rating));
+  }
+
+  /** The earliest time `a` and `b` may play together: both accept, and no recent rematch unless both waited the fallback. */
+  private mutualAt(a: Entry, b: Entry): number {
+    const both = Math.max(this.acceptTime(a, b), this.acceptTime(b, a));
+    return this.avoid ? Math.max(both, repeatAllowedAt(a.ticket, b.ticket, this.avoid)) : both;
+  }
+
+  private stillAcceptable(members: readonly Entry[], now: number): boolean {
+    for (let i = 0; i < members.length; i++) {
+      for (let j = i + 1; j < members.length; j++) if (this.mutualAt(members[i], members[j]) > now) return false;
+    }
+    return true;
+  }
+
+  // ---- scans and wake-ups -----------------------------------------------------------------
+
+  /** Recompute `a`'s closest game and the wake-ups that keep the heap's minimum exact. */
+  private scan(a: Entry, now: number): void {
+    a.version++;
+    a.candidate = undefined;
+    a.wakeVersion++;
+    a.wakeAt = Infinity;
+    const up = this.tree.entries(a.key);
+    up.next(); // a itself
+    const down = this.tree.entriesReversed(a.key, undefined, true);
+    let nextUp = up.next().value?.[1];
+    let nextDown = down.next().value?.[1];
+    const acceptable: Entry[] = [];
+    /** The closest game without a recent rematch, and the closest with one (used only without the former). */
+    let best: Candidate | undefined;
+    let fallback: Candidate | undefined;
+    /** Per side, the nearest ticket beyond a's window. */
+    const outside: Entry[] = [];
+    this.steps = this.budget;
+    while (nextUp || nextDown) {
+      const takeUp = nextUp && (!nextDown || nextUp.rating - a.rating <= a.rating - nextDown.rating);
+      const x = (takeUp ? nextUp : nextDown)!;
+      if (best && Math.abs(x.rating - a.rating) >= best.spread) break;
+      if (!this.acceptsEntry(a, x, now)) {
+        // Distances only grow further out: this side of the window is done.
+        outside.push(x);
+        if (takeUp) nextUp = undefined;
+        else nextDown = undefined;
+        continue;
+      }
+      if (takeUp) nextUp = up.next().value?.[1];
+      else nextDown = down.next().value?.[1];
+      const at = this.mutualAt(a, x);
+      if (at > now) {
+        // x does not accept a yet (or a rematch waits for the fallback): x looks again then.
+        this.wake(x, at, now);
+        continue;
+      }
+      const found = this.gameWith(a, x, acceptable, now, best?.spread ?? Infinity, best ? -Infinity : (fallback?.spread ?? Infinity));
+      acceptable.push(x);
+      if (found.fresh) best = found.fresh;
+      if (found.repeat) fallback = found.repeat;
+    }
+    for (const x of outside) {
+      if (best && Math.abs(x.rating - a.rating) >= best.spread) continue;
+      this.wake(a, this.acceptTime(a, x), now);
+    }
+    const chosen = best ?? fallback;
+    if (!chosen) return;
+    a.candidate = chosen;
+    this.candidates.push(chosen);
+    for (const m of chosen.members) {
+      if (m === a) continue;
+      let set = this.dependents.get(m);
+      if (!set) this.dependents.set(m, (set = new Set()));
+      set.add(a);
+    }
+  }
+
+  private wake(entry: Entry, at: number, now: number): void {
+    if (at === Infinity) return;
+    const when = Math.max(at, Math.floor(now) + 1); // never a wake-up already due
+    if (when >= entry.wakeAt) return;
+    entry.wakeAt = when;
+    this.wakes.push({ entry, version: entry.wakeVersion, at: when });
+  }
+
+  private runWakes(now: number): void {
+    for (let top = this.wakes.peek(); top && top.at <= now; top = this.wakes.peek()) {
+      this.wakes.pop();
+      if (top.entry.alive && top.version === top.entry.wakeVersion) this.scan(top.entry, now);
+    }
+  }
+
+  /**
+   * The closest games made of `a`, `x` and tickets among `nearer` (all already mutually
+   * acceptable with `a`): without a recent rematch and spread below `limit`, and with one and
+   * spread below `repeatLimit`. 1v1: just the pair, if its sides allow it.
+   */
+  private gameWith(
+    a: Entry,
+    x: Entry,
+    nearer: readonly Entry[],
+    now: number,
+    limit: number,
+    repeatLimit: number,
+  ): { fresh?: Candidate; repeat?: Candidate } {
+    const seats = 2 * this.teamSize;
+    const base = a.seats + x.seats;
+    if (base > seats) return {};
+    const low0 = Math.min(a.rating, x.rating);
+    const high0 = Math.max(a.rating, x.rating);
+    const repeat0 = this.isRepeat(a, x, now);
+    const bound = Math.max(limit, repeatLimit);
+    if (high0 - low0 >= (repeat0 ? repeatLimit : bound)) return {};
+    if (base === seats) {
+      if (!canAssemble([a.ticket, x.ticket], this.teamSize)) return {};
+      const game = this.candidate(a, [a, x], high0 - low0, repeat0);
+      return repeat0 ? { repeat: game } : { fresh: game };
+    }
+    const pool = nearer.filter((y) => y.seats <= seats - base && this.mutualAt(x, y) <= now);
+    const found: { fresh?: Candidate; repeat?: Candidate } = {};
+    let freshLimit = limit;
+    let repLimit = repeatLimit;
+    const chosen: Entry[] = [a, x];
+    const search = (from: number, filled: number, low: number, high: number, repeat: boolean): void => {
+      if (high - low >= (repeat ? repLimit : Math.max(freshLimit, repLimit)) || this.steps <= 0) return;
+      this.steps--;
+      if (filled === seats) {
+        if (!canAssemble(chosen.map((e) => e.ticket), this.teamSize)) return;
+        const game = this.candidate(a, chosen, high - low, repeat);
+        if (repeat) {
+          if (high - low < repLimit) [found.repeat, repLimit] = [game, high - low];
+        } else if (high - low < freshLimit) [found.fresh, freshLimit, repLimit] = [game, high - low, -Infinity];
+        return;
+      }
+      for (let i = from; i < pool.length; i++) {
+        const y = pool[i];
+        if (filled + y.seats > seats) continue;
+        let fits = true;
+        let withRepeat = repeat || this.isRepeat(a, y, now) || this.isRepeat(x, y, now);
+        for (let c = 2; c < chosen.length && fits; c++) {
+          fits = this.mutualAt(chosen[c], y) <= now;
+          withRepeat ||= this.isRepeat(chosen[c], y, now);
+        }
+        if (!fits) continue;
+        chosen.push(y);
+        search(i + 1, filled + y.seats, Math.min(low, y.rating), Math.max(high, y.rating), withRepeat);
+        chosen.pop();
+      }
+    };
+    search(0, base, low0, high0, repeat0);
+    // A fresh game found after a repeat one makes the repeat one moot for this anchor.
+    return found.fresh ? { fresh: found.fresh } : found;
+  }
+
+  private isRepeat(a: Entry, b: Entry, now: number): boolean {
+    return this.avoid !== undefined && this.avoid.isRepeat(a.ticket, b.ticket, now);
+  }
+
+  private candidate(anchor: Entry, members: readonly Entry[], spread: number, repeat: boolean): Candidate {
+    let oldest = Infinity;
+    for (const m of members) oldest = Math.min(oldest, m.ticket.enqueuedAt);
+    return { anchor, version: anchor.version, members: [...members].sort((p, q) => compareKeys(p.key, q.key)), spread, oldest, repeat };
+  }
+
+  /** Forget a ticket; returns the anchors whose candidate included it (they must rescan). */
+  private drop(entry: Entry): Entry[] {
+    entry.alive = false;
+    entry.version++;
+    this.tree.delete(entry.key);
+    this.byId.delete(entry.ticket.id);
+    const dependents = this.dependents.get(entry);
+    this.dependents.delete(entry);
+    if (entry.candidate) for (const m of entry.candidate.members) this.dependents.get(m)?.delete(entry);
+    entry.candidate = undefined;
+    const affected: Entry[] = [];
+    if (dependents) for (const anchor of dependents) if (anchor.alive && anchor.candidate?.members.includes(entry)) affected.push(anchor);
+    return affected;
+  }
+
+  private top(): Candidate | undefined {
+    for (let top = this.candidates.peek(); top; top = this.candidates.peek()) {
+      if (top.anchor.alive && top.version === top.anchor.version && top.members.every((m) => m.alive)) return top;
+      this.candidates.pop();
+    }
+    return undefined;
+  }
+
+  /** Drop stale heap entries once they outnumber the live ones. */
+  private compact(): void {
+    const limit = 2 * this.byId.size + 64;
+    if (this.candidates.length > limit) {
+      this.candidates.init(this.candidates.toArray().filter((c) => c.anchor.alive && c.version === c.anchor.version && c.members.every((m) => m.alive)));
+    }
+    if (this.wakes.length > limit) {
+      this.wakes.init(this.wakes.toArray().filter((w) => w.entry.alive && w.version === w.entry.wakeVersion));
+    }
+  }
+}
+
