@@ -132,6 +132,22 @@ export class RatingRanks {
     return (below + equal / 2) / n;
   }
 
+  /** The `k`-th lowest rating (0-based, copies counted), or undefined when k is out of range. */
+  atRank(k: number): number | undefined {
+    if (!(k >= 0 && k < this.size)) return undefined;
+    let node = this.root;
+    while (node) {
+      const left = sizeOf(node.left);
+      if (k < left) node = node.left;
+      else if (k < left + node.count) return node.rating;
+      else {
+        k -= left + node.count;
+        node = node.right;
+      }
+    }
+    return undefined; // unreachable: k < size
+  }
+
   private nextPriority(): number {
     // xorshift32: reproducible shapes, hence reproducible timings in tests and the simulator.
     let x = this.seed;

@@ -17,7 +17,7 @@
  */
 import * as v from "valibot";
 import { MatchmakerError } from "../core/errors.js";
-import type { Policy, PolicyContext, PolicyDefinition, PolicyParams } from "../core/policy.js";
+import type { AcceptanceWindow, Policy, PolicyContext, PolicyDefinition, PolicyParams } from "../core/policy.js";
 import { RatingRanks } from "../core/rating-ranks.js";
 import type { Ticket } from "../core/types.js";
 import { parseConfig, unknownKeyMessage } from "../core/validation.js";
@@ -84,6 +84,26 @@ export class ExpandingWindowPolicy extends SweepMatcher {
         return from === 0 ? Infinity : Math.abs(to - from) / Math.abs(from);
       case "percentile":
         return Math.abs(this.ranks!.percentile(to) - this.ranks!.percentile(from));
+    }
+  }
+
+  protected override ratingWindow(rating: number, width: number): AcceptanceWindow | undefined {
+    switch (this.rule.unit) {
+      case "rating":
+        return { min: rating - width, max: rating + width };
+      case "relative":
+        return { min: rating - width * Math.abs(rating), max: rating + width * Math.abs(rating) };
+      case "percentile": {
+        // The extreme ratings of the distribution whose mid-rank percentile, (k + 1/2) / n, is
+        // within `width` of this rating's (ties aside).
+        const ranks = this.ranks!;
+        const n = ranks.size;
+        if (n === 0) return undefined;
+        const at = ranks.percentile(rating);
+        const low = ranks.atRank(Math.max(0, Math.ceil((at - width) * n - 0.5 - 1e-9)));
+        const high = ranks.atRank(Math.min(n - 1, Math.floor((at + width) * n - 0.5 + 1e-9)));
+        return { min: Math.min(low ?? rating, rating), max: Math.max(high ?? rating, rating) };
+      }
     }
   }
 

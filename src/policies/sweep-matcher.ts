@@ -35,7 +35,7 @@ import { Heap } from "heap-js";
 import * as sortedBtree from "sorted-btree";
 import type { ISortedMap } from "sorted-btree";
 import { canAssemble } from "../core/assembly.js";
-import type { Policy, PolicyContext } from "../core/policy.js";
+import type { AcceptanceWindow, Policy, PolicyContext } from "../core/policy.js";
 import { repeatAllowedAt, type RepeatAvoidance } from "../core/recent-opponents.js";
 import { meanRating, type Ticket } from "../core/types.js";
 
@@ -115,6 +115,13 @@ export abstract class SweepMatcher implements Policy {
   protected abstract width(ticket: Ticket, rating: number, now: number): number;
   /** How long after joining `ticket`'s window reaches `distance` (0: already; Infinity: never). */
   protected abstract waitToReach(ticket: Ticket, rating: number, distance: number): number;
+  /**
+   * The ratings a ticket rated `rating` accepts with a window of `width`, for the `status`
+   * message; undefined where the subclass cannot say.
+   */
+  protected ratingWindow(_rating: number, _width: number): AcceptanceWindow | undefined {
+    return undefined;
+  }
   /** Called before a ticket is inserted (e.g. to update a rating distribution). */
   protected arrived(_ticket: Ticket): void {}
   /** Called before each poll's games (e.g. to restructure brackets). */
@@ -150,6 +157,12 @@ export abstract class SweepMatcher implements Policy {
     this.tree.set(entry.key, entry);
     this.byId.set(ticket.id, entry);
     this.scan(entry, this.lastNow);
+  }
+
+  /** A waiting ticket's acceptance window at `now` (its party's mean rating ± its window), as ratings. */
+  acceptanceWindow(ticketId: string, now: number): AcceptanceWindow | undefined {
+    const entry = this.byId.get(ticketId);
+    return entry && this.ratingWindow(entry.rating, this.width(entry.ticket, entry.rating, now));
   }
 
   remove(ticketId: string): void {

@@ -141,6 +141,30 @@ describe("expanding-window", () => {
     expect(policy.accepts(solo("x", 1000), solo("y", 2500), 0)).toBe(false);
   });
 
+  it("tells a waiting ticket its acceptance window in ratings (the status message's window), in every unit", () => {
+    const rating = engine({ initial: 100, growth: 10 });
+    rating.mm.enqueue(solo("a", 1500), 0);
+    expect(rating.policy.acceptanceWindow("a", 5 * S)).toEqual({ min: 1350, max: 1650 });
+    expect(rating.policy.acceptanceWindow("nobody", 5 * S)).toBeUndefined();
+
+    const relative = engine({ unit: "relative", initial: 0.05, growth: 0 });
+    relative.mm.enqueue(solo("a", 2000), 0);
+    expect(relative.policy.acceptanceWindow("a", 0)).toEqual({ min: 1900, max: 2100 });
+
+    // Percentiles: 20 ratings 1000..1019 plus the ticket; ±10% of 21 is about two ranks either way.
+    const pct = engine({ unit: "percentile", initial: 0.1, growth: 0 });
+    for (let i = 0; i < 20; i++) pct.mm.enqueue(solo(`m${i}`, 1000 + i, { side: "A" }), 0);
+    pct.mm.enqueue(solo("b", 1010, { side: "A" }), 0);
+    const window = pct.policy.acceptanceWindow("b", 0)!;
+    expect(window.min).toBeGreaterThanOrEqual(1007);
+    expect(window.min).toBeLessThan(1010);
+    expect(window.max).toBeGreaterThan(1010);
+    expect(window.max).toBeLessThanOrEqual(1013);
+    // Every rating inside the reported window is one the ticket accepts, and one step outside is not.
+    expect(pct.policy.accepts(solo("b", 1010), solo("in", window.max), 0)).toBe(true);
+    expect(pct.policy.accepts(solo("b", 1010), solo("out", window.max + 5), 0)).toBe(false);
+  });
+
   it("teams: 2v2 with a party, every pair of tickets accepting each other", () => {
     const { mm, policy } = engine({ initial: 100, growth: 0 }, 2);
     mm.enqueue(party("duo", [1000, 1040]), 0); // mean 1020
