@@ -1,12 +1,6 @@
-import * as sortedBtree from "sorted-btree";
-import type { ISortedMap } from "sorted-btree";
 import type { Ticket } from "./types.js";
+import { sortedTree, type SortedTree } from "./sorted-tree.js";
 
-// sorted-btree is CommonJS with `exports.default`: under Node's ESM loader the class sits one
-// level deeper than its typings say, while bundlers may already unwrap it.
-type BTreeConstructor = typeof sortedBtree.default.default;
-const BTreeClass: BTreeConstructor =
-  (sortedBtree.default as unknown as { default?: BTreeConstructor }).default ?? (sortedBtree.default as unknown as BTreeConstructor);
 
 /** Position of a ticket in arrival order: enqueue time, then the order it was added in. */
 export type ArrivalKey = readonly [enqueuedAt: number, seq: number];
@@ -24,7 +18,7 @@ export const compareArrival = (a: ArrivalKey, b: ArrivalKey): number => a[0] - b
 let nextSeq = 0;
 
 export class ArrivalIndex {
-  private readonly tree: ISortedMap<ArrivalKey, Ticket> = new BTreeClass<ArrivalKey, Ticket>(undefined, compareArrival);
+  private readonly tree: SortedTree<ArrivalKey, Ticket> = sortedTree<ArrivalKey, Ticket>(compareArrival);
   private readonly keys = new Map<string, ArrivalKey>();
 
   get size(): number {

@@ -70,23 +70,14 @@
  */
 import * as v from "valibot";
 import { Heap } from "heap-js";
-import * as sortedBtree from "sorted-btree";
-import type { ISortedMap } from "sorted-btree";
 import { assembleTeams, canAssemble } from "../core/assembly.js";
 import { MatchmakerError } from "../core/errors.js";
 import type { ImbalanceFn, ResolvedImbalance } from "../core/imbalance.js";
 import type { Policy, PolicyContext, PolicyDefinition, PolicyParams } from "../core/policy.js";
 import { meanRating, type Ticket } from "../core/types.js";
 import { parseConfig, unknownKeyMessage } from "../core/validation.js";
+import { sortedTree, type SortedTree } from "../core/sorted-tree.js";
 
-// sorted-btree is CommonJS with `exports.default` (same shim as core/arrival-order.ts).
-type BTreeConstructor = typeof sortedBtree.default.default;
-const BTreeClass: BTreeConstructor =
-  (sortedBtree.default as unknown as { default?: BTreeConstructor }).default ?? (sortedBtree.default as unknown as BTreeConstructor);
-/** The part of sorted-btree's BTree used here (its class type is not reachable as a type under NodeNext). */
-type SortedTree<K, V> = ISortedMap<K, V> & {
-  entriesReversed(highestKey?: K, reusedArray?: (K | V)[], skipHighest?: boolean): IterableIterator<[K, V]>;
-};
 
 /** Largest accepted (and default) window: the tickets after an anchor that its search may look at. */
 export const MAX_WINDOW = 1024;
@@ -209,7 +200,7 @@ export class BestGamePolicy implements Policy {
   private readonly teamSize: number;
   private readonly imbalance: ImbalanceFn;
   private readonly lowerBound: ((low: number, high: number) => number) | undefined;
-  private readonly tree: SortedTree<RatingKey, Entry> = new BTreeClass<RatingKey, Entry>(undefined, compareRating);
+  private readonly tree: SortedTree<RatingKey, Entry> = sortedTree<RatingKey, Entry>(compareRating);
   private readonly byId = new Map<string, Entry>();
   private readonly heap = new Heap<Candidate>((a, b) => a.priority - b.priority || compareRating(a.anchor.key, b.anchor.key));
   /** Anchors whose current candidate is in the heap. */

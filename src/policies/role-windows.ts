@@ -48,20 +48,10 @@
  * O(log n + k²). The best candidate is read in O(1).
  */
 import { Heap } from "heap-js";
-import * as sortedBtree from "sorted-btree";
-import type { ISortedMap } from "sorted-btree";
 import { RoleGameSearch, type RoleTable } from "../core/roles.js";
 import type { Side, Ticket } from "../core/types.js";
+import { sortedTree, type SortedTree } from "../core/sorted-tree.js";
 
-type BTreeConstructor = typeof sortedBtree.default.default;
-const BTreeClass: BTreeConstructor =
-  (sortedBtree.default as unknown as { default?: BTreeConstructor }).default ?? (sortedBtree.default as unknown as BTreeConstructor);
-/** The part of sorted-btree's BTree used here (its class type is not reachable as a type under NodeNext). */
-type SortedTree<K, V> = ISortedMap<K, V> & {
-  entriesReversed(highestKey?: K): IterableIterator<[K, V]>;
-  nextLowerPair(key: K): [K, V] | undefined;
-  nextHigherPair(key: K): [K, V] | undefined;
-};
 
 /** A ticket's place in rating order: its lowest rating, then the order it was added in. */
 type OrderKey = readonly [lowestRating: number, seq: number];
@@ -257,12 +247,12 @@ class Run {
 
 /** The minimal feasible windows of a pool of role-queue tickets, with the best candidate on top. */
 export class RoleWindows {
-  private readonly order: SortedTree<OrderKey, Node> = new BTreeClass<OrderKey, Node>(undefined, compareKeys);
+  private readonly order: SortedTree<OrderKey, Node> = sortedTree<OrderKey, Node>(compareKeys);
   private readonly nodes = new Map<string, Node>();
   private head: Node | undefined;
   private tail: Node | undefined;
   /** The chain of minimal windows, by their first ticket. */
-  private readonly windows: SortedTree<OrderKey, WindowRecord> = new BTreeClass<OrderKey, WindowRecord>(undefined, compareKeys);
+  private readonly windows: SortedTree<OrderKey, WindowRecord> = sortedTree<OrderKey, WindowRecord>(compareKeys);
   // On equal keys a split window comes first: its imbalance is final and no other can beat it.
   private readonly heap = new Heap<WindowRecord>(
     (a, b) =>

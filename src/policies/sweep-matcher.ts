@@ -32,20 +32,12 @@
  * `budget` search steps per scan (so for teams the closest game is exact while within budget).
  */
 import { Heap } from "heap-js";
-import * as sortedBtree from "sorted-btree";
-import type { ISortedMap } from "sorted-btree";
 import { canAssemble } from "../core/assembly.js";
 import type { AcceptanceWindow, Policy, PolicyContext } from "../core/policy.js";
 import { repeatAllowedAt, type RepeatAvoidance } from "../core/recent-opponents.js";
 import { meanRating, type Ticket } from "../core/types.js";
+import { sortedTree, type SortedTree } from "../core/sorted-tree.js";
 
-// sorted-btree is CommonJS with `exports.default` (same shim as core/arrival-order.ts).
-type BTreeConstructor = typeof sortedBtree.default.default;
-const BTreeClass: BTreeConstructor =
-  (sortedBtree.default as unknown as { default?: BTreeConstructor }).default ?? (sortedBtree.default as unknown as BTreeConstructor);
-type SortedTree<K, V> = ISortedMap<K, V> & {
-  entriesReversed(highestKey?: K, reusedArray?: (K | V)[], skipHighest?: boolean): IterableIterator<[K, V]>;
-};
 
 /** Default search steps per scan for teams (teamSize > 1). */
 export const DEFAULT_WINDOW_BUDGET = 512;
@@ -91,7 +83,7 @@ export abstract class SweepMatcher implements Policy {
   private readonly teamSize: number;
   private readonly budget: number;
   private readonly avoid: RepeatAvoidance | undefined;
-  private readonly tree: SortedTree<RatingKey, Entry> = new BTreeClass<RatingKey, Entry>(undefined, compareKeys);
+  private readonly tree: SortedTree<RatingKey, Entry> = sortedTree<RatingKey, Entry>(compareKeys);
   private readonly byId = new Map<string, Entry>();
   /** Member → anchors whose candidate may include it (pruned lazily). */
   private readonly dependents = new Map<Entry, Set<Entry>>();
