@@ -1,7 +1,11 @@
 import "./node20.js";
 import { listen } from "@colyseus/tools";
 import app from "./app.config.js";
+import { scaleOutOptions } from "./scale-out.js";
 
 const port = Number(process.env.PORT ?? 2567);
-await listen(app, port);
-console.log(`matchmaker example: ws://localhost:${port}  (queues: duel, squad, arena5; monitor: http://localhost:${port}/monitor; metrics: http://localhost:${port}/matchmaker/metrics)`);
+// Redis only here, not in app.config.ts: the in-process tests boot that definition and stay in memory.
+const scaleOut = scaleOutOptions(port);
+await listen({ ...app, options: { ...app.options, ...scaleOut } }, port);
+const mode = scaleOut.publicAddress ? `; Redis, public address ${scaleOut.publicAddress}` : "";
+console.log(`matchmaker example: ws://localhost:${port}  (queues: duel, squad, arena5; monitor: http://localhost:${port}/monitor; metrics: http://localhost:${port}/matchmaker/metrics${mode})`);
