@@ -1,11 +1,10 @@
 import type { Ticket } from "./types.js";
-import { sortedTree, type SortedTree } from "./sorted-tree.js";
-
+import { compareRanked, sortedTree, type RankedKey, type SortedTree } from "./sorted-tree.js";
 
 /** Position of a ticket in arrival order: enqueue time, then the order it was added in. */
-export type ArrivalKey = readonly [enqueuedAt: number, seq: number];
+export type ArrivalKey = RankedKey;
 
-export const compareArrival = (a: ArrivalKey, b: ArrivalKey): number => a[0] - b[0] || a[1] - b[1];
+export const compareArrival = compareRanked;
 
 /**
  * Tickets sorted by original enqueue time, with O(log n) insert and delete. A re-queued

@@ -22,3 +22,12 @@ export type SortedTree<K, V> = ISortedMap<K, V> & {
 export function sortedTree<K, V>(compare: (a: K, b: K) => number): SortedTree<K, V> {
   return new BTreeClass<K, V>(undefined, compare) as SortedTree<K, V>;
 }
+
+/**
+ * A key ordered by a number, ties broken by a sequence number (the order of insertion): every
+ * index here keys its tickets this way, so that equal ratings or times keep arrival order.
+ */
+export type RankedKey = readonly [value: number, seq: number];
+
+/** Order of {@link RankedKey}s: by value, then by sequence. */
+export const compareRanked = (a: RankedKey, b: RankedKey): number => a[0] - b[0] || a[1] - b[1];

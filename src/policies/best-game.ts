@@ -76,7 +76,7 @@ import type { ImbalanceFn, ResolvedImbalance } from "../core/imbalance.js";
 import type { Policy, PolicyContext, PolicyDefinition, PolicyParams } from "../core/policy.js";
 import { meanRating, type Ticket } from "../core/types.js";
 import { parseConfig, unknownKeyMessage } from "../core/validation.js";
-import { sortedTree, type SortedTree } from "../core/sorted-tree.js";
+import { compareRanked, sortedTree, type RankedKey, type SortedTree } from "../core/sorted-tree.js";
 
 
 /** Largest accepted (and default) window: the tickets after an anchor that its search may look at. */
@@ -151,8 +151,9 @@ function spreadLowerBound(spec: ResolvedImbalance | undefined, teamSize: number)
   return undefined;
 }
 
-type RatingKey = readonly [mean: number, seq: number];
-const compareRating = (a: RatingKey, b: RatingKey): number => a[0] - b[0] || a[1] - b[1];
+/** Rating order: a party's mean rating, then the order it was added in. */
+type RatingKey = RankedKey;
+const compareRating = compareRanked;
 
 /** A waiting ticket and its anchor search's state. */
 interface Entry {

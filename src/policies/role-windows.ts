@@ -50,12 +50,12 @@
 import { Heap } from "heap-js";
 import { RoleGameSearch, type RoleTable } from "../core/roles.js";
 import type { Side, Ticket } from "../core/types.js";
-import { sortedTree, type SortedTree } from "../core/sorted-tree.js";
+import { compareRanked, sortedTree, type RankedKey, type SortedTree } from "../core/sorted-tree.js";
 
 
 /** A ticket's place in rating order: its lowest rating, then the order it was added in. */
-type OrderKey = readonly [lowestRating: number, seq: number];
-const compareKeys = (a: OrderKey, b: OrderKey): number => a[0] - b[0] || a[1] - b[1];
+type OrderKey = RankedKey;
+const compareKeys = compareRanked;
 
 /** One player as a candidate for seats: the roles they accept and the side their ticket insists on. */
 interface SeatPlayer {

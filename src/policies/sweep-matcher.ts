@@ -36,14 +36,15 @@ import { canAssemble } from "../core/assembly.js";
 import type { AcceptanceWindow, Policy, PolicyContext } from "../core/policy.js";
 import { repeatAllowedAt, type RepeatAvoidance } from "../core/recent-opponents.js";
 import { meanRating, type Ticket } from "../core/types.js";
-import { sortedTree, type SortedTree } from "../core/sorted-tree.js";
+import { compareRanked, sortedTree, type RankedKey, type SortedTree } from "../core/sorted-tree.js";
 
 
 /** Default search steps per scan for teams (teamSize > 1). */
 export const DEFAULT_WINDOW_BUDGET = 512;
 
-type RatingKey = readonly [rating: number, seq: number];
-const compareKeys = (a: RatingKey, b: RatingKey): number => a[0] - b[0] || a[1] - b[1];
+/** Rating order: a party's mean rating, then the order it was added in. */
+type RatingKey = RankedKey;
+const compareKeys = compareRanked;
 
 interface Entry {
   readonly ticket: Ticket;
