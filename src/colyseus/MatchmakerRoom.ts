@@ -10,6 +10,7 @@ import { MatchmakerError } from "../core/errors.js";
 import type { ImbalanceSpec } from "../core/imbalance.js";
 import { Matchmaker, type MatchmakerOptions } from "../core/matchmaker.js";
 import type { AcceptanceWindow } from "../core/policy.js";
+import type { ClassFigures } from "../core/stats.js";
 import type { Match, Ticket } from "../core/types.js";
 import { WaitEstimator } from "../core/wait-estimate.js";
 import { ticketZones } from "../core/zones.js";
@@ -339,6 +340,8 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
     f.p99WaitMs = s.p99WaitMs;
     f.meanImbalance = s.meanImbalance;
     f.sideMixUnstable = s.sideMix.unstable;
+    syncCounts(f.meanWaitMsBySide, recentMeans(s.bySide));
+    syncCounts(f.meanWaitMsByZone, recentMeans(s.byZone ?? {}));
     f.policyStatus = s.policyStatus ? JSON.stringify(s.policyStatus) : "";
     f.backfillPending = this.backfill.pending;
   }
@@ -439,6 +442,11 @@ function acceptanceWindow(matchmaker: Matchmaker, ticketId: string, now: number)
     if (w) hull = hull ? { min: Math.min(hull.min, w.min), max: Math.max(hull.max, w.max) } : { min: w.min, max: w.max };
   }
   return hull;
+}
+
+/** Mean recent waits of the classes that had recent matches. */
+function recentMeans(classes: Readonly<Record<string, ClassFigures>>): Record<string, number> {
+  return Object.fromEntries(Object.entries(classes).flatMap(([key, c]) => (c.recentMatches > 0 ? [[key, c.meanWaitMs]] : [])));
 }
 
 /** The engine's options for a queue's configuration. */

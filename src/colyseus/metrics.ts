@@ -21,6 +21,11 @@ export interface QueueMetrics {
   readonly waitingBySide: Readonly<Record<string, number>>;
   /** Waiting players by zone (a ticket accepting several zones counts in each). */
   readonly waitingByZone: Readonly<Record<string, number>>;
+  /** Mean wait (ms) of recently matched tickets by side preference, and by the zone that matched them. */
+  readonly meanWaitMsBySide: Readonly<Record<string, number>>;
+  readonly meanWaitMsByZone: Readonly<Record<string, number>>;
+  /** Xu et al.'s Fact 3 over the recent arrivals: |side A − side B| ≥ choice-free, so the surplus side's waits grow without bound. */
+  readonly sideMixUnstable: boolean;
   readonly matchesFormed: number;
   readonly playersMatched: number;
   /** Waits of the players of recent matches (ms). */
@@ -45,15 +50,21 @@ export interface QueueMetrics {
 }
 
 /** The schema figures as `QueueMetrics` fields read them (see `QueueFigures` in state.ts). */
-export type FiguresLike = Omit<QueueMetrics, "queue" | "roomId" | "waitingByPartySize" | "waitingBySide" | "waitingByZone"> & {
-  readonly waitingByPartySize: { entries(): Iterable<[string, number]> };
-  readonly waitingBySide: { entries(): Iterable<[string, number]> };
-  readonly waitingByZone: { entries(): Iterable<[string, number]> };
+type CountMap = { entries(): Iterable<[string, number]> };
+export type FiguresLike = Omit<
+  QueueMetrics,
+  "queue" | "roomId" | "waitingByPartySize" | "waitingBySide" | "waitingByZone" | "meanWaitMsBySide" | "meanWaitMsByZone"
+> & {
+  readonly waitingByPartySize: CountMap;
+  readonly waitingBySide: CountMap;
+  readonly waitingByZone: CountMap;
+  readonly meanWaitMsBySide: CountMap;
+  readonly meanWaitMsByZone: CountMap;
 };
 
 /** A queue room's schema figures as plain JSON. */
 export function figuresToMetrics(queue: string, roomId: string, f: FiguresLike): QueueMetrics {
-  const counts = (map: { entries(): Iterable<[string, number]> }) => Object.fromEntries(map.entries());
+  const counts = (map: CountMap) => Object.fromEntries(map.entries());
   return {
     queue,
     roomId,
@@ -64,6 +75,9 @@ export function figuresToMetrics(queue: string, roomId: string, f: FiguresLike):
     waitingByPartySize: counts(f.waitingByPartySize),
     waitingBySide: counts(f.waitingBySide),
     waitingByZone: counts(f.waitingByZone),
+    meanWaitMsBySide: counts(f.meanWaitMsBySide),
+    meanWaitMsByZone: counts(f.meanWaitMsByZone),
+    sideMixUnstable: f.sideMixUnstable,
     matchesFormed: f.matchesFormed,
     playersMatched: f.playersMatched,
     meanWaitMs: f.meanWaitMs,
@@ -116,6 +130,8 @@ const one = (value: (m: QueueMetrics) => number) => (m: QueueMetrics) => [[{}, v
 const each = (label: string, values: (m: QueueMetrics) => Readonly<Record<string, number>>) => (m: QueueMetrics) =>
   Object.entries(values(m)).map(([key, value]) => [{ [label]: key }, value] as [Record<string, string>, number]);
 
+const seconds = (ms: Readonly<Record<string, number>>) => Object.fromEntries(Object.entries(ms).map(([k, v]) => [k, v / 1000]));
+
 const FAMILIES: Family[] = [
   { name: "matchmaker_waiting_players", type: "gauge", help: "Players waiting in the queue.", samples: one((m) => m.waitingPlayers) },
   { name: "matchmaker_waiting_tickets", type: "gauge", help: "Tickets (parties) waiting in the queue.", samples: one((m) => m.waitingTickets) },
@@ -135,6 +151,24 @@ const FAMILIES: Family[] = [
     ],
   },
   { name: "matchmaker_recent_wait_mean_seconds", type: "gauge", help: "Mean wait of the players of recent matches.", samples: one((m) => m.meanWaitMs / 1000) },
+  {
+    name: "matchmaker_recent_wait_mean_seconds_by_side",
+    type: "gauge",
+    help: "Mean wait of recently matched tickets by side preference (A, B, any).",
+    samples: each("side", (m) => seconds(m.meanWaitMsBySide)),
+  },
+  {
+    name: "matchmaker_recent_wait_mean_seconds_by_zone",
+    type: "gauge",
+    help: "Mean wait of recently matched tickets by the zone that matched them.",
+    samples: each("zone", (m) => seconds(m.meanWaitMsByZone)),
+  },
+  {
+    name: "matchmaker_side_mix_unstable",
+    type: "gauge",
+    help: "1 when |side A - side B| >= choice-free over the recent arrivals (waits of the surplus side grow without bound).",
+    samples: one((m) => Number(m.sideMixUnstable)),
+  },
   { name: "matchmaker_recent_imbalance_mean", type: "gauge", help: "Mean imbalance of recent matches.", samples: one((m) => m.meanImbalance) },
   { name: "matchmaker_declines_total", type: "counter", help: "Players removed at the ready check (declined, timed out, did not return).", samples: one((m) => m.declines) },
   { name: "matchmaker_spawn_failures_total", type: "counter", help: "Matches whose game room could not be created or seated.", samples: one((m) => m.spawnFailures) },

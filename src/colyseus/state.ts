@@ -34,6 +34,10 @@ export const QueueFigures = schema(
     waitingBySide: t.map("number"),
     /** Waiting players by zone (a ticket in several zones counts in each); refreshed at most once per tick. */
     waitingByZone: t.map("number"),
+    /** Mean wait (ms) of recently matched tickets by side preference ("A", "B", "any"), for the sides that had any. */
+    meanWaitMsBySide: t.map("number"),
+    /** Mean wait (ms) of recently matched tickets by the zone that matched them, in a queue with zones. */
+    meanWaitMsByZone: t.map("number"),
     matchesFormed: t.number().default(0),
     playersMatched: t.number().default(0),
     meanWaitMs: t.number().default(0),

@@ -57,6 +57,10 @@ describe("operators' figures", () => {
       backfillPending: 0,
     });
     expect(duelFigures).toMatchObject({ matchesFormed: 1, playersMatched: 2, waitingPlayers: 0, waitingBySide: {} });
+    // The duel's two choice-free players were matched: their side's recent mean wait, nothing for A or B.
+    expect(Object.keys(duelFigures.meanWaitMsBySide)).toEqual(["any"]);
+    expect(duelFigures.meanWaitMsBySide.any).toBeGreaterThanOrEqual(0);
+    expect(squadFigures).toMatchObject({ meanWaitMsBySide: {}, meanWaitMsByZone: {}, sideMixUnstable: false });
     expect(duelFigures.p50WaitMs).toBeLessThanOrEqual(duelFigures.p95WaitMs);
     expect(duelFigures.p95WaitMs).toBeLessThanOrEqual(duelFigures.p99WaitMs);
     // The room's own getMetrics() is what the endpoint serves.

@@ -112,6 +112,9 @@ describe("prometheusText", () => {
     waitingByPartySize: { "1": 2 },
     waitingBySide: { any: 2 },
     waitingByZone: {},
+    meanWaitMsBySide: { any: 1500, A: 4000 },
+    meanWaitMsByZone: {},
+    sideMixUnstable: true,
     matchesFormed: 5,
     playersMatched: 10,
     meanWaitMs: 1500,
@@ -135,6 +138,8 @@ describe("prometheusText", () => {
     expect(text).toContain(`matchmaker_recent_wait_seconds{${label},quantile="0.5"} 1\n`);
     expect(text).toContain(`matchmaker_recent_wait_seconds{${label},quantile="0.99"} 2.5\n`);
     expect(text).toContain(`matchmaker_declines_total{${label}} 1\n`);
+    expect(text).toContain(`matchmaker_recent_wait_mean_seconds_by_side{${label},side="A"} 4\n`);
+    expect(text).toContain(`matchmaker_side_mix_unstable{${label}} 1\n`);
     const families = text.split("\n").filter((l) => l.startsWith("# TYPE"));
     expect(new Set(families).size).toBe(families.length);
     expect(families.length).toBeGreaterThanOrEqual(15);
