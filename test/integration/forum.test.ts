@@ -3,21 +3,15 @@
  * that come back with the same `playerId`, and the window each player carries into the game
  * room's MatchInfo.
  */
-import { defineRoom, Room } from "@colyseus/core";
+import { defineRoom } from "@colyseus/core";
 import { boot, type ColyseusTestServer } from "@colyseus/testing";
 import config from "@colyseus/tools";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { defineQueue, type MatchInfo } from "../../src/index.js";
+import { defineQueue } from "../../src/index.js";
+import { recordingRoom } from "../helpers/recording-room.js";
 import { joinQueue, staysPending, testPort, within } from "../helpers/sdk.js";
 
-/** A game room that only records the match it was created for. */
-class RecordingRoom extends Room {
-  static readonly matches: MatchInfo[] = [];
-  override onCreate(options: { match: MatchInfo }): void {
-    RecordingRoom.matches.push(options.match);
-    this.maxClients = 2;
-  }
-}
+const { room: RecordingRoom, record: played } = recordingRoom();
 
 const app = config({
   rooms: {
@@ -50,7 +44,7 @@ describe("expanding-window and avoidRecent in the room", () => {
     const bob = await joinQueue(server, "forum_duel", { rating: 1550, playerId: "bob" });
     const [seatA, seatB] = await within(Promise.all([ann.seat, bob.seat]), 5000, "the first game");
     expect(seatA.matchId).toBe(seatB.matchId);
-    const first = RecordingRoom.matches.find((m) => m.id === seatA.matchId)!;
+    const first = played.matches.find((m) => m.id === seatA.matchId)!;
     for (const team of first.teams) for (const p of team.players) expect(p.window).toEqual({ unit: "rating", initial: 100, width: 100 });
     await ann.queue.leave();
     await bob.queue.leave();
@@ -62,7 +56,7 @@ describe("expanding-window and avoidRecent in the room", () => {
     // ... and someone new plays one of them at once.
     const cid = await joinQueue(server, "forum_duel", { rating: 1520, playerId: "cid" });
     const seatC = await within(cid.seat, 5000, "cid's game");
-    const second = RecordingRoom.matches.find((m) => m.id === seatC.matchId)!;
+    const second = played.matches.find((m) => m.id === seatC.matchId)!;
     const sessions = second.teams.flatMap((t) => t.players.map((p) => p.sessionId));
     expect(sessions).toContain(cid.queue.sessionId);
     expect(sessions.filter((s) => s === ann2.queue.sessionId || s === bob2.queue.sessionId)).toHaveLength(1);

@@ -1,18 +1,13 @@
-import { defineRoom, Room } from "@colyseus/core";
+import { defineRoom } from "@colyseus/core";
 import { boot, type ColyseusTestServer } from "@colyseus/testing";
 import config from "@colyseus/tools";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { defineQueue, type MatchInfo, type MatchmakerRoom, type PartyMessage, type SeatMessage } from "../../src/index.js";
+import { defineQueue, type MatchmakerRoom, type PartyMessage, type SeatMessage } from "../../src/index.js";
 import { join, joinError, type Player } from "../helpers/queue-client.js";
+import { recordingRoom } from "../helpers/recording-room.js";
 import { staysPending, testPort, within } from "../helpers/sdk.js";
 
-/** A game room that records the matches it was created for. */
-class PartyGameRoom extends Room {
-  static created: MatchInfo[] = [];
-  override onCreate(options: { match: MatchInfo }): void {
-    PartyGameRoom.created.push(options.match);
-  }
-}
+const { room: PartyGameRoom, record: played } = recordingRoom();
 
 describe("parties", () => {
   let server: ColyseusTestServer;
@@ -40,7 +35,7 @@ describe("parties", () => {
   };
 
   it("a party of 2 and two solos in a 2v2: the party shares a team; nobody else can join it", async () => {
-    PartyGameRoom.created = [];
+    played.matches.length = 0;
     const leader = await join(server, "party_squad", { rating: 1500, party: { size: 2 } });
     const created: PartyMessage = await within(leader.inbox.nth("party"), 5000, "the party code");
     expect(created).toMatchObject({ size: 2, members: 1, leader: true, status: "forming", event: "created" });
@@ -71,8 +66,8 @@ describe("parties", () => {
     expect(leader.inbox.all("party").at(-1)).toMatchObject({ members: 2, leader: true, status: "queued" });
 
     // The game room sees one ticket for the party, distinct from both players' ids, on one team.
-    expect(PartyGameRoom.created).toHaveLength(1);
-    const partyTeam = PartyGameRoom.created[0]!.teams.find((t) => t.players.some((p) => p.sessionId === leader.room.sessionId))!;
+    expect(played.matches).toHaveLength(1);
+    const partyTeam = played.matches[0]!.teams.find((t) => t.players.some((p) => p.sessionId === leader.room.sessionId))!;
     const partyPlayers = partyTeam.players.filter((p) => p.sessionId !== solo1.room.sessionId && p.sessionId !== solo2.room.sessionId);
     expect(partyPlayers.map((p) => p.sessionId).sort()).toEqual([leader.room.sessionId, member.room.sessionId].sort());
     expect(new Set(partyPlayers.map((p) => p.ticketId)).size).toBe(1);
@@ -110,7 +105,7 @@ describe("parties", () => {
   });
 
   it("a member leaving takes the ticket out of matching and tells the others; the leader restarts it", async () => {
-    PartyGameRoom.created = [];
+    played.matches.length = 0;
     const leader = await join(server, "party_trio", { rating: 1500, party: { size: 3 } });
     const { code } = await leader.inbox.nth("party");
     const queue = server.getRoomById<MatchmakerRoom>(leader.room.roomId);
@@ -134,7 +129,7 @@ describe("parties", () => {
     expect(await leader.room.request("start")).toEqual({ ok: true });
     const seats = await within(Promise.all([leader, m1, ...solos].map((p) => p.inbox.nth("seat"))), 5000, "six seats");
     expect(seats[0].side).toBe(seats[1].side);
-    expect(PartyGameRoom.created).toHaveLength(1);
+    expect(played.matches).toHaveLength(1);
     // The member who left never got anything further.
     expect(m2.inbox.all("seat")).toHaveLength(0);
     await leaveAll([leader, m1, ...solos]);

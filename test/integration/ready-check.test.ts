@@ -1,18 +1,13 @@
-import { CloseCode, defineRoom, matchMaker, Room } from "@colyseus/core";
+import { CloseCode, defineRoom, matchMaker } from "@colyseus/core";
 import { boot, type ColyseusTestServer } from "@colyseus/testing";
 import config from "@colyseus/tools";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { defineQueue, type MatchFoundMessage, type MatchInfo, type MatchmakerRoom, type SeatMessage } from "../../src/index.js";
+import { defineQueue, type MatchFoundMessage, type MatchmakerRoom, type SeatMessage } from "../../src/index.js";
 import { join, type Player } from "../helpers/queue-client.js";
+import { recordingRoom } from "../helpers/recording-room.js";
 import { staysPending, testPort, within } from "../helpers/sdk.js";
 
-/** A game room that counts its creations: none may happen before everyone accepted. */
-class ReadyGameRoom extends Room {
-  static created: MatchInfo[] = [];
-  override onCreate(options: { match: MatchInfo }): void {
-    ReadyGameRoom.created.push(options.match);
-  }
-}
+const { room: ReadyGameRoom, record: played } = recordingRoom();
 
 describe("ready check", () => {
   let server: ColyseusTestServer;
@@ -34,7 +29,7 @@ describe("ready check", () => {
     await server.shutdown();
   });
   beforeEach(() => {
-    ReadyGameRoom.created = [];
+    played.matches.length = 0;
   });
 
   const leaveAll = async (players: Player[]) => {
@@ -54,7 +49,7 @@ describe("ready check", () => {
     expect(found[0]).toEqual({ matchId: found[0]!.matchId, timeoutMs: 10_000, players: 4 });
     // Matched: no longer in the waiting list, and no game room yet.
     for (const p of [a, b, c, d]) expect(queue.state.waiting.has(p.room.sessionId)).toBe(false);
-    expect(ReadyGameRoom.created).toHaveLength(0);
+    expect(played.matches).toHaveLength(0);
 
     // Two newcomers join while the ready check runs.
     const e = await join(server, "ready_squad", { rating: 1500 });
@@ -67,7 +62,7 @@ describe("ready check", () => {
     expect(await within(d.inbox.nth("removed"), 5000, "removed")).toEqual({ reason: "declined", matchId: found[0]!.matchId });
     expect(await within(d.left, 5000, "the decliner's disconnection")).toBe(CloseCode.CONSENTED);
     for (const p of [a, b, c]) expect(await within(p.inbox.nth("requeued"), 5000, "requeued")).toEqual({ matchId: found[0]!.matchId, reason: "declined" });
-    expect(ReadyGameRoom.created).toHaveLength(0);
+    expect(played.matches).toHaveLength(0);
 
     // The three are back with their first enqueue time and, being older, fill the next match
     // with the first newcomer; the second newcomer waits.
@@ -84,12 +79,12 @@ describe("ready check", () => {
     // All accept: exactly one game room, seats for the four.
     for (const p of [a, b, c]) p.room.send("accept");
     expect(await staysPending(e.inbox.nth("seat"), 100)).toBe(true);
-    expect(ReadyGameRoom.created).toHaveLength(0);
+    expect(played.matches).toHaveLength(0);
     e.room.send("accept");
     const seats: SeatMessage[] = await within(Promise.all([a, b, c, e].map((p) => p.inbox.nth("seat"))), 5000, "seats");
     expect(new Set(seats.map((s) => s.roomId)).size).toBe(1);
-    expect(ReadyGameRoom.created).toHaveLength(1);
-    expect(ReadyGameRoom.created[0]!.id).toBe(second[0]!.matchId);
+    expect(played.matches).toHaveLength(1);
+    expect(played.matches[0]!.id).toBe(second[0]!.matchId);
     expect(await matchMaker.query({ name: "ready_game" })).toHaveLength(1);
     await leaveAll([a, b, c, e, f]);
   });
@@ -105,7 +100,7 @@ describe("ready check", () => {
     expect(await within(a.inbox.nth("requeued"), 5000, "requeued")).toMatchObject({ reason: "timeout" });
     await vi.waitFor(() => expect(queue.matchmaker.get(a.room.sessionId)).toBeDefined());
     expect(queue.matchmaker.get(a.room.sessionId)!.enqueuedAt).toBe(sinceA);
-    expect(ReadyGameRoom.created).toHaveLength(0);
+    expect(played.matches).toHaveLength(0);
     await within(b.left, 5000, "the removed player's disconnection");
     await leaveAll([a]);
   });

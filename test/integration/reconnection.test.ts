@@ -2,16 +2,12 @@ import { defineRoom, Room } from "@colyseus/core";
 import { boot, type ColyseusTestServer } from "@colyseus/testing";
 import config from "@colyseus/tools";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { defineQueue, type MatchInfo, type MatchmakerRoom, type SeatMessage } from "../../src/index.js";
+import { defineQueue, type MatchmakerRoom, type SeatMessage } from "../../src/index.js";
 import { join, kill, track, type Player } from "../helpers/queue-client.js";
+import { recordingRoom } from "../helpers/recording-room.js";
 import { staysPending, testPort, within } from "../helpers/sdk.js";
 
-class ReconnectGameRoom extends Room {
-  static created: MatchInfo[] = [];
-  override onCreate(options: { match: MatchInfo }): void {
-    ReconnectGameRoom.created.push(options.match);
-  }
-}
+const { room: ReconnectGameRoom, record: played } = recordingRoom();
 
 /** A game room whose creation waits until the test opens the gate. */
 class GatedGameRoom extends Room {
@@ -45,7 +41,7 @@ describe("reconnection", () => {
     await server.shutdown();
   });
   beforeEach(() => {
-    ReconnectGameRoom.created = [];
+    played.matches.length = 0;
   });
 
   const leaveAll = async (players: Player[]) => {
@@ -78,7 +74,7 @@ describe("reconnection", () => {
     ];
     const seats: SeatMessage[] = await within(Promise.all([back, ...others].map((p) => p.inbox.nth("seat"))), 5000, "seats");
     expect(seats[0]!.sessionId).toBe(sessionId);
-    const waitMs = ReconnectGameRoom.created[0]!.teams.flatMap((t) => t.players).find((p) => p.sessionId === sessionId)!.waitMs;
+    const waitMs = played.matches[0]!.teams.flatMap((t) => t.players).find((p) => p.sessionId === sessionId)!.waitMs;
     expect(waitMs).toBeGreaterThanOrEqual(30);
     expect(since + waitMs).toBeLessThanOrEqual(Date.now());
     await leaveAll([back, ...others]);
@@ -97,13 +93,13 @@ describe("reconnection", () => {
     ];
     await vi.waitFor(() => expect(queue.session.placeOf(a.room.sessionId)).toBe("ready-check"));
     expect(await staysPending(others[0]!.inbox.nth("seat"), 150)).toBe(true);
-    expect(ReconnectGameRoom.created).toHaveLength(0);
+    expect(played.matches).toHaveLength(0);
 
     const back = track(await server.sdk.reconnect(token));
     const seats: SeatMessage[] = await within(Promise.all([back, ...others].map((p) => p.inbox.nth("seat"))), 5000, "seats");
     expect(new Set(seats.map((s) => s.roomId)).size).toBe(1);
     expect(seats[0]!.sessionId).toBe(a.room.sessionId);
-    expect(ReconnectGameRoom.created).toHaveLength(1);
+    expect(played.matches).toHaveLength(1);
     await leaveAll([back, ...others]);
   });
 
@@ -122,7 +118,7 @@ describe("reconnection", () => {
     for (const p of [b, c, d]) expect(await within(p.inbox.nth("requeued"), 5000, "requeued")).toMatchObject({ reason: "disconnected" });
     expect(queue.session.placeOf(a.room.sessionId)).toBeUndefined();
     expect(queue.matchmaker.get(b.room.sessionId)?.enqueuedAt).toBe(sinceB);
-    expect(ReconnectGameRoom.created).toHaveLength(0);
+    expect(played.matches).toHaveLength(0);
     // The grace is over: the old token no longer works.
     await expect(server.sdk.reconnect(token)).rejects.toThrow();
 
@@ -148,7 +144,7 @@ describe("reconnection", () => {
     expect(again.matchId).toBe(found.matchId);
     expect(again.timeoutMs).toBeLessThan(10_000);
     expect(again.timeoutMs).toBeGreaterThan(5000);
-    expect(ReconnectGameRoom.created).toHaveLength(0);
+    expect(played.matches).toHaveLength(0);
     back.room.send("accept");
     const seats: SeatMessage[] = await within(Promise.all([back.inbox.nth("seat"), b.inbox.nth("seat")]), 5000, "seats");
     expect(seats[0]!.roomId).toBe(seats[1]!.roomId);
