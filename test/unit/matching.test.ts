@@ -2,6 +2,7 @@ import { fc, test } from "@fast-check/vitest";
 import highsModule, { type Highs } from "highs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { maxWeightMatching, type WeightedEdge } from "../../src/sim/matching.js";
+import { Random } from "../../src/sim/random.js";
 
 /**
  * `highs` ships an ES module at run time but CommonJS-style typings, so under NodeNext the
@@ -181,18 +182,6 @@ describe("maxWeightMatching against brute force (all matchings of <= 10 vertices
   });
 });
 
-/** Small seeded generator (mulberry32), so the MIP cases are the same on every run. */
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** The same problem as a MIP in CPLEX LP format: binary x_e, sum over e at v <= 1, max sum w_e x_e. */
 function matchingMip(n: number, edges: readonly WeightedEdge[]): string {
   const lines = ["Maximize", " obj:"];
@@ -254,7 +243,8 @@ describe("maxWeightMatching against HiGHS (the same problem as a MIP, 30-100 ver
   });
 
   it("finds the MIP optimum on 32 random graphs", () => {
-    const random = mulberry32(20_260_611);
+    const rng = new Random(20_260_611); // seeded: the same cases on every run
+    const random = () => rng.uniform();
     let blossomHeavy = 0;
     for (let index = 0; index < 32; index++) {
       const { n, edges } = randomMipGraph(random, index);

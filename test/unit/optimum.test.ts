@@ -8,6 +8,7 @@ import {
   type OfflineArrival,
   type SchlupOptimum,
 } from "../../src/sim/optimum.js";
+import { Random } from "../../src/sim/random.js";
 
 /**
  * `highs` ships an ES module at run time but CommonJS-style typings, so under NodeNext the
@@ -179,18 +180,6 @@ describe("schlupOptimum against brute force (<= 10 players)", () => {
   );
 });
 
-/** Small seeded generator (mulberry32). */
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * OPT written directly as the minimum-cost problem (not through the max-weight reduction):
  * binary p_xy per allowed pair and b_x per bot game, each player in exactly one game.
@@ -227,7 +216,8 @@ function optimumMip(arrivals: readonly OfflineArrival[], tauMax: number): string
 describe("schlupOptimum against HiGHS (the min-cost formulation as a MIP)", () => {
   it("agrees on Poisson sequences of 60 players", async () => {
     const highs = await loadHighs();
-    const random = mulberry32(5);
+    const rng = new Random(5); // seeded: the same cases on every run
+    const random = () => rng.uniform();
     for (const rate of [0.4, 1, 3]) {
       const arrivals: OfflineArrival[] = [];
       let time = 0;
