@@ -152,6 +152,9 @@ export class Matchmaker {
   private readonly sideMix: SideMix;
   private readonly recentWaitsBySide = new Map<string, RecentWindow>();
   private readonly recentWaitsByZone = new Map<string, RecentWindow>();
+  /** Waiting tickets and players per side preference and per zone, kept as tickets come and go. */
+  private readonly waitingBySide = new Map<string, WaitingCount>();
+  private readonly waitingByZone = new Map<string, WaitingCount>();
   private readonly validTicket: ReturnType<typeof ticketSchema>;
   private waitingPlayerCount = 0;
   private matchSeq = 0;
@@ -359,9 +362,9 @@ export class Matchmaker {
       p99WaitMs: this.recentWaits.percentile(99),
       meanImbalance: this.recentImbalance.mean(),
       oldestWaitMs: oldest.done ? 0 : Math.max(0, now - oldest.value[1].enqueuedAt),
-      bySide: this.classFigures(this.recentWaitsBySide, ["A", "B", "any"], (t) => [t.side ?? "any"]) as MatchmakerStats["bySide"],
+      bySide: classFigures(this.recentWaitsBySide, this.waitingBySide, ["A", "B", "any"]) as MatchmakerStats["bySide"],
       ...(this.zones
-        ? { byZone: this.classFigures(this.recentWaitsByZone, this.zones.map((z) => z.name), (t) => this.zonesOf.get(t.id) ?? []) }
+        ? { byZone: classFigures(this.recentWaitsByZone, this.waitingByZone, this.zones.map((z) => z.name)) }
         : {}),
       sideMix: this.sideMix.figures(),
       ...this.policyStatus(),
@@ -381,33 +384,12 @@ export class Matchmaker {
     return Object.keys(perZone).length ? { policyStatus: perZone } : {};
   }
 
-  /** Waiting tickets and players per class (a ticket in several zones counts in each), and recent waits. */
-  private classFigures(
-    recent: ReadonlyMap<string, RecentWindow>,
-    classes: readonly string[],
-    classesOf: (t: Ticket) => readonly string[],
-  ): Record<string, ClassFigures> {
-    const figures: Record<string, { waitingTickets: number; waitingPlayers: number; meanWaitMs: number; recentMatches: number }> = {};
-    for (const c of classes) {
-      const window = recent.get(c);
-      figures[c] = { waitingTickets: 0, waitingPlayers: 0, meanWaitMs: window?.mean() ?? 0, recentMatches: window?.size ?? 0 };
-    }
-    for (const t of this.tickets.values()) {
-      for (const c of classesOf(t)) {
-        const f = figures[c];
-        if (!f) continue;
-        f.waitingTickets++;
-        f.waitingPlayers += t.players.length;
-      }
-    }
-    return figures;
-  }
-
   private admit(ticket: Ticket, now: number): void {
     this.tickets.set(ticket.id, ticket);
     for (const p of ticket.players) this.playerTicket.set(p.id, ticket.id);
     this.waitingPlayerCount += ticket.players.length;
     this.byArrival.add(ticket);
+    this.countWaiting(ticket, 1);
     this.router.add(ticket, this.zonesOf.get(ticket.id), now);
   }
 
@@ -418,8 +400,21 @@ export class Matchmaker {
     for (const p of ticket.players) this.playerTicket.delete(p.id);
     this.waitingPlayerCount -= ticket.players.length;
     this.byArrival.remove(ticketId);
+    this.countWaiting(ticket, -1);
     this.zonesOf.delete(ticketId);
     return true;
+  }
+
+  /** Add (+1) or take away (−1) a ticket in the per-side and per-zone waiting counts. */
+  private countWaiting(ticket: Ticket, sign: 1 | -1): void {
+    const add = (counts: Map<string, WaitingCount>, key: string) => {
+      const c = counts.get(key) ?? { tickets: 0, players: 0 };
+      c.tickets += sign;
+      c.players += sign * ticket.players.length;
+      counts.set(key, c);
+    };
+    add(this.waitingBySide, ticket.side ?? "any");
+    for (const zone of this.zonesOf.get(ticket.id) ?? []) add(this.waitingByZone, zone);
   }
 
   /** A team split for the proposal, or why it breaks the policy contract. */
@@ -562,6 +557,31 @@ export class Matchmaker {
     this.recentOpponents?.record(match);
     return match;
   }
+}
+
+interface WaitingCount {
+  tickets: number;
+  players: number;
+}
+
+/** Waiting tickets and players per class (a ticket in several zones counts in each), and recent waits. */
+function classFigures(
+  recent: ReadonlyMap<string, RecentWindow>,
+  waiting: ReadonlyMap<string, WaitingCount>,
+  classes: readonly string[],
+): Record<string, ClassFigures> {
+  const figures: Record<string, ClassFigures> = {};
+  for (const c of classes) {
+    const window = recent.get(c);
+    const count = waiting.get(c);
+    figures[c] = {
+      waitingTickets: count?.tickets ?? 0,
+      waitingPlayers: count?.players ?? 0,
+      meanWaitMs: window?.mean() ?? 0,
+      recentMatches: window?.size ?? 0,
+    };
+  }
+  return figures;
 }
 
 function windowFor(windows: Map<string, RecentWindow>, key: string, capacity: number): RecentWindow {

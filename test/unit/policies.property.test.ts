@@ -106,6 +106,20 @@ describe("every policy keeps the engine's guarantees", () => {
         expect(mm.stats(now).policyErrors).toBe(0);
         // Bots guarantee that nobody still waits once they reached the maximum wait.
         for (const t of mm.waiting()) expect(reachedMaxWait(t, MAX_WAIT, now), `ticket ${t.id} overdue`).toBe(false);
+        // The engine keeps its per-side and per-zone waiting counts as tickets come and go: they match a recount.
+        const stats = mm.stats(now);
+        const waiting = [...mm.waiting()];
+        for (const side of ["A", "B", "any"] as const) {
+          const here = waiting.filter((t) => (t.side ?? "any") === side);
+          expect(stats.bySide[side].waitingTickets).toBe(here.length);
+          expect(stats.bySide[side].waitingPlayers).toBe(here.reduce((n, t) => n + t.players.length, 0));
+        }
+        if (zoned) {
+          for (const zone of ZONES) {
+            const here = waiting.filter((t) => mm.zonesOfTicket(t.id)!.includes(zone));
+            expect(stats.byZone![zone].waitingTickets).toBe(here.length);
+          }
+        }
         const wake = mm.nextWakeup(now);
         if (wake !== undefined) expect(wake).toBeGreaterThan(now);
       };
