@@ -154,13 +154,7 @@ export function parseRoomOptions(options: unknown): ResolvedRoomOptions {
   if (parsed.fillWithBots && parsed.maxWaitMs === undefined) {
     throw new MatchmakerError("invalid_config", "MatchmakerRoom options: fillWithBots: needs maxWaitMs");
   }
-  if (parsed.zones) {
-    try {
-      resolveZones(parsed.zones);
-    } catch (error) {
-      throw new MatchmakerError("invalid_config", `MatchmakerRoom options: ${(error as Error).message.replace(/^matchmaker options: /, "")}`);
-    }
-  }
+  if (parsed.zones) resolveZones(parsed.zones, "MatchmakerRoom options");
   if (parsed.roles) {
     const problem = queueRolesProblem(parsed.roles, parsed.teamSize);
     if (problem) throw new MatchmakerError("invalid_config", `MatchmakerRoom options: roles: ${problem}`);

@@ -43,19 +43,19 @@ export const ZonesSchema = v.pipe(
   v.maxLength(32, "at most 32 zones"),
 );
 
-/** Normalise a queue's zones; throws `MatchmakerError("invalid_config")` naming the problem. */
-export function resolveZones(zones: readonly ZoneOption[]): ZoneSpec[] {
+/** Normalise a queue's zones; throws `MatchmakerError("invalid_config")` naming the problem, prefixed by `what`. */
+export function resolveZones(zones: readonly ZoneOption[], what = "matchmaker options"): ZoneSpec[] {
   const result = v.safeParse(ZonesSchema, zones);
   if (!result.success) {
-    throw new MatchmakerError("invalid_config", `matchmaker options: zones: ${result.issues[0].message}`);
+    throw new MatchmakerError("invalid_config", `${what}: zones: ${result.issues[0].message}`);
   }
   const specs = result.output.map((z) => (typeof z === "string" ? { name: z } : z));
   const names = new Set<string>();
   for (const z of specs) {
-    if (names.has(z.name)) throw new MatchmakerError("invalid_config", `matchmaker options: zones: "${z.name}" is listed twice`);
+    if (names.has(z.name)) throw new MatchmakerError("invalid_config", `${what}: zones: "${z.name}" is listed twice`);
     names.add(z.name);
     if (z.minRating !== undefined && z.maxRating !== undefined && z.minRating > z.maxRating) {
-      throw new MatchmakerError("invalid_config", `matchmaker options: zones: "${z.name}": minRating is above maxRating`);
+      throw new MatchmakerError("invalid_config", `${what}: zones: "${z.name}": minRating is above maxRating`);
     }
   }
   return specs;
