@@ -350,6 +350,7 @@ export class Matchmaker {
   }
 
   stats(now: number): MatchmakerStats {
+    const [p50WaitMs, p95WaitMs, p99WaitMs] = this.recentWaits.percentiles([50, 95, 99]);
     const oldest = this.byArrival.oldest(1).next();
     return {
       policy: this.policy.name,
@@ -357,9 +358,9 @@ export class Matchmaker {
       waitingPlayers: this.waitingPlayerCount,
       ...this.counters,
       meanWaitMs: this.recentWaits.mean(),
-      p50WaitMs: this.recentWaits.percentile(50),
-      p95WaitMs: this.recentWaits.percentile(95),
-      p99WaitMs: this.recentWaits.percentile(99),
+      p50WaitMs,
+      p95WaitMs,
+      p99WaitMs,
       meanImbalance: this.recentImbalance.mean(),
       oldestWaitMs: oldest.done ? 0 : Math.max(0, now - oldest.value[1].enqueuedAt),
       bySide: classFigures(this.recentWaitsBySide, this.waitingBySide, ["A", "B", "any"]) as MatchmakerStats["bySide"],

@@ -33,7 +33,13 @@ export class RecentWindow {
 
   /** Nearest-rank percentile, `p` in [0, 100]; 0 when empty. */
   percentile(p: number): number {
-    return nearestRank(this.values.slice(0, this.count).sort(), p);
+    return this.percentiles([p])[0];
+  }
+
+  /** Several nearest-rank percentiles from one sort of the window. */
+  percentiles(ps: readonly number[]): number[] {
+    const sorted = this.values.slice(0, this.count).sort();
+    return ps.map((p) => nearestRank(sorted, p));
   }
 }
 
