@@ -209,7 +209,7 @@ class BotRooms {
 }
 
 /** Resolve with the room's state once `ready` holds (it may already hold, or need patches). */
-function stateWhen<S>(room: Room<any, S>, ready: (state: S | undefined) => boolean): Promise<S> {
+function stateWhen<S>(room: Room<unknown, S>, ready: (state: S | undefined) => boolean): Promise<S> {
   if (ready(room.state)) return Promise.resolve(room.state);
   return new Promise((resolve) => {
     const listener = (state: S) => {

@@ -27,9 +27,7 @@ import {
   type ResolvedRoomOptions,
 } from "./options.js";
 import { spawnGame, type SeatMessage } from "./seats.js";
-import type { PartyMessage } from "./parties.js";
-import type { MatchFoundMessage } from "./ready-check.js";
-import { JoinRefused, QueueSession, type RemovedMessage, type RequeuedMessage, type StartResult } from "./session.js";
+import { JoinRefused, QueueSession, type RemovedMessage, type StartResult } from "./session.js";
 import { MatchmakerState, QueueFigures, syncCounts, WaitingEntry } from "./state.js";
 import { StatusPublisher, Throttle } from "./status.js";
 

@@ -54,7 +54,7 @@ export class MultiQueuePolicy implements Policy {
     return this.ranges.length;
   }
 
-  add(ticket: Ticket, now: number): void {
+  add(ticket: Ticket, _now: number): void {
     if (ticket.enqueuedAt >= this.latestArrival) {
       this.latestArrival = ticket.enqueuedAt;
       this.rate.record(ticket.enqueuedAt, ticket.players.length);

@@ -2,22 +2,26 @@
 import type { ColyseusTestServer } from "@colyseus/testing";
 import type { Room as SdkRoom } from "@colyseus/sdk";
 
+/** A message payload as the SDK hands it over: untyped JSON the tests read field by field. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Payload = any;
+
 /** The messages a queue sends to its clients. */
 export const QUEUE_MESSAGES = ["party", "match_found", "requeued", "removed", "seat"] as const;
 
 export interface Inbox {
-  readonly messages: Array<{ type: string; payload: any }>;
+  readonly messages: Array<{ type: string; payload: Payload }>;
   /** Payloads of one type, in arrival order. */
-  all(type: string): any[];
+  all(type: string): Payload[];
   /** Resolves with the `n`-th (1-based) message of `type`, now or when it arrives. */
-  nth(type: string, n?: number): Promise<any>;
+  nth(type: string, n?: number): Promise<Payload>;
   /** Resolves with the first message of `type` whose payload matches `fields`, now or when it arrives. */
-  first(type: string, fields: Record<string, unknown>): Promise<any>;
+  first(type: string, fields: Record<string, unknown>): Promise<Payload>;
 }
 
 /** Record the queue's messages on `room` (register at once after joining, so nothing is missed). */
 export function listen(room: SdkRoom): Inbox {
-  const messages: Array<{ type: string; payload: any }> = [];
+  const messages: Array<{ type: string; payload: Payload }> = [];
   const waiters: Array<() => void> = [];
   const all = (type: string) => messages.filter((m) => m.type === type).map((m) => m.payload);
   for (const type of QUEUE_MESSAGES) {
@@ -29,7 +33,7 @@ export function listen(room: SdkRoom): Inbox {
   // Wait figures are not recorded; registered so the SDK does not warn about unhandled types.
   room.onMessage("status", () => undefined);
   room.onMessage("clients", () => undefined);
-  const nth = (type: string, n = 1): Promise<any> =>
+  const nth = (type: string, n = 1): Promise<Payload> =>
     new Promise((resolve) => {
       const check = () => {
         const got = all(type);
@@ -38,8 +42,8 @@ export function listen(room: SdkRoom): Inbox {
       };
       check();
     });
-  const matches = (payload: any, fields: Record<string, unknown>) => Object.entries(fields).every(([k, v]) => payload?.[k] === v);
-  const first = (type: string, fields: Record<string, unknown>): Promise<any> =>
+  const matches = (payload: Payload, fields: Record<string, unknown>) => Object.entries(fields).every(([k, v]) => payload?.[k] === v);
+  const first = (type: string, fields: Record<string, unknown>): Promise<Payload> =>
     new Promise((resolve) => {
       const check = () => {
         const found = all(type).find((p) => matches(p, fields));

@@ -167,7 +167,11 @@ const smallCase = fc.integer({ min: 1, max: 5 }).chain((k) =>
     if (shape === "exact") {
       kept = [];
       let total = 0;
-      for (const s of specs) if (total + s.ratings.length <= 2 * k) (kept.push(s), (total += s.ratings.length));
+      for (const s of specs) {
+        if (total + s.ratings.length > 2 * k) continue;
+        kept.push(s);
+        total += s.ratings.length;
+      }
       for (let i = 0; total < 2 * k; i++, total++) kept.push({ ratings: [padRatings[i]] });
     }
     return { k, tickets: ticketsFromSpecs(kept) };
