@@ -17,7 +17,9 @@ import { writeOverlayPlot, type OverlayPoint } from "../src/sim/plot.js";
 import { simulate } from "../src/sim/simulator.js";
 import type { TrafficModel } from "../src/sim/traffic.js";
 
-const { values: args } = parseArgs({ options: { out: { type: "string" }, json: { type: "boolean" }, tickets: { type: "string" } } });
+const { values: args } = parseArgs({
+  options: { out: { type: "string" }, json: { type: "boolean" }, tickets: { type: "string" } },
+});
 const TICKETS = Number(args.tickets ?? 10_000);
 const WARMUP = Math.floor(TICKETS / 10);
 const MAX_WAIT = 120;
@@ -30,20 +32,50 @@ const traffic: TrafficModel = {
 };
 
 /** Each series: a label, a policy, and its swept parameter sets. */
-const series: Array<{ name: string; policy: string; label: (p: Record<string, unknown>) => string; runs: Array<Record<string, unknown>> }> = [
-  { name: "fixed window", policy: "expanding-window", label: (p) => `w=${p.initial}`, runs: [10, 20, 40, 80, 160].map((initial) => ({ initial, growth: 0 })) },
-  { name: "expanding-window", policy: "expanding-window", label: (p) => `+${p.growth}/s`, runs: [0.25, 0.5, 1, 2, 4].map((growth) => ({ initial: 10, growth })) },
+const series: Array<{
+  name: string;
+  policy: string;
+  label: (p: Record<string, unknown>) => string;
+  runs: Array<Record<string, unknown>>;
+}> = [
+  {
+    name: "fixed window",
+    policy: "expanding-window",
+    label: (p) => `w=${p.initial}`,
+    runs: [10, 20, 40, 80, 160].map((initial) => ({ initial, growth: 0 })),
+  },
+  {
+    name: "expanding-window",
+    policy: "expanding-window",
+    label: (p) => `+${p.growth}/s`,
+    runs: [0.25, 0.5, 1, 2, 4].map((growth) => ({ initial: 10, growth })),
+  },
   {
     name: "expanding-window (percentile)",
     policy: "expanding-window",
     label: (p) => `+${p.growth}/s`,
     runs: [0.0005, 0.001, 0.002, 0.004].map((growth) => ({ unit: "percentile", initial: 0.005, growth })),
   },
-  { name: "brackets", policy: "brackets", label: (p) => `w=${p.width}`, runs: [50, 100, 200, 400].map((width) => ({ width, period: 60, splitAt: 6 })) },
+  {
+    name: "brackets",
+    policy: "brackets",
+    label: (p) => `w=${p.width}`,
+    runs: [50, 100, 200, 400].map((width) => ({ width, period: 60, splitAt: 6 })),
+  },
   { name: "greedy", policy: "greedy", label: () => "", runs: [{}] },
   { name: "periodic", policy: "periodic", label: (p) => `x=${p.x}`, runs: [2, 4, 8, 16, 32].map((x) => ({ x })) },
-  { name: "multi-queue", policy: "multi-queue", label: (p) => `r=${p.r}`, runs: [4, 8, 16, 32, 64].map((r) => ({ r })) },
-  { name: "difference-wait", policy: "difference-wait", label: (p) => `f=${p.fWait}`, runs: [100, 300, 1000, 3000, 10000].map((fWait) => ({ fWait })) },
+  {
+    name: "multi-queue",
+    policy: "multi-queue",
+    label: (p) => `r=${p.r}`,
+    runs: [4, 8, 16, 32, 64].map((r) => ({ r })),
+  },
+  {
+    name: "difference-wait",
+    policy: "difference-wait",
+    label: (p) => `f=${p.fWait}`,
+    runs: [100, 300, 1000, 3000, 10000].map((fWait) => ({ fWait })),
+  },
 ];
 
 interface Row {
@@ -87,12 +119,25 @@ for (const s of series) {
 }
 process.stderr.write("\n");
 const out = args.out ?? "docs/forum-sweep.svg";
-const points: OverlayPoint[] = rows.map((r) => ({ series: r.series, label: r.label, wait: r.meanWait, value: r.meanSpread }));
-await writeOverlayPlot(out, "1v1, normal(1500, 300) ratings, 1 player/s, bots after 120 s", "mean rating spread (human games)", points);
+const points: OverlayPoint[] = rows.map((r) => ({
+  series: r.series,
+  label: r.label,
+  wait: r.meanWait,
+  value: r.meanSpread,
+}));
+await writeOverlayPlot(
+  out,
+  "1v1, normal(1500, 300) ratings, 1 player/s, bots after 120 s",
+  "mean rating spread (human games)",
+  points,
+);
 if (args.json) console.log(JSON.stringify(rows));
 else {
   console.log("| policy | parameters | mean wait (s) | mean spread | bot games |");
   console.log("|---|---|---|---|---|");
-  for (const r of rows) console.log(`| ${r.series} | ${JSON.stringify(r.params)} | ${r.meanWait.toFixed(2)} | ${r.meanSpread.toFixed(1)} | ${(100 * r.botShare).toFixed(1)}% |`);
+  for (const r of rows)
+    console.log(
+      `| ${r.series} | ${JSON.stringify(r.params)} | ${r.meanWait.toFixed(2)} | ${r.meanSpread.toFixed(1)} | ${(100 * r.botShare).toFixed(1)}% |`,
+    );
 }
 console.error(`wrote ${out}`);

@@ -40,8 +40,12 @@ const serial = args.includes("--serial") || child;
 const listArg = (name: string, fallback: number[]): number[] => {
   const arg = args.find((a) => a.startsWith(`--${name}=`));
   if (!arg) return fallback;
-  const values = arg.slice(name.length + 3).split(",").map(Number);
-  if (values.some((x) => !Number.isInteger(x) || x < 1)) throw new Error(`--${name}: expected positive integers, got ${arg}`);
+  const values = arg
+    .slice(name.length + 3)
+    .split(",")
+    .map(Number);
+  if (values.some((x) => !Number.isInteger(x) || x < 1))
+    throw new Error(`--${name}: expected positive integers, got ${arg}`);
   return values;
 };
 const SIZES = listArg("sizes", [1e3, 1e4, 1e5, 1e6]).sort((a, b) => a - b);
@@ -80,7 +84,8 @@ interface Timing {
 
 function timing(task: Task): Timing {
   const result = task.result;
-  if (result.state !== "completed") throw new Error(`bench task ${task.name}: ${result.state}${"error" in result ? `: ${String(result.error)}` : ""}`);
+  if (result.state !== "completed")
+    throw new Error(`bench task ${task.name}: ${result.state}${"error" in result ? `: ${String(result.error)}` : ""}`);
   return { meanUs: result.latency.mean * 1000, rmePercent: result.latency.rme, samples: result.latency.samplesCount };
 }
 
@@ -133,7 +138,7 @@ for (const { k } of jobs) {
   const pool = new GrowingPool(k, SEED - k);
   pool.add(pool.nextTickets(1000));
   const op = new JoinQueryLeave(pool.policy, SEED);
-  for (const end = performance.now() + 300; performance.now() < end; ) op.run();
+  for (const end = performance.now() + 300; performance.now() < end;) op.run();
   checksum += op.checksum;
 }
 
@@ -168,7 +173,9 @@ for (const { k, sizes } of jobs) {
 
     const harness = new QueueRoomHarness(2 * k, pool.ratings);
     heapUsed();
-    const queueRoom = queueRoomBench(n).add("QueueRoom.reassignMatchGroups", () => void harness.cycle(), { beforeEach: () => harness.reset() });
+    const queueRoom = queueRoomBench(n).add("QueueRoom.reassignMatchGroups", () => void harness.cycle(), {
+      beforeEach: () => harness.reset(),
+    });
     queueRoom.runSync();
 
     const oursTiming = timing(ours.tasks[0]);
@@ -196,9 +203,13 @@ if (childResult) {
 /** This script on one (teamSize, size) in a child process, reporting its rows as JSON. */
 function runChild(k: number, n: number): Promise<{ rows: Row[]; memory: Memory[]; checksum: number }> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [...process.execArgv, process.argv[1], "--child", "--json", `--team-sizes=${k}`, `--sizes=${n}`], {
-      stdio: ["ignore", "pipe", json ? "ignore" : "inherit"],
-    });
+    const proc = spawn(
+      process.execPath,
+      [...process.execArgv, process.argv[1], "--child", "--json", `--team-sizes=${k}`, `--sizes=${n}`],
+      {
+        stdio: ["ignore", "pipe", json ? "ignore" : "inherit"],
+      },
+    );
     let out = "";
     proc.stdout.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
     proc.on("error", reject);
@@ -217,7 +228,12 @@ const growth = TEAM_SIZES.filter((k) => rows.filter((r) => r.teamSize === k).len
   const mine = rows.filter((r) => r.teamSize === k);
   const first = mine[0];
   const last = mine[mine.length - 1];
-  return { teamSize: k, from: first.waitingTickets, to: last.waitingTickets, ratio: last.ours.meanUs / first.ours.meanUs };
+  return {
+    teamSize: k,
+    from: first.waitingTickets,
+    to: last.waitingTickets,
+    ratio: last.ours.meanUs / first.ours.meanUs,
+  };
 });
 const totalSeconds = (performance.now() - started) / 1000;
 const notes = [
@@ -237,7 +253,18 @@ if (json) {
 } else {
   const fmt = (us: number) => (us >= 1000 ? `${(us / 1000).toFixed(2)} ms` : `${us.toFixed(1)} µs`);
   const table = new Table({
-    head: ["game", "waiting", "build", "ours: insert+query+delete", "±", "n", "QueueRoom cycle", "±", "n", "QueueRoom / ours"],
+    head: [
+      "game",
+      "waiting",
+      "build",
+      "ours: insert+query+delete",
+      "±",
+      "n",
+      "QueueRoom cycle",
+      "±",
+      "n",
+      "QueueRoom / ours",
+    ],
     style: { head: [], border: [] },
   });
   for (const r of rows) {
@@ -256,7 +283,9 @@ if (json) {
   }
   console.log(table.toString());
   for (const g of growth) {
-    console.log(`growth ${g.teamSize}v${g.teamSize}: ${g.from.toLocaleString("en-US")} -> ${g.to.toLocaleString("en-US")} waiting: ${g.ratio.toFixed(2)}x (target: at most about 3x)`);
+    console.log(
+      `growth ${g.teamSize}v${g.teamSize}: ${g.from.toLocaleString("en-US")} -> ${g.to.toLocaleString("en-US")} waiting: ${g.ratio.toFixed(2)}x (target: at most about 3x)`,
+    );
   }
   for (const m of memory) {
     console.log(

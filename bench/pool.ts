@@ -20,7 +20,11 @@ export function solos(random: Random, from: number, count: number, prefix = "w")
 
 /** A best-game policy as the engine would create it for a default queue of `teamSize`. */
 export function bestGamePolicy(teamSize: number): BestGamePolicy {
-  return createPolicy("best-game", { teamSize, imbalance: ratingSumDifference, imbalanceSpec: { kind: "rating-sum" } }, {}) as BestGamePolicy;
+  return createPolicy(
+    "best-game",
+    { teamSize, imbalance: ratingSumDifference, imbalanceSpec: { kind: "rating-sum" } },
+    {},
+  ) as BestGamePolicy;
 }
 
 /**

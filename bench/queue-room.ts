@@ -15,7 +15,13 @@ import { QueueRoom } from "colyseus";
 
 interface FakeClient {
   sessionId: string;
-  userData: { rank: number; currentCycle: number; options: Record<string, never>; group?: unknown; highPriority?: boolean };
+  userData: {
+    rank: number;
+    currentCycle: number;
+    options: Record<string, never>;
+    group?: unknown;
+    highPriority?: boolean;
+  };
   send(): void;
 }
 
@@ -38,7 +44,11 @@ export class QueueRoomHarness {
     this.room.maxPlayers = maxPlayers;
     this.room.processGroupsReady = () => {};
     for (let i = 0; i < ratings.length; i++) {
-      const client: FakeClient = { sessionId: `c${i}`, userData: { rank: ratings[i], currentCycle: 0, options: {} }, send() {} };
+      const client: FakeClient = {
+        sessionId: `c${i}`,
+        userData: { rank: ratings[i], currentCycle: 0, options: {} },
+        send() {},
+      };
       this.clients.push(client);
       this.room.clients.push(client);
     }

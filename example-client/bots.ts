@@ -104,7 +104,8 @@ function parseOptions(argv: string[]): Options & { help: boolean } {
 
   const queues = values.queues.split(",").map((q) => q.trim());
   for (const q of queues) {
-    if (!(QUEUE_NAMES as string[]).includes(q)) throw new UsageError(`--queues: unknown queue "${q}" (known: ${QUEUE_NAMES.join(", ")})`);
+    if (!(QUEUE_NAMES as string[]).includes(q))
+      throw new UsageError(`--queues: unknown queue "${q}" (known: ${QUEUE_NAMES.join(", ")})`);
   }
   if (new Set(queues).size !== queues.length) throw new UsageError(`--queues: "${values.queues}" names a queue twice`);
 
@@ -162,7 +163,8 @@ function compare(a: number[], b: number[]): number {
 
 /** A rating drawn from the normal distribution (Box–Muller), rounded and clamped. */
 function randomRating(): number {
-  const r = RATING.mean + RATING.sd * Math.sqrt(-2 * Math.log(1 - Math.random())) * Math.cos(2 * Math.PI * Math.random());
+  const r =
+    RATING.mean + RATING.sd * Math.sqrt(-2 * Math.log(1 - Math.random())) * Math.cos(2 * Math.PI * Math.random());
   return Math.min(RATING.max, Math.max(RATING.min, Math.round(r)));
 }
 
@@ -239,7 +241,8 @@ async function land(bot: Bot, client: Client, rooms: BotRooms, imbalance: Map<st
   const game = rooms.track(await client.consumeSeatReservation<DemoGameState>(bot.seat));
   const state = await stateWhen(game, (s) => s?.seats?.get(game.sessionId) !== undefined);
   const side = state.seats.get(game.sessionId)!.side;
-  if (side !== bot.seat.side) throw new Error(`game seated the bot on side ${side}, its seat message said ${bot.seat.side}`);
+  if (side !== bot.seat.side)
+    throw new Error(`game seated the bot on side ${side}, its seat message said ${bot.seat.side}`);
   imbalance.set(game.roomId, state.imbalance);
 }
 
@@ -248,7 +251,13 @@ async function runBot(bot: Bot, client: Client, timeoutMs: number, imbalance: Ma
   const rooms = new BotRooms();
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(bot.seat ? `seated but not in the game within ${timeoutMs} ms` : `no seat within ${timeoutMs} ms`)), timeoutMs);
+    timer = setTimeout(
+      () =>
+        reject(
+          new Error(bot.seat ? `seated but not in the game within ${timeoutMs} ms` : `no seat within ${timeoutMs} ms`),
+        ),
+      timeoutMs,
+    );
   });
   const work = land(bot, client, rooms, imbalance);
   work.catch(() => undefined); // after a timeout its late failure is of no interest
@@ -283,7 +292,8 @@ function p95(values: number[]): number | null {
 function figures(bots: Bot[], reported: Map<string, number>): Figures {
   const seated = bots.filter((b) => b.seat);
   const sides = new Map<string, number>(); // roomId -> sum A − sum B
-  for (const b of seated) sides.set(b.seat!.roomId, (sides.get(b.seat!.roomId) ?? 0) + (b.seat!.side === "A" ? b.rating : -b.rating));
+  for (const b of seated)
+    sides.set(b.seat!.roomId, (sides.get(b.seat!.roomId) ?? 0) + (b.seat!.side === "A" ? b.rating : -b.rating));
   const imbalances = [...sides].map(([roomId, diff]) => reported.get(roomId) ?? Math.abs(diff));
   const waits = seated.map((b) => b.waitMs!);
   return {
@@ -304,7 +314,17 @@ function summaryTable(rows: Array<[string, Figures]>): string {
     colAligns: ["left", "right", "right", "right", "right", "right", "right", "right"],
     style: { head: [], border: [] }, // no colour codes off a terminal
   });
-  for (const [name, f] of rows) table.push([name, f.bots, f.matched, f.games, show(f.meanWaitMs), show(f.p95WaitMs), show(f.meanImbalance), f.lost]);
+  for (const [name, f] of rows)
+    table.push([
+      name,
+      f.bots,
+      f.matched,
+      f.games,
+      show(f.meanWaitMs),
+      show(f.p95WaitMs),
+      show(f.meanImbalance),
+      f.lost,
+    ]);
   return table.toString();
 }
 
@@ -326,22 +346,36 @@ async function main(): Promise<number> {
     return 0;
   }
 
-  const counts = splitBots(options.bots, options.queues.map((q) => 2 * TEAM_SIZE[q]));
+  const counts = splitBots(
+    options.bots,
+    options.queues.map((q) => 2 * TEAM_SIZE[q]),
+  );
   const total = counts.reduce((a, b) => a + b, 0);
   const plan = options.queues.map((q, i) => `${q} ${counts[i]}`).join(", ");
   if (total !== options.bots) {
-    console.error(`note: ${options.bots} bot(s) cannot all be matched (each queue needs a multiple of 2 x teamSize: ${options.queues.map((q) => `${q} ${2 * TEAM_SIZE[q]}`).join(", ")}); running ${total} instead: ${plan}`);
+    console.error(
+      `note: ${options.bots} bot(s) cannot all be matched (each queue needs a multiple of 2 x teamSize: ${options.queues.map((q) => `${q} ${2 * TEAM_SIZE[q]}`).join(", ")}); running ${total} instead: ${plan}`,
+    );
   } else {
     console.error(`running ${total} bots against ${options.endpoint}: ${plan}`);
   }
 
   // Interleave the queues so that arrivals look like a mixed crowd.
-  const bots: Bot[] = shuffle(options.queues.flatMap((queue, i) => Array.from({ length: counts[i] }, () => ({ queue, rating: randomRating(), landed: false }))));
+  const bots: Bot[] = shuffle(
+    options.queues.flatMap((queue, i) =>
+      Array.from({ length: counts[i] }, () => ({ queue, rating: randomRating(), landed: false })),
+    ),
+  );
   const client = new Client(options.endpoint);
   const imbalance = new Map<string, number>();
 
   const bar = new cliProgress.SingleBar(
-    { format: "bots |{bar}| {value}/{total} done | {landed} landed | {lost} lost | {duration}s", noTTYOutput: true, stream: process.stderr, hideCursor: true },
+    {
+      format: "bots |{bar}| {value}/{total} done | {landed} landed | {lost} lost | {duration}s",
+      noTTYOutput: true,
+      stream: process.stderr,
+      hideCursor: true,
+    },
     cliProgress.Presets.shades_classic,
   );
   let landed = 0;
@@ -362,7 +396,13 @@ async function main(): Promise<number> {
   await Promise.all(runs);
   bar.stop();
 
-  const rows: Array<[string, Figures]> = options.queues.map((q) => [q, figures(bots.filter((b) => b.queue === q), imbalance)]);
+  const rows: Array<[string, Figures]> = options.queues.map((q) => [
+    q,
+    figures(
+      bots.filter((b) => b.queue === q),
+      imbalance,
+    ),
+  ]);
   rows.push(["total", figures(bots, imbalance)]);
 
   // Say why bots were lost, grouped, so a dead server does not print 200 identical lines.
@@ -371,9 +411,16 @@ async function main(): Promise<number> {
   for (const [reason, n] of reasons) console.error(`lost ${n} bot(s): ${reason}`);
 
   if (options.json) {
-    const json = (f: Figures) => ({ ...f, meanWaitMs: round1(f.meanWaitMs), p95WaitMs: round1(f.p95WaitMs), meanImbalance: round1(f.meanImbalance) });
+    const json = (f: Figures) => ({
+      ...f,
+      meanWaitMs: round1(f.meanWaitMs),
+      p95WaitMs: round1(f.p95WaitMs),
+      meanImbalance: round1(f.meanImbalance),
+    });
     const queues = Object.fromEntries(rows.slice(0, -1).map(([q, f]) => [q, json(f)]));
-    console.log(JSON.stringify({ endpoint: options.endpoint, requestedBots: options.bots, queues, total: json(rows.at(-1)![1]) }));
+    console.log(
+      JSON.stringify({ endpoint: options.endpoint, requestedBots: options.bots, queues, total: json(rows.at(-1)![1]) }),
+    );
   } else {
     console.log(summaryTable(rows));
   }

@@ -17,18 +17,20 @@ export async function playOneGame(endpoint: string, rating: number) {
   });
   queue.onMessage("clients", () => undefined); // QueueRoom's count; the status says more
 
-  return new Promise<{ seat: SeatMessage; game: Awaited<ReturnType<Client["consumeSeatReservation"]>> }>((resolve, reject) => {
-    queue.onMessage("seat", async (seat: SeatMessage) => {
-      try {
-        console.log(`match ${seat.matchId}: you play side ${seat.side}`);
-        const game = await client.consumeSeatReservation(seat);
-        await queue.leave(); // or queue.send("confirm") as with Colyseus's QueueRoom
-        resolve({ seat, game });
-      } catch (error) {
-        reject(error);
-      }
-    });
-  });
+  return new Promise<{ seat: SeatMessage; game: Awaited<ReturnType<Client["consumeSeatReservation"]>> }>(
+    (resolve, reject) => {
+      queue.onMessage("seat", async (seat: SeatMessage) => {
+        try {
+          console.log(`match ${seat.matchId}: you play side ${seat.side}`);
+          const game = await client.consumeSeatReservation(seat);
+          await queue.leave(); // or queue.send("confirm") as with Colyseus's QueueRoom
+          resolve({ seat, game });
+        } catch (error) {
+          reject(error);
+        }
+      });
+    },
+  );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

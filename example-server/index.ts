@@ -8,4 +8,6 @@ const port = Number(process.env.PORT ?? 2567);
 const scaleOut = scaleOutOptions(port);
 await listen({ ...app, options: { ...app.options, ...scaleOut } }, port);
 const mode = scaleOut.publicAddress ? `; Redis, public address ${scaleOut.publicAddress}` : "";
-console.log(`matchmaker example: ws://localhost:${port}  (queues: duel, squad, arena5; monitor: http://localhost:${port}/monitor; metrics: http://localhost:${port}/matchmaker/metrics${mode})`);
+console.log(
+  `matchmaker example: ws://localhost:${port}  (queues: duel, squad, arena5; monitor: http://localhost:${port}/monitor; metrics: http://localhost:${port}/matchmaker/metrics${mode})`,
+);

@@ -23,8 +23,22 @@ export {
   type SessionJoin,
   type StartResult,
 } from "./colyseus/session.js";
-export { PartyBook, newPartyCode, partyTicketId, PARTY_CODE_PATTERN, type Party, type PartyMessage, type PartyStatus, type PartyJoinProblem } from "./colyseus/parties.js";
-export { PendingMatches, type MatchFoundMessage, type PendingMatch, type ReadyCheckOptions } from "./colyseus/ready-check.js";
+export {
+  PartyBook,
+  newPartyCode,
+  partyTicketId,
+  PARTY_CODE_PATTERN,
+  type Party,
+  type PartyMessage,
+  type PartyStatus,
+  type PartyJoinProblem,
+} from "./colyseus/parties.js";
+export {
+  PendingMatches,
+  type MatchFoundMessage,
+  type PendingMatch,
+  type ReadyCheckOptions,
+} from "./colyseus/ready-check.js";
 export { MatchmakerState, WaitingEntry, QueueFigures } from "./colyseus/state.js";
 export type { StatusMessage, WaitingBreakdown } from "./colyseus/status.js";
 export {

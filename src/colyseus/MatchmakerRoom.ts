@@ -4,7 +4,17 @@
  * and sends each player a `seat` message. If anything fails, the players go back to the queue
  * at their original place. The engine itself never sees Colyseus.
  */
-import { CloseCode, defineRoom, ErrorCode, logger, matchMaker, Room, ServerError, type AuthContext, type Client } from "@colyseus/core";
+import {
+  CloseCode,
+  defineRoom,
+  ErrorCode,
+  logger,
+  matchMaker,
+  Room,
+  ServerError,
+  type AuthContext,
+  type Client,
+} from "@colyseus/core";
 import { StateView } from "@colyseus/schema";
 import { MatchmakerError } from "../core/errors.js";
 import type { ImbalanceSpec } from "../core/imbalance.js";
@@ -188,7 +198,8 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
       );
     } catch (error) {
       // The party filled up (or similar) between onAuth and here.
-      if (error instanceof JoinRefused) throw new ServerError(ErrorCode.AUTH_FAILED, `invalid join options: ${error.message}`);
+      if (error instanceof JoinRefused)
+        throw new ServerError(ErrorCode.AUTH_FAILED, `invalid join options: ${error.message}`);
       throw error;
     }
     this.runEngine();
@@ -242,7 +253,12 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
     // A zone's rating band is the one rule the schema cannot see.
     if (this.matchmaker.zones) {
       const zones = ticketZones(
-        { id: "join", players: [{ id: "join", rating: parsed.value.rating }], enqueuedAt: 0, ...(parsed.value.zones ? { zones: parsed.value.zones } : {}) },
+        {
+          id: "join",
+          players: [{ id: "join", rating: parsed.value.rating }],
+          enqueuedAt: 0,
+          ...(parsed.value.zones ? { zones: parsed.value.zones } : {}),
+        },
         this.matchmaker.zones,
       );
       if (typeof zones === "string") throw new ServerError(ErrorCode.AUTH_FAILED, `invalid join options: ${zones}`);
@@ -275,10 +291,13 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
     if (at === undefined || at - now >= this.config.tickMs) return;
     if (this.wakeup && this.wakeup.at <= at) return;
     this.wakeup?.cancel();
-    const timer = this.clock.setTimeout(() => {
-      this.wakeup = undefined;
-      this.runEngine();
-    }, Math.max(0, at - now));
+    const timer = this.clock.setTimeout(
+      () => {
+        this.wakeup = undefined;
+        this.runEngine();
+      },
+      Math.max(0, at - now),
+    );
     this.wakeup = { at, cancel: () => timer.clear() };
   }
 
@@ -295,7 +314,10 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
       );
     } catch (error) {
       this.state.figures.spawnFailures++;
-      logger.error(`[${this.roomName}] could not start match ${match.id} in "${this.config.gameRoom}"; re-queueing its players:`, error);
+      logger.error(
+        `[${this.roomName}] could not start match ${match.id} in "${this.config.gameRoom}"; re-queueing its players:`,
+        error,
+      );
       this.session.spawnFailed(match.id, this.now());
       this.refreshFigures(this.now());
       return;
@@ -428,7 +450,6 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
   }
 }
 
-
 /**
  * A waiting ticket's acceptance window: its zone policy's, or in several zones the hull of
  * theirs (it may be matched in any of them); undefined when no policy has one.
@@ -437,14 +458,17 @@ function acceptanceWindow(matchmaker: Matchmaker, ticketId: string, now: number)
   let hull: { min: number; max: number } | undefined;
   for (const policy of matchmaker.zonePolicies.values()) {
     const w = policy.acceptanceWindow?.(ticketId, now);
-    if (w) hull = hull ? { min: Math.min(hull.min, w.min), max: Math.max(hull.max, w.max) } : { min: w.min, max: w.max };
+    if (w)
+      hull = hull ? { min: Math.min(hull.min, w.min), max: Math.max(hull.max, w.max) } : { min: w.min, max: w.max };
   }
   return hull;
 }
 
 /** Mean recent waits of the classes that had recent matches. */
 function recentMeans(classes: Readonly<Record<string, ClassFigures>>): Record<string, number> {
-  return Object.fromEntries(Object.entries(classes).flatMap(([key, c]) => (c.recentMatches > 0 ? [[key, c.meanWaitMs]] : [])));
+  return Object.fromEntries(
+    Object.entries(classes).flatMap(([key, c]) => (c.recentMatches > 0 ? [[key, c.meanWaitMs]] : [])),
+  );
 }
 
 /** The engine's options for a queue's configuration. */
@@ -472,7 +496,9 @@ function engineOptions(config: ResolvedRoomOptions, matchIdPrefix: string): Matc
  */
 function configurationError(error: unknown): unknown {
   if (!(error instanceof MatchmakerError)) return error;
-  const message = error.message.startsWith("MatchmakerRoom options:") ? error.message : `MatchmakerRoom options: ${error.message}`;
+  const message = error.message.startsWith("MatchmakerRoom options:")
+    ? error.message
+    : `MatchmakerRoom options: ${error.message}`;
   return new ServerError(ErrorCode.MATCHMAKE_UNHANDLED, message);
 }
 
@@ -485,7 +511,8 @@ export function defineQueue(options: MatchmakerRoomOptions) {
   try {
     new Matchmaker(engineOptions(parsed, "check"));
   } catch (error) {
-    if (error instanceof MatchmakerError) throw new MatchmakerError(error.code, `MatchmakerRoom options: ${error.message}`);
+    if (error instanceof MatchmakerError)
+      throw new MatchmakerError(error.code, `MatchmakerRoom options: ${error.message}`);
     throw error;
   }
   return defineRoom(MatchmakerRoom, options);

@@ -94,7 +94,9 @@ export class BackfillDesk {
    */
   request(matchId: unknown, team: unknown, count: unknown): BackfillReceipt {
     if (typeof matchId !== "string" || !this.matches.has(matchId)) {
-      throw new Error(`requestBackfill: matchId: no running match ${JSON.stringify(matchId)} in queue "${this.host.queue}"`);
+      throw new Error(
+        `requestBackfill: matchId: no running match ${JSON.stringify(matchId)} in queue "${this.host.queue}"`,
+      );
     }
     if (team !== 0 && team !== 1) throw new Error("requestBackfill: team: must be 0 (side A) or 1 (side B)");
     const most = Math.min(this.teamSize, MAX_BACKFILL_SEATS);
@@ -146,7 +148,12 @@ export class BackfillDesk {
       }
       const team = match.teams[r.team];
       const target = team.ratings.reduce((s, x) => s + x, 0) / Math.max(1, team.ratings.length);
-      const need = { count: r.open, side: team.side, targetRating: target, ...(match.zone !== undefined ? { zone: match.zone } : {}) };
+      const need = {
+        count: r.open,
+        side: team.side,
+        targetRating: target,
+        ...(match.zone !== undefined ? { zone: match.zone } : {}),
+      };
       const chosen = selectPartialBackfill(this.host.waiting(), need, (t) => this.host.zonesOf(t));
       if (!chosen) continue;
       const taken = chosen.filter((t) => this.host.withdraw(t));
@@ -163,7 +170,14 @@ export class BackfillDesk {
     const side = match.teams[r.team].side;
     const players = tickets.flatMap((t) => t.players.map((p) => ({ ticket: t, player: p })));
     const zone = match.zone !== undefined ? { zone: match.zone } : {};
-    const options = (rating: number): SeatOptions => ({ matchId: r.matchId, side, team: r.team, rating, ...zone, backfill: true });
+    const options = (rating: number): SeatOptions => ({
+      matchId: r.matchId,
+      side,
+      team: r.team,
+      rating,
+      ...zone,
+      backfill: true,
+    });
     let reserved: boolean[] | undefined;
     let room: Awaited<ReturnType<typeof matchMaker.getRoomById>> | undefined;
     try {
@@ -177,7 +191,11 @@ export class BackfillDesk {
       }
       reserved = await matchMaker.reserveMultipleSeatsFor(
         room,
-        players.map(({ player }) => ({ sessionId: player.id, options: options(player.rating), auth: this.host.auth(player.id) })),
+        players.map(({ player }) => ({
+          sessionId: player.id,
+          options: options(player.rating),
+          auth: this.host.auth(player.id),
+        })),
       );
     } catch (error) {
       logger.error(`[${this.host.queue}] backfill of match ${r.matchId} failed:`, error);
@@ -189,7 +207,9 @@ export class BackfillDesk {
       if (r.cancelled) {
         // nothing more is sought
       } else if (++r.failures >= MAX_FAILURES) {
-        logger.error(`[${this.host.queue}] giving up backfill of match ${r.matchId} team ${r.team} after ${r.failures} failed reservations`);
+        logger.error(
+          `[${this.host.queue}] giving up backfill of match ${r.matchId} team ${r.team} after ${r.failures} failed reservations`,
+        );
       } else {
         r.open += seats;
       }
@@ -225,7 +245,8 @@ export class BackfillDesk {
   /** Seats of a team already sought. */
   private sought(matchId: string, team: 0 | 1): number {
     let n = 0;
-    for (const r of this.requests) if (r.matchId === matchId && r.team === team && !r.cancelled) n += r.open + r.inFlight;
+    for (const r of this.requests)
+      if (r.matchId === matchId && r.team === team && !r.cancelled) n += r.open + r.inFlight;
     return n;
   }
 
@@ -242,13 +263,25 @@ export class BackfillDesk {
  * queue's room). Resolves with the seats of that team still sought; rejects when the queue
  * refuses (unknown match, bad team or count) or is gone.
  */
-export function requestBackfill(match: Pick<MatchInfo, "id" | "queueRoomId">, team: 0 | 1, count: number): Promise<BackfillReceipt> {
+export function requestBackfill(
+  match: Pick<MatchInfo, "id" | "queueRoomId">,
+  team: 0 | 1,
+  count: number,
+): Promise<BackfillReceipt> {
   if (!match.queueRoomId) return Promise.reject(new Error("requestBackfill: this match has no queueRoomId"));
-  return matchMaker.remoteRoomCall(match.queueRoomId, "requestBackfill", [match.id, team, count]) as Promise<BackfillReceipt>;
+  return matchMaker.remoteRoomCall(match.queueRoomId, "requestBackfill", [
+    match.id,
+    team,
+    count,
+  ]) as Promise<BackfillReceipt>;
 }
 
 /** From a game room: stop seeking replacements (one team, or both). Resolves with the seats no longer sought. */
 export function cancelBackfill(match: Pick<MatchInfo, "id" | "queueRoomId">, team?: 0 | 1): Promise<number> {
   if (!match.queueRoomId) return Promise.reject(new Error("cancelBackfill: this match has no queueRoomId"));
-  return matchMaker.remoteRoomCall(match.queueRoomId, "cancelBackfill", team === undefined ? [match.id] : [match.id, team]) as Promise<number>;
+  return matchMaker.remoteRoomCall(
+    match.queueRoomId,
+    "cancelBackfill",
+    team === undefined ? [match.id] : [match.id, team],
+  ) as Promise<number>;
 }

@@ -53,7 +53,13 @@ export interface QueueMetrics {
 type CountMap = { entries(): Iterable<[string, number]> };
 export type FiguresLike = Omit<
   QueueMetrics,
-  "queue" | "roomId" | "waitingByPartySize" | "waitingBySide" | "waitingByZone" | "meanWaitMsBySide" | "meanWaitMsByZone"
+  | "queue"
+  | "roomId"
+  | "waitingByPartySize"
+  | "waitingBySide"
+  | "waitingByZone"
+  | "meanWaitMsBySide"
+  | "meanWaitMsByZone"
 > & {
   readonly waitingByPartySize: CountMap;
   readonly waitingBySide: CountMap;
@@ -116,7 +122,9 @@ export function unregisterQueue(source: MetricsSource): void {
 export function collectMetrics(): QueueMetrics[] {
   return [...sources]
     .map((s) => s.getMetrics())
-    .sort((a, b) => (a.queue < b.queue ? -1 : a.queue > b.queue ? 1 : a.roomId < b.roomId ? -1 : a.roomId > b.roomId ? 1 : 0));
+    .sort((a, b) =>
+      a.queue < b.queue ? -1 : a.queue > b.queue ? 1 : a.roomId < b.roomId ? -1 : a.roomId > b.roomId ? 1 : 0,
+    );
 }
 
 type Family = {
@@ -126,20 +134,58 @@ type Family = {
   samples: (m: QueueMetrics) => Array<[labels: Record<string, string>, value: number]>;
 };
 
-const one = (value: (m: QueueMetrics) => number) => (m: QueueMetrics) => [[{}, value(m)] as [Record<string, string>, number]];
+const one = (value: (m: QueueMetrics) => number) => (m: QueueMetrics) => [
+  [{}, value(m)] as [Record<string, string>, number],
+];
 const each = (label: string, values: (m: QueueMetrics) => Readonly<Record<string, number>>) => (m: QueueMetrics) =>
   Object.entries(values(m)).map(([key, value]) => [{ [label]: key }, value] as [Record<string, string>, number]);
 
-const seconds = (ms: Readonly<Record<string, number>>) => Object.fromEntries(Object.entries(ms).map(([k, v]) => [k, v / 1000]));
+const seconds = (ms: Readonly<Record<string, number>>) =>
+  Object.fromEntries(Object.entries(ms).map(([k, v]) => [k, v / 1000]));
 
 const FAMILIES: Family[] = [
-  { name: "matchmaker_waiting_players", type: "gauge", help: "Players waiting in the queue.", samples: one((m) => m.waitingPlayers) },
-  { name: "matchmaker_waiting_tickets", type: "gauge", help: "Tickets (parties) waiting in the queue.", samples: one((m) => m.waitingTickets) },
-  { name: "matchmaker_waiting_players_by_party_size", type: "gauge", help: "Waiting players by party size.", samples: each("party_size", (m) => m.waitingByPartySize) },
-  { name: "matchmaker_waiting_players_by_side", type: "gauge", help: "Waiting players by side preference (A, B, any).", samples: each("side", (m) => m.waitingBySide) },
-  { name: "matchmaker_waiting_players_by_zone", type: "gauge", help: "Waiting players by zone.", samples: each("zone", (m) => m.waitingByZone) },
-  { name: "matchmaker_matches_formed_total", type: "counter", help: "Matches formed.", samples: one((m) => m.matchesFormed) },
-  { name: "matchmaker_players_matched_total", type: "counter", help: "Human players seated in matches.", samples: one((m) => m.playersMatched) },
+  {
+    name: "matchmaker_waiting_players",
+    type: "gauge",
+    help: "Players waiting in the queue.",
+    samples: one((m) => m.waitingPlayers),
+  },
+  {
+    name: "matchmaker_waiting_tickets",
+    type: "gauge",
+    help: "Tickets (parties) waiting in the queue.",
+    samples: one((m) => m.waitingTickets),
+  },
+  {
+    name: "matchmaker_waiting_players_by_party_size",
+    type: "gauge",
+    help: "Waiting players by party size.",
+    samples: each("party_size", (m) => m.waitingByPartySize),
+  },
+  {
+    name: "matchmaker_waiting_players_by_side",
+    type: "gauge",
+    help: "Waiting players by side preference (A, B, any).",
+    samples: each("side", (m) => m.waitingBySide),
+  },
+  {
+    name: "matchmaker_waiting_players_by_zone",
+    type: "gauge",
+    help: "Waiting players by zone.",
+    samples: each("zone", (m) => m.waitingByZone),
+  },
+  {
+    name: "matchmaker_matches_formed_total",
+    type: "counter",
+    help: "Matches formed.",
+    samples: one((m) => m.matchesFormed),
+  },
+  {
+    name: "matchmaker_players_matched_total",
+    type: "counter",
+    help: "Human players seated in matches.",
+    samples: one((m) => m.playersMatched),
+  },
   {
     name: "matchmaker_recent_wait_seconds",
     type: "gauge",
@@ -150,7 +196,12 @@ const FAMILIES: Family[] = [
       [{ quantile: "0.99" }, m.p99WaitMs / 1000],
     ],
   },
-  { name: "matchmaker_recent_wait_mean_seconds", type: "gauge", help: "Mean wait of the players of recent matches.", samples: one((m) => m.meanWaitMs / 1000) },
+  {
+    name: "matchmaker_recent_wait_mean_seconds",
+    type: "gauge",
+    help: "Mean wait of the players of recent matches.",
+    samples: one((m) => m.meanWaitMs / 1000),
+  },
   {
     name: "matchmaker_recent_wait_mean_seconds_by_side",
     type: "gauge",
@@ -169,14 +220,54 @@ const FAMILIES: Family[] = [
     help: "1 when |side A - side B| >= choice-free over the recent arrivals (waits of the surplus side grow without bound).",
     samples: one((m) => Number(m.sideMixUnstable)),
   },
-  { name: "matchmaker_recent_imbalance_mean", type: "gauge", help: "Mean imbalance of recent matches.", samples: one((m) => m.meanImbalance) },
-  { name: "matchmaker_declines_total", type: "counter", help: "Players removed at the ready check (declined, timed out, did not return).", samples: one((m) => m.declines) },
-  { name: "matchmaker_spawn_failures_total", type: "counter", help: "Matches whose game room could not be created or seated.", samples: one((m) => m.spawnFailures) },
-  { name: "matchmaker_abandoned_matches_total", type: "counter", help: "Matches dropped because a player left during game creation.", samples: one((m) => m.abandonedMatches) },
-  { name: "matchmaker_backfill_requested_total", type: "counter", help: "Replacement seats requested by game rooms.", samples: one((m) => m.backfillRequested) },
-  { name: "matchmaker_backfill_filled_total", type: "counter", help: "Replacement seats filled.", samples: one((m) => m.backfillFilled) },
-  { name: "matchmaker_backfill_failures_total", type: "counter", help: "Replacement seat reservations that failed.", samples: one((m) => m.backfillFailures) },
-  { name: "matchmaker_backfill_pending", type: "gauge", help: "Replacement seats requested and not yet filled.", samples: one((m) => m.backfillPending) },
+  {
+    name: "matchmaker_recent_imbalance_mean",
+    type: "gauge",
+    help: "Mean imbalance of recent matches.",
+    samples: one((m) => m.meanImbalance),
+  },
+  {
+    name: "matchmaker_declines_total",
+    type: "counter",
+    help: "Players removed at the ready check (declined, timed out, did not return).",
+    samples: one((m) => m.declines),
+  },
+  {
+    name: "matchmaker_spawn_failures_total",
+    type: "counter",
+    help: "Matches whose game room could not be created or seated.",
+    samples: one((m) => m.spawnFailures),
+  },
+  {
+    name: "matchmaker_abandoned_matches_total",
+    type: "counter",
+    help: "Matches dropped because a player left during game creation.",
+    samples: one((m) => m.abandonedMatches),
+  },
+  {
+    name: "matchmaker_backfill_requested_total",
+    type: "counter",
+    help: "Replacement seats requested by game rooms.",
+    samples: one((m) => m.backfillRequested),
+  },
+  {
+    name: "matchmaker_backfill_filled_total",
+    type: "counter",
+    help: "Replacement seats filled.",
+    samples: one((m) => m.backfillFilled),
+  },
+  {
+    name: "matchmaker_backfill_failures_total",
+    type: "counter",
+    help: "Replacement seat reservations that failed.",
+    samples: one((m) => m.backfillFailures),
+  },
+  {
+    name: "matchmaker_backfill_pending",
+    type: "gauge",
+    help: "Replacement seats requested and not yet filled.",
+    samples: one((m) => m.backfillPending),
+  },
 ];
 
 /** A label value escaped as the exposition format requires. */

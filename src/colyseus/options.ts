@@ -84,11 +84,24 @@ export interface MatchmakerRoomOptions {
 
 const RoomOptionsSchema = v.strictObject(
   {
-    teamSize: v.pipe(v.number("must be a number"), v.integer("must be an integer"), v.minValue(1, "must be at least 1"), v.maxValue(16, "must be at most 16")),
+    teamSize: v.pipe(
+      v.number("must be a number"),
+      v.integer("must be an integer"),
+      v.minValue(1, "must be at least 1"),
+      v.maxValue(16, "must be at most 16"),
+    ),
     gameRoom: v.pipe(v.string("must be the name of a registered room"), v.minLength(1, "must not be empty")),
     policy: v.optional(v.pipe(v.string("must be a policy name"), v.minLength(1, "must not be empty")), "greedy"),
     params: v.optional(v.record(v.string(), v.unknown()), {}),
-    tickMs: v.optional(v.pipe(v.number(), v.integer("must be an integer"), v.minValue(10, "must be at least 10"), v.maxValue(60_000, "must be at most 60000")), 1000),
+    tickMs: v.optional(
+      v.pipe(
+        v.number(),
+        v.integer("must be an integer"),
+        v.minValue(10, "must be at least 10"),
+        v.maxValue(60_000, "must be at most 60000"),
+      ),
+      1000,
+    ),
     rating: v.optional(
       v.pipe(
         v.strictObject(
@@ -103,7 +116,10 @@ const RoomOptionsSchema = v.strictObject(
       { min: 0, max: 10_000 },
     ),
     gameRoomOptions: v.optional(v.record(v.string(), v.unknown()), {}),
-    statsWindow: v.optional(v.pipe(v.number(), v.integer("must be an integer"), v.minValue(1), v.maxValue(100_000)), 200),
+    statsWindow: v.optional(
+      v.pipe(v.number(), v.integer("must be an integer"), v.minValue(1), v.maxValue(100_000)),
+      200,
+    ),
     maxWaitMs: v.optional(v.pipe(v.number(), v.integer("must be an integer"), v.minValue(1, "must be positive"))),
     fillWithBots: v.optional(v.boolean("must be true or false"), false),
     // Checked in full by the engine (resolveImbalance), which names the bad field.
@@ -124,23 +140,53 @@ const RoomOptionsSchema = v.strictObject(
       ),
     ),
     reconnectGraceMs: v.optional(
-      v.pipe(v.number("must be a number of milliseconds"), v.integer("must be an integer"), v.minValue(0, "must not be negative"), v.maxValue(600_000, "must be at most 600000")),
+      v.pipe(
+        v.number("must be a number of milliseconds"),
+        v.integer("must be an integer"),
+        v.minValue(0, "must not be negative"),
+        v.maxValue(600_000, "must be at most 600000"),
+      ),
       0,
     ),
     allowPartialParties: v.optional(v.boolean("must be true or false"), false),
     waitEstimate: v.optional(
       v.strictObject(
         {
-          bandWidth: v.optional(v.pipe(v.number("must be a number"), v.finite("must be finite"), v.gtValue(0, "must be positive"))),
-          window: v.optional(v.pipe(v.number(), v.integer("must be an integer"), v.minValue(1, "must be at least 1"), v.maxValue(10_000, "must be at most 10000"))),
-          minSamples: v.optional(v.pipe(v.number(), v.integer("must be an integer"), v.minValue(1, "must be at least 1"), v.maxValue(10_000, "must be at most 10000"))),
+          bandWidth: v.optional(
+            v.pipe(v.number("must be a number"), v.finite("must be finite"), v.gtValue(0, "must be positive")),
+          ),
+          window: v.optional(
+            v.pipe(
+              v.number(),
+              v.integer("must be an integer"),
+              v.minValue(1, "must be at least 1"),
+              v.maxValue(10_000, "must be at most 10000"),
+            ),
+          ),
+          minSamples: v.optional(
+            v.pipe(
+              v.number(),
+              v.integer("must be an integer"),
+              v.minValue(1, "must be at least 1"),
+              v.maxValue(10_000, "must be at most 10000"),
+            ),
+          ),
         },
         unknownKeyMessage,
       ),
       {},
     ),
-    avoidRecent: v.optional(v.pipe(v.number(), v.integer("must be a whole number of games"), v.minValue(1, "must be at least 1"), v.maxValue(1000, "must be at most 1000"))),
-    avoidRecentFallbackMs: v.optional(v.pipe(v.number(), v.integer("must be an integer"), v.minValue(0, "must not be negative"))),
+    avoidRecent: v.optional(
+      v.pipe(
+        v.number(),
+        v.integer("must be a whole number of games"),
+        v.minValue(1, "must be at least 1"),
+        v.maxValue(1000, "must be at most 1000"),
+      ),
+    ),
+    avoidRecentFallbackMs: v.optional(
+      v.pipe(v.number(), v.integer("must be an integer"), v.minValue(0, "must not be negative")),
+    ),
     avoidRecentMs: v.optional(v.pipe(v.number(), v.integer("must be an integer"), v.minValue(1, "must be positive"))),
   },
   unknownKeyMessage,
@@ -202,7 +248,8 @@ export interface JoinOptions {
 
 /** The join option `party`: `{ size }`, 2 to teamSize; refused in a 1v1 queue. */
 function joinPartySchema(teamSize: number | undefined): v.GenericSchema<unknown, { size: number } | undefined> {
-  if (teamSize === undefined || teamSize < 2) return v.optional(v.custom<{ size: number }>(() => false, "this queue has no parties (1v1)"));
+  if (teamSize === undefined || teamSize < 2)
+    return v.optional(v.custom<{ size: number }>(() => false, "this queue has no parties (1v1)"));
   return v.optional(
     v.strictObject(
       {
@@ -246,7 +293,10 @@ function joinZonesSchema(queueZones: readonly ZoneSpec[] | undefined): v.Generic
   const names = queueZones.map((z) => z.name);
   return v.optional(
     v.pipe(
-      v.array(v.picklist(names, `must be one of ${names.join(", ")}`), `must be a list of zones (one or more of ${names.join(", ")})`),
+      v.array(
+        v.picklist(names, `must be one of ${names.join(", ")}`),
+        `must be a list of zones (one or more of ${names.join(", ")})`,
+      ),
       v.minLength(1, `must list at least one of ${names.join(", ")}`),
       v.check((list) => new Set(list).size === list.length, "must not list a zone twice"),
     ),
@@ -271,20 +321,36 @@ export function joinOptionsSchema(
       rank: v.optional(ratingSchema(range)),
       side: v.optional(v.picklist(["A", "B"], 'must be "A" or "B"')),
       uncertainty: v.optional(
-        v.pipe(v.number("must be a number"), v.finite("must be a finite number"), v.minValue(0, "must not be negative")),
+        v.pipe(
+          v.number("must be a number"),
+          v.finite("must be a finite number"),
+          v.minValue(0, "must not be negative"),
+        ),
       ),
       roles: joinRolesSchema(queueRoles),
       zones: joinZonesSchema(queueZones),
       party: joinPartySchema(teamSize),
-      partyCode: v.optional(v.pipe(v.string("must be a party code"), v.regex(PARTY_CODE_PATTERN, "must be a party code"))),
-      playerId: v.optional(v.pipe(v.string("must be a string"), v.minLength(1, "must not be empty"), v.maxLength(128, "must be at most 128 characters"))),
+      partyCode: v.optional(
+        v.pipe(v.string("must be a party code"), v.regex(PARTY_CODE_PATTERN, "must be a party code")),
+      ),
+      playerId: v.optional(
+        v.pipe(
+          v.string("must be a string"),
+          v.minLength(1, "must not be empty"),
+          v.maxLength(128, "must be at most 128 characters"),
+        ),
+      ),
     },
     unknownKeyMessage,
   );
   return v.pipe(
     fields,
     v.forward(
-      v.partialCheck([["party"], ["partyCode"]], (o) => o.party === undefined || o.partyCode === undefined, "cannot be combined with party"),
+      v.partialCheck(
+        [["party"], ["partyCode"]],
+        (o) => o.party === undefined || o.partyCode === undefined,
+        "cannot be combined with party",
+      ),
       ["partyCode"],
     ),
     v.rawCheck(({ dataset, addIssue }) => {
@@ -293,7 +359,10 @@ export function joinOptionsSchema(
       if (rating === undefined && rank === undefined) {
         addIssue({ message: "is required (or its alias rank)", path: [pathItem(dataset.value, "rating")] });
       } else if (rating !== undefined && rank !== undefined && rating !== rank) {
-        addIssue({ message: "is an alias of rating (QueueRoom's name for it): give one of them, or the same value", path: [pathItem(dataset.value, "rank")] });
+        addIssue({
+          message: "is an alias of rating (QueueRoom's name for it): give one of them, or the same value",
+          path: [pathItem(dataset.value, "rank")],
+        });
       }
     }),
     v.transform(({ rating, rank, ...rest }): JoinOptions => ({ ...rest, rating: (rating ?? rank)! })),

@@ -76,13 +76,26 @@ export class PartyBook {
   constructor(private readonly newCode: () => string = newPartyCode) {}
 
   /** Open a party led by `leaderId`, of `size` players. */
-  create(leaderId: string, size: number, choices: { side?: Side | undefined; zones?: readonly string[] | undefined } = {}): Party {
+  create(
+    leaderId: string,
+    size: number,
+    choices: { side?: Side | undefined; zones?: readonly string[] | undefined } = {},
+  ): Party {
     const { side, zones } = choices;
     if (this.byPlayer.has(leaderId)) throw new Error(`player "${leaderId}" is already in a party`);
     let code = this.newCode();
     // A collision of 128 random bits does not happen; an injected source might repeat itself.
     while (this.byCode.has(code)) code = this.newCode();
-    const party: Party = { id: partyTicketId(code), code, leader: leaderId, size, members: [leaderId], status: "forming", ...(side ? { side } : {}), ...(zones ? { zones } : {}) };
+    const party: Party = {
+      id: partyTicketId(code),
+      code,
+      leader: leaderId,
+      size,
+      members: [leaderId],
+      status: "forming",
+      ...(side ? { side } : {}),
+      ...(zones ? { zones } : {}),
+    };
     this.byId.set(party.id, party);
     this.byCode.set(code, party);
     this.byPlayer.set(leaderId, party);

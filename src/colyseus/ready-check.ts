@@ -93,7 +93,8 @@ export class PendingMatches {
   /** Ready checks whose deadline has passed at `now`. */
   expired(now: number): PendingMatch[] {
     const out: PendingMatch[] = [];
-    for (const p of this.byId.values()) if (p.stage === "ready-check" && p.deadline !== undefined && p.deadline <= now) out.push(p);
+    for (const p of this.byId.values())
+      if (p.stage === "ready-check" && p.deadline !== undefined && p.deadline <= now) out.push(p);
     return out;
   }
 
@@ -101,7 +102,8 @@ export class PendingMatches {
   nextDeadline(): number | undefined {
     let next: number | undefined;
     for (const p of this.byId.values()) {
-      if (p.stage === "ready-check" && p.deadline !== undefined && (next === undefined || p.deadline < next)) next = p.deadline;
+      if (p.stage === "ready-check" && p.deadline !== undefined && (next === undefined || p.deadline < next))
+        next = p.deadline;
     }
     return next;
   }

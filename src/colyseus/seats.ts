@@ -99,17 +99,19 @@ export function matchInfo(match: Match, queue: string, queueRoomId?: string): Ma
 /** Every human player's seat in a match, in team order (bots take no seat reservation). */
 export function seatsOf(match: Match): Array<{ sessionId: string; options: SeatOptions }> {
   return match.teams.flatMap((team, index) =>
-    team.players.filter((p) => !p.bot).map((p) => ({
-      sessionId: p.id,
-      options: {
-        matchId: match.id,
-        side: team.side,
-        team: index as 0 | 1,
-        rating: p.rating,
-        ...(p.role !== undefined ? { role: p.role } : {}),
-        ...(match.zone !== undefined ? { zone: match.zone } : {}),
-      },
-    })),
+    team.players
+      .filter((p) => !p.bot)
+      .map((p) => ({
+        sessionId: p.id,
+        options: {
+          matchId: match.id,
+          side: team.side,
+          team: index as 0 | 1,
+          rating: p.rating,
+          ...(p.role !== undefined ? { role: p.role } : {}),
+          ...(match.zone !== undefined ? { zone: match.zone } : {}),
+        },
+      })),
   );
 }
 
@@ -125,7 +127,10 @@ export async function spawnGame(
   auth: (sessionId: string) => unknown,
   queueRoomId?: string,
 ): Promise<Map<string, SeatMessage>> {
-  const room: IRoomCache = await matchMaker.createRoom(gameRoom, { ...extraOptions, match: matchInfo(match, queue, queueRoomId) });
+  const room: IRoomCache = await matchMaker.createRoom(gameRoom, {
+    ...extraOptions,
+    match: matchInfo(match, queue, queueRoomId),
+  });
   const seats = seatsOf(match);
   try {
     const reserved = await matchMaker.reserveMultipleSeatsFor(
@@ -134,7 +139,9 @@ export async function spawnGame(
     );
     const missing = seats.filter((_, i) => !reserved?.[i]);
     if (!reserved || missing.length > 0) {
-      throw new Error(`could not reserve ${missing.length || seats.length} of ${seats.length} seats in ${gameRoom} ${room.roomId}`);
+      throw new Error(
+        `could not reserve ${missing.length || seats.length} of ${seats.length} seats in ${gameRoom} ${room.roomId}`,
+      );
     }
   } catch (error) {
     await matchMaker.remoteRoomCall(room.roomId, "disconnect").catch(() => undefined);

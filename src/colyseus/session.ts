@@ -145,7 +145,12 @@ export class QueueSession {
     if (this.members.has(id)) throw new JoinRefused(`player "${id}" is already in this queue`);
     const problem = this.joinProblem(join);
     if (problem) throw new JoinRefused(problem);
-    const member: Member = { player: join.player, connected: true, place: "party", ...(join.side ? { side: join.side } : {}) };
+    const member: Member = {
+      player: join.player,
+      connected: true,
+      place: "party",
+      ...(join.side ? { side: join.side } : {}),
+    };
     if (join.party) {
       this.members.set(id, member);
       this.tellParty(this.parties.create(id, join.party.size, { side: join.side, zones: join.zones }), "created");
@@ -177,9 +182,13 @@ export class QueueSession {
     const party = this.parties.of(playerId);
     if (!party) return { ok: false, error: "you are not in a party" };
     if (party.leader !== playerId) return { ok: false, error: "only the party leader can start" };
-    if (party.status === "queued" || party.status === "matched") return { ok: false, error: "the party is already in the queue" };
+    if (party.status === "queued" || party.status === "matched")
+      return { ok: false, error: "the party is already in the queue" };
     if (!this.parties.isComplete(party) && !this.allowPartialParties) {
-      return { ok: false, error: `the party has ${party.members.length} of ${party.size} players and this queue does not start incomplete parties` };
+      return {
+        ok: false,
+        error: `the party has ${party.members.length} of ${party.size} players and this queue does not start incomplete parties`,
+      };
     }
     const error = this.enterMatching(party, now, now);
     return error ? { ok: false, error } : { ok: true };
@@ -224,7 +233,11 @@ export class QueueSession {
         return;
       }
       case "ready-check":
-        this.fallThrough(this.pending.of(playerId)!, new Map([[playerId, member.connected ? "left" : "disconnected"]]), now);
+        this.fallThrough(
+          this.pending.of(playerId)!,
+          new Map([[playerId, member.connected ? "left" : "disconnected"]]),
+          now,
+        );
         return;
       case "spawning":
         // The game being created is dropped when creation completes (`spawned`); the others go back then.
@@ -494,8 +507,13 @@ export class QueueSession {
     }
     const pending = this.pending.open(match, this.readyCheck ? now + this.readyCheck.timeoutMs : undefined);
     if (this.readyCheck) {
-      const message: MatchFoundMessage = { matchId: match.id, timeoutMs: this.readyCheck.timeoutMs, players: pending.humans.length };
-      for (const id of pending.humans) if (this.members.get(id)!.connected) this.effects.send(id, "match_found", message);
+      const message: MatchFoundMessage = {
+        matchId: match.id,
+        timeoutMs: this.readyCheck.timeoutMs,
+        players: pending.humans.length,
+      };
+      for (const id of pending.humans)
+        if (this.members.get(id)!.connected) this.effects.send(id, "match_found", message);
     }
     this.proceedIfReady(pending);
   }
@@ -569,7 +587,8 @@ export class QueueSession {
       else for (const p of t.players) this.members.get(p.id)!.place = "waiting";
       this.effects.waiting(t);
       for (const p of t.players) {
-        if (this.members.get(p.id)!.connected) this.effects.send(p.id, "requeued", { matchId, reason } satisfies RequeuedMessage);
+        if (this.members.get(p.id)!.connected)
+          this.effects.send(p.id, "requeued", { matchId, reason } satisfies RequeuedMessage);
       }
     }
   }

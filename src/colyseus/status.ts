@@ -133,7 +133,8 @@ export class StatusPublisher {
    */
   matched(playerIds: readonly string[]): void {
     for (const id of playerIds) {
-      if (!this.lastClients.has(id) && this.send(id, "clients", playerIds.length)) this.lastClients.set(id, playerIds.length);
+      if (!this.lastClients.has(id) && this.send(id, "clients", playerIds.length))
+        this.lastClients.set(id, playerIds.length);
     }
   }
 

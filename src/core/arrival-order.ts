@@ -57,7 +57,9 @@ export class ArrivalIndex {
   *newest(limit = Infinity): IterableIterator<[ArrivalKey, Ticket]> {
     if (limit <= 0) return;
     let n = 0;
-    for (const entry of (this.tree as unknown as { entriesReversed(): IterableIterator<[ArrivalKey, Ticket]> }).entriesReversed()) {
+    for (const entry of (
+      this.tree as unknown as { entriesReversed(): IterableIterator<[ArrivalKey, Ticket]> }
+    ).entriesReversed()) {
       yield entry;
       if (++n >= limit) return;
     }

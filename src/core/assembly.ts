@@ -97,7 +97,14 @@ interface SideTally {
 
 /** Tickets grouped by side preference with their player counts; undefined if a side or a party overflows a team. */
 function tallyBySide(tickets: readonly Ticket[], teamSize: number): SideTally | undefined {
-  const tally = { forcedA: [] as Ticket[], forcedB: [] as Ticket[], free: [] as Ticket[], sizeA: 0, sizeB: 0, total: 0 };
+  const tally = {
+    forcedA: [] as Ticket[],
+    forcedB: [] as Ticket[],
+    free: [] as Ticket[],
+    sizeA: 0,
+    sizeB: 0,
+    total: 0,
+  };
   for (const t of tickets) {
     const size = partySize(t);
     if (size < 1 || size > teamSize) return undefined;
@@ -151,8 +158,12 @@ function bestExactPick(
   // a different accepted role); a team whose set list runs empty cannot take distinct roles.
   const masks = (tickets: readonly Ticket[]) => (table ? playersOf(tickets).map((p) => table.maskOf(p)) : []);
   const freeMasks = free.map((t) => masks([t]));
-  const fill = (filled: readonly number[], accepted: readonly number[]) => accepted.reduce<readonly number[]>(fillRole, filled);
-  const filled: [Array<readonly number[]>, Array<readonly number[]>] = [[fill([0], masks(forcedA))], [fill([0], masks(forcedB))]];
+  const fill = (filled: readonly number[], accepted: readonly number[]) =>
+    accepted.reduce<readonly number[]>(fillRole, filled);
+  const filled: [Array<readonly number[]>, Array<readonly number[]>] = [
+    [fill([0], masks(forcedA))],
+    [fill([0], masks(forcedB))],
+  ];
   const join = (team: 0 | 1, i: number): boolean => {
     if (!table) return true;
     const next = fill(filled[team][filled[team].length - 1], freeMasks[i]);
@@ -229,4 +240,3 @@ function balancedGreedyPick(
   });
   return pick;
 }
-

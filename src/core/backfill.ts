@@ -37,14 +37,19 @@ export function fitsBackfill(ticket: Ticket, need: BackfillNeed, zonesOf: Backfi
  * (`enqueuedAt`), then ticket id; the chosen set is the first in that order (lexicographically)
  * among the exact fills. Linear after sorting the fitting tickets (a bitset of reachable sums).
  */
-export function selectBackfill(waiting: Iterable<Ticket>, need: BackfillNeed, zonesOf?: BackfillZonesOf): Ticket[] | undefined {
+export function selectBackfill(
+  waiting: Iterable<Ticket>,
+  need: BackfillNeed,
+  zonesOf?: BackfillZonesOf,
+): Ticket[] | undefined {
   const count = need.count;
   if (!Number.isInteger(count) || count < 1 || count > MAX_BACKFILL_SEATS) {
     throw new RangeError(`backfill: count must be a whole number from 1 to ${MAX_BACKFILL_SEATS}`);
   }
   const fitting: Array<{ ticket: Ticket; distance: number }> = [];
   for (const ticket of waiting) {
-    if (fitsBackfill(ticket, need, zonesOf)) fitting.push({ ticket, distance: Math.abs(meanRating(ticket) - need.targetRating) });
+    if (fitsBackfill(ticket, need, zonesOf))
+      fitting.push({ ticket, distance: Math.abs(meanRating(ticket) - need.targetRating) });
   }
   fitting.sort(
     (a, b) =>
@@ -78,7 +83,11 @@ export function selectBackfill(waiting: Iterable<Ticket>, need: BackfillNeed, zo
  * The best tickets for as many of the seats as can be filled now: an exact fill of `count`
  * seats if there is one, else of `count - 1`, and so on; undefined when not even one seat can be.
  */
-export function selectPartialBackfill(waiting: Iterable<Ticket>, need: BackfillNeed, zonesOf?: BackfillZonesOf): Ticket[] | undefined {
+export function selectPartialBackfill(
+  waiting: Iterable<Ticket>,
+  need: BackfillNeed,
+  zonesOf?: BackfillZonesOf,
+): Ticket[] | undefined {
   const pool = [...waiting].filter((t) => fitsBackfill(t, need, zonesOf));
   for (let count = need.count; count >= 1; count--) {
     const chosen = selectBackfill(pool, { ...need, count }, zonesOf);

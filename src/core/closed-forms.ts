@@ -80,7 +80,11 @@ export function wuGreedyIsOptimal(n: number, q: number, alpha: number): boolean 
  */
 
 /** Mean waits per class under side choice, eqs. (13)–(15); undefined when unstable (Fact 3). */
-export function xuSideChoiceWaits(lA: number, lB: number, lC: number): { A: number; B: number; C: number; all: number } | undefined {
+export function xuSideChoiceWaits(
+  lA: number,
+  lB: number,
+  lC: number,
+): { A: number; B: number; C: number; all: number } | undefined {
   if (!(lC > Math.abs(lA - lB))) return undefined;
   const total = lA + lB + lC;
   const pi0 = 1 / (lA / (lB + lC - lA) + lB / (lA + lC - lB) + lC / total + 1);

@@ -90,12 +90,21 @@ export function highLowDifference(threshold = 0.5): ImbalanceFn {
 /** An imbalance function by name, as a queue or the simulator configures it. */
 export type ImbalanceSpec =
   | { readonly kind: "rating-sum" }
-  | { readonly kind: "alman-mckay"; readonly alpha?: number; readonly p?: number | "inf"; readonly q?: number | "inf"; readonly floor?: number }
+  | {
+      readonly kind: "alman-mckay";
+      readonly alpha?: number;
+      readonly p?: number | "inf";
+      readonly q?: number | "inf";
+      readonly floor?: number;
+    }
   | { readonly kind: "high-low"; readonly threshold?: number }
   | { readonly kind: "win-probability"; readonly sigma?: number; readonly beta?: number };
 
 const EXPONENT = 'must be a number of at least 1 or "inf"';
-const exponent = v.optional(v.union([v.pipe(v.number(EXPONENT), v.minValue(1, EXPONENT)), v.literal("inf", EXPONENT)], EXPONENT), 1);
+const exponent = v.optional(
+  v.union([v.pipe(v.number(EXPONENT), v.minValue(1, EXPONENT)), v.literal("inf", EXPONENT)], EXPONENT),
+  1,
+);
 
 const ImbalanceSpecSchema = v.variant(
   "kind",
@@ -111,7 +120,10 @@ const ImbalanceSpecSchema = v.variant(
       },
       unknownKeyMessage,
     ),
-    v.strictObject({ kind: v.literal("high-low"), threshold: v.optional(v.pipe(v.number(), v.finite()), 0.5) }, unknownKeyMessage),
+    v.strictObject(
+      { kind: v.literal("high-low"), threshold: v.optional(v.pipe(v.number(), v.finite()), 0.5) },
+      unknownKeyMessage,
+    ),
     v.strictObject(
       {
         kind: v.literal("win-probability"),
@@ -141,7 +153,13 @@ export function resolveImbalance(spec: unknown, defaultFloor = 0): ResolvedImbal
   const parsed = parseConfig("imbalance", ImbalanceSpecSchema, spec);
   if (parsed.kind !== "alman-mckay") return parsed;
   const inf = (e: number | "inf") => (e === "inf" ? Infinity : e);
-  return { kind: "alman-mckay", alpha: parsed.alpha, p: inf(parsed.p), q: inf(parsed.q), floor: parsed.floor ?? defaultFloor };
+  return {
+    kind: "alman-mckay",
+    alpha: parsed.alpha,
+    p: inf(parsed.p),
+    q: inf(parsed.q),
+    floor: parsed.floor ?? defaultFloor,
+  };
 }
 
 /** The function for a resolved imbalance configuration. */

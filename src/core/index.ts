@@ -12,11 +12,26 @@ export * from "./closed-forms.js";
 export * from "./partition.js";
 export * from "./roles.js";
 export * from "./side-mix.js";
-export { resolveZones, ticketZones, zoneRefusal, ZoneRouter, type ZoneOption, type ZoneProposal, type ZoneSpec } from "./zones.js";
+export {
+  resolveZones,
+  ticketZones,
+  zoneRefusal,
+  ZoneRouter,
+  type ZoneOption,
+  type ZoneProposal,
+  type ZoneSpec,
+} from "./zones.js";
 export * from "./wait-estimate.js";
 export * from "./backfill.js";
 export { RatingRanks } from "./rating-ranks.js";
-export { RecentOpponents, repeatAllowedAt, identityOf, DEFAULT_AVOID_RECENT_FALLBACK_MS, DEFAULT_HISTORY_PLAYERS, type RepeatAvoidance } from "./recent-opponents.js";
+export {
+  RecentOpponents,
+  repeatAllowedAt,
+  identityOf,
+  DEFAULT_AVOID_RECENT_FALLBACK_MS,
+  DEFAULT_HISTORY_PLAYERS,
+  type RepeatAvoidance,
+} from "./recent-opponents.js";
 export { ArrivalIndex, compareArrival, type ArrivalKey } from "./arrival-order.js";
 export { describeIssues } from "./validation.js";
 export * from "../policies/index.js";

@@ -87,7 +87,14 @@ const OptionsSchema = v.object({
   maxWaitMs: v.optional(v.pipe(v.number(), v.finite("must be a finite number"), v.gtValue(0, "must be positive"))),
   fillWithBots: v.optional(v.boolean()),
   roles: v.optional(v.array(v.string("must be a string"), "must be a list of role names")),
-  avoidRecent: v.optional(v.pipe(v.number(), v.integer("must be a whole number of games"), v.minValue(1, "must be at least 1"), v.maxValue(1000, "must be at most 1000"))),
+  avoidRecent: v.optional(
+    v.pipe(
+      v.number(),
+      v.integer("must be a whole number of games"),
+      v.minValue(1, "must be at least 1"),
+      v.maxValue(1000, "must be at most 1000"),
+    ),
+  ),
   avoidRecentFallbackMs: v.optional(v.pipe(v.number(), v.minValue(0, "must not be negative"))),
   avoidRecentMs: v.optional(v.pipe(v.number(), v.gtValue(0, "must be positive"))),
   ratingRange: v.optional(
@@ -102,7 +109,9 @@ const PlayerSchema = v.strictObject(
   {
     id: v.pipe(v.string(), v.minLength(1, "must not be empty"), v.maxLength(128)),
     rating: v.pipe(v.number(), v.finite("must be a finite number")),
-    uncertainty: v.optional(v.pipe(v.number(), v.finite("must be a finite number"), v.minValue(0, "must not be negative"))),
+    uncertainty: v.optional(
+      v.pipe(v.number(), v.finite("must be a finite number"), v.minValue(0, "must not be negative")),
+    ),
     roles: v.optional(v.array(v.string("must be a string"), "must be a list of role names")),
     identity: v.optional(v.pipe(v.string(), v.minLength(1, "must not be empty"), v.maxLength(128))),
   },
@@ -160,7 +169,14 @@ export class Matchmaker {
   private matchSeq = 0;
   private readonly recentWaits: RecentWindow;
   private readonly recentImbalance: RecentWindow;
-  private counters = { matchesFormed: 0, playersMatched: 0, botsUsed: 0, ticketsCancelled: 0, ticketsRequeued: 0, policyErrors: 0 };
+  private counters = {
+    matchesFormed: 0,
+    playersMatched: 0,
+    botsUsed: 0,
+    ticketsCancelled: 0,
+    ticketsRequeued: 0,
+    policyErrors: 0,
+  };
 
   constructor(options: MatchmakerOptions) {
     const parsed = parseConfig("matchmaker options", OptionsSchema, options);
@@ -177,8 +193,11 @@ export class Matchmaker {
     this.roles = parsed.roles;
     this.roleTable = parsed.roles && new RoleTable(parsed.roles);
     const resolvedImbalance =
-      typeof options.imbalance === "function" ? undefined : resolveImbalance(options.imbalance ?? { kind: "rating-sum" }, parsed.ratingRange?.min);
-    this.imbalance = typeof options.imbalance === "function" ? options.imbalance : imbalanceFunction(resolvedImbalance!);
+      typeof options.imbalance === "function"
+        ? undefined
+        : resolveImbalance(options.imbalance ?? { kind: "rating-sum" }, parsed.ratingRange?.min);
+    this.imbalance =
+      typeof options.imbalance === "function" ? options.imbalance : imbalanceFunction(resolvedImbalance!);
     this.matchIdPrefix = parsed.matchIdPrefix ?? "m";
     this.onPolicyError = options.onPolicyError;
     const window = parsed.statsWindow ?? 200;
@@ -189,10 +208,18 @@ export class Matchmaker {
     this.recentOpponents =
       parsed.avoidRecent === undefined
         ? undefined
-        : new RecentOpponents(parsed.avoidRecent, parsed.avoidRecentFallbackMs ?? DEFAULT_AVOID_RECENT_FALLBACK_MS, undefined, parsed.avoidRecentMs);
+        : new RecentOpponents(
+            parsed.avoidRecent,
+            parsed.avoidRecentFallbackMs ?? DEFAULT_AVOID_RECENT_FALLBACK_MS,
+            undefined,
+            parsed.avoidRecentMs,
+          );
     const policy = options.policy ?? (this.roles ? "roles" : "greedy");
     if (this.recentOpponents && typeof policy === "string" && !getPolicyDefinition(policy).avoidsRepeats) {
-      throw new MatchmakerError("invalid_config", `matchmaker options: avoidRecent: policy "${policy}" does not avoid rematches (greedy, fifo, lifo, expanding-window and brackets do)`);
+      throw new MatchmakerError(
+        "invalid_config",
+        `matchmaker options: avoidRecent: policy "${policy}" does not avoid rematches (greedy, fifo, lifo, expanding-window and brackets do)`,
+      );
     }
     if (this.roles && typeof policy === "string" && !getPolicyDefinition(policy).supportsRoles) {
       throw new MatchmakerError(
@@ -202,7 +229,10 @@ export class Matchmaker {
     }
     this.zones = options.zones === undefined ? undefined : resolveZones(options.zones);
     if (this.zones && this.zones.length > 1 && typeof policy !== "string") {
-      throw new MatchmakerError("invalid_config", "matchmaker options: zones: each zone needs its own policy; give the policy by name");
+      throw new MatchmakerError(
+        "invalid_config",
+        "matchmaker options: zones: each zone needs its own policy; give the policy by name",
+      );
     }
     const makePolicy = (): Policy =>
       typeof policy === "string"
@@ -267,7 +297,8 @@ export class Matchmaker {
 
   private enter(ticket: Ticket, now: number): void {
     const result = v.safeParse(this.validTicket, ticket);
-    if (!result.success) throw new MatchmakerError("invalid_ticket", `invalid ticket: ${describeIssues(result.issues)}`);
+    if (!result.success)
+      throw new MatchmakerError("invalid_ticket", `invalid ticket: ${describeIssues(result.issues)}`);
     let zones: readonly string[] | undefined;
     if (this.zones) {
       const resolved = ticketZones(ticket, this.zones);
@@ -365,7 +396,13 @@ export class Matchmaker {
       oldestWaitMs: oldest.done ? 0 : Math.max(0, now - oldest.value[1].enqueuedAt),
       bySide: classFigures(this.recentWaitsBySide, this.waitingBySide, ["A", "B", "any"]) as MatchmakerStats["bySide"],
       ...(this.zones
-        ? { byZone: classFigures(this.recentWaitsByZone, this.waitingByZone, this.zones.map((z) => z.name)) }
+        ? {
+            byZone: classFigures(
+              this.recentWaitsByZone,
+              this.waitingByZone,
+              this.zones.map((z) => z.name),
+            ),
+          }
         : {}),
       sideMix: this.sideMix.figures(),
       ...this.policyStatus(),
@@ -428,7 +465,9 @@ export class Matchmaker {
     }
     return (
       assembleTeams(proposal, this.teamSize, this.imbalance, this.roleTable) ??
-      (this.roleTable ? "proposed tickets cannot form two full teams with one player per role" : "proposed tickets cannot form two full teams")
+      (this.roleTable
+        ? "proposed tickets cannot form two full teams with one player per role"
+        : "proposed tickets cannot form two full teams")
     );
   }
 
@@ -466,7 +505,11 @@ export class Matchmaker {
       for (let i = 0; i < seats - players; i++) {
         const botId = `${id}~bot${i + 1}`;
         // In a role queue a bot plays whichever role is left.
-        bots.push({ id: botId, players: [{ id: botId, rating: meanRating, ...(this.roles ? { roles: this.roles } : {}) }], enqueuedAt: now });
+        bots.push({
+          id: botId,
+          players: [{ id: botId, rating: meanRating, ...(this.roles ? { roles: this.roles } : {}) }],
+          enqueuedAt: now,
+        });
       }
       const split = assembleTeams([...chosen, ...bots], this.teamSize, this.imbalance, this.roleTable);
       if (!split) throw new Error(`internal: bot game ${id} cannot be assembled`); // fitsWithBots guarantees it

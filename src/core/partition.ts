@@ -29,13 +29,18 @@ export interface Partition {
  * Throws `MatchmakerError("invalid_config")` for a bad team size, a non-finite rating or a
  * repeated player id.
  */
-export function partition(players: readonly Player[], teamSize: number, imbalance: ImbalanceFn = ratingSumDifference): Partition {
+export function partition(
+  players: readonly Player[],
+  teamSize: number,
+  imbalance: ImbalanceFn = ratingSumDifference,
+): Partition {
   if (!Number.isInteger(teamSize) || teamSize < 1) {
     throw new MatchmakerError("invalid_config", `partition: teamSize must be a positive integer, got ${teamSize}`);
   }
   const ids = new Set<string>();
   for (const p of players) {
-    if (!Number.isFinite(p.rating)) throw new MatchmakerError("invalid_config", `partition: player "${p.id}" has a non-finite rating`);
+    if (!Number.isFinite(p.rating))
+      throw new MatchmakerError("invalid_config", `partition: player "${p.id}" has a non-finite rating`);
     if (ids.has(p.id)) throw new MatchmakerError("invalid_config", `partition: player "${p.id}" appears twice`);
     ids.add(p.id);
   }

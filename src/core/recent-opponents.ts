@@ -57,7 +57,8 @@ export class RecentOpponents implements RepeatAvoidance {
     readonly withinMs = Infinity,
   ) {
     if (!(withinMs > 0)) throw new RangeError("RecentOpponents: withinMs must be positive");
-    if (!(Number.isInteger(games) && games >= 1)) throw new RangeError("RecentOpponents: games must be a whole number of at least 1");
+    if (!(Number.isInteger(games) && games >= 1))
+      throw new RangeError("RecentOpponents: games must be a whole number of at least 1");
     if (!(fallbackMs >= 0)) throw new RangeError("RecentOpponents: fallbackMs must not be negative");
   }
 
@@ -89,7 +90,8 @@ export class RecentOpponents implements RepeatAvoidance {
   repeatUntil(a: Ticket, b: Ticket): number {
     let last = -Infinity;
     for (const p of a.players) {
-      for (const q of b.players) last = Math.max(last, this.lastMet(identityOf(p), identityOf(q)), this.lastMet(identityOf(q), identityOf(p)));
+      for (const q of b.players)
+        last = Math.max(last, this.lastMet(identityOf(p), identityOf(q)), this.lastMet(identityOf(q), identityOf(p)));
     }
     return last === -Infinity ? -Infinity : last + this.withinMs; // (-Infinity + Infinity is NaN)
   }

@@ -38,7 +38,10 @@ export function queueRolesProblem(roles: readonly unknown[], teamSize: number): 
  * a party's members must be able to take different roles (they share a team). Without queue
  * roles, no player may carry roles.
  */
-export function ticketRolesProblem(ticket: Ticket, queue: readonly string[] | RoleTable | undefined): string | undefined {
+export function ticketRolesProblem(
+  ticket: Ticket,
+  queue: readonly string[] | RoleTable | undefined,
+): string | undefined {
   if (!queue) {
     const i = ticket.players.findIndex((p) => p.roles !== undefined);
     return i < 0 ? undefined : `players.${i}.roles: this queue has no roles`;
@@ -243,7 +246,8 @@ export class RoleGameSearch {
       const b = state >>> this.shift;
       for (const m of masks) {
         if (ticket.side !== "B" && !(a & m)) this.reach(next, state | m, { ticket, team: 0, prev: step });
-        if (ticket.side !== "A" && !(b & m)) this.reach(next, state | (m << this.shift), { ticket, team: 1, prev: step });
+        if (ticket.side !== "A" && !(b & m))
+          this.reach(next, state | (m << this.shift), { ticket, team: 1, prev: step });
         if (this.goal) return;
       }
     }

@@ -9,7 +9,8 @@ import type { ISortedMap } from "sorted-btree";
 // level deeper than its typings say, while bundlers may already unwrap it.
 type BTreeConstructor = typeof sortedBtree.default.default;
 const BTreeClass: BTreeConstructor =
-  (sortedBtree.default as unknown as { default?: BTreeConstructor }).default ?? (sortedBtree.default as unknown as BTreeConstructor);
+  (sortedBtree.default as unknown as { default?: BTreeConstructor }).default ??
+  (sortedBtree.default as unknown as BTreeConstructor);
 
 /** The part of sorted-btree's BTree used here (its class type is not reachable as a type under NodeNext). */
 export type SortedTree<K, V> = ISortedMap<K, V> & {

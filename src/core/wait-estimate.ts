@@ -72,7 +72,8 @@ export class WaitEstimator {
   private readonly maxClasses: number;
 
   constructor(options: WaitEstimatorOptions) {
-    if (!(options.bandWidth > 0) || !Number.isFinite(options.bandWidth)) throw new RangeError("WaitEstimator: bandWidth must be a positive number");
+    if (!(options.bandWidth > 0) || !Number.isFinite(options.bandWidth))
+      throw new RangeError("WaitEstimator: bandWidth must be a positive number");
     this.bandWidth = options.bandWidth;
     this.origin = options.ratingOrigin ?? 0;
     this.capacity = Math.max(1, Math.floor(options.window ?? 50));
@@ -139,7 +140,13 @@ export class WaitEstimator {
     const party = ticket.players.length;
     const side: Side | "any" = ticket.side ?? "any";
     const z = JSON.stringify(zone); // a zone name may hold any character
-    return [`0|${party}|${side}|${this.band(ticket)}|${z}`, `1|${party}|${side}|${z}`, `2|${party}|${side}`, `3|${party}`, "4"];
+    return [
+      `0|${party}|${side}|${this.band(ticket)}|${z}`,
+      `1|${party}|${side}|${z}`,
+      `2|${party}|${side}`,
+      `3|${party}`,
+      "4",
+    ];
   }
 }
 

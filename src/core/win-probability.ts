@@ -18,7 +18,10 @@ function loadPredictWin(): PredictWin {
     predictWin = (createRequire(import.meta.url)("openskill") as { predictWin: PredictWin }).predictWin;
     return predictWin;
   } catch {
-    throw new MatchmakerError("invalid_config", 'imbalance: "win-probability" needs the openskill package (npm install openskill)');
+    throw new MatchmakerError(
+      "invalid_config",
+      'imbalance: "win-probability" needs the openskill package (npm install openskill)',
+    );
   }
 }
 
@@ -29,7 +32,8 @@ function loadPredictWin(): PredictWin {
  */
 export function winProbabilityGap(params: { readonly sigma: number; readonly beta: number }) {
   const predict = loadPredictWin();
-  const team = (players: readonly Player[]) => players.map((p) => ({ mu: p.rating, sigma: p.uncertainty ?? params.sigma }));
+  const team = (players: readonly Player[]) =>
+    players.map((p) => ({ mu: p.rating, sigma: p.uncertainty ?? params.sigma }));
   return (teamA: readonly Player[], teamB: readonly Player[]): number => {
     const [a, b] = predict([team(teamA), team(teamB)], { beta: params.beta });
     return Math.abs(a - b);

@@ -63,8 +63,10 @@ export function resolveZones(zones: readonly ZoneOption[], what = "matchmaker op
 
 /** Why `rating` may not enter `zone`, or undefined if it may. */
 export function zoneRefusal(zone: ZoneSpec, rating: number): string | undefined {
-  if (zone.minRating !== undefined && rating < zone.minRating) return `zone "${zone.name}" needs a rating of at least ${zone.minRating}`;
-  if (zone.maxRating !== undefined && rating > zone.maxRating) return `zone "${zone.name}" takes ratings up to ${zone.maxRating}`;
+  if (zone.minRating !== undefined && rating < zone.minRating)
+    return `zone "${zone.name}" needs a rating of at least ${zone.minRating}`;
+  if (zone.maxRating !== undefined && rating > zone.maxRating)
+    return `zone "${zone.name}" takes ratings up to ${zone.maxRating}`;
   return undefined;
 }
 

@@ -78,7 +78,6 @@ import { meanRating, type Ticket } from "../core/types.js";
 import { parseConfig, unknownKeyMessage } from "../core/validation.js";
 import { compareRanked, sortedTree, type RankedKey, type SortedTree } from "../core/sorted-tree.js";
 
-
 /** Largest accepted (and default) window: the tickets after an anchor that its search may look at. */
 export const MAX_WINDOW = 1024;
 /** Default imbalance evaluations per anchor search. */
@@ -90,11 +89,22 @@ const INF = 'or "inf"';
 const BestGameParams = v.strictObject(
   {
     window: v.optional(
-      v.pipe(v.number(), v.integer("must be a whole number of tickets"), v.minValue(1, "must be at least 1"), v.maxValue(MAX_WINDOW, `must be at most ${MAX_WINDOW}`)),
+      v.pipe(
+        v.number(),
+        v.integer("must be a whole number of tickets"),
+        v.minValue(1, "must be at least 1"),
+        v.maxValue(MAX_WINDOW, `must be at most ${MAX_WINDOW}`),
+      ),
     ),
     budget: v.optional(
       v.union(
-        [v.pipe(v.number(), v.check((n) => n === Infinity || (Number.isInteger(n) && n >= 1))), v.literal("inf")],
+        [
+          v.pipe(
+            v.number(),
+            v.check((n) => n === Infinity || (Number.isInteger(n) && n >= 1)),
+          ),
+          v.literal("inf"),
+        ],
         `must be a whole number of at least 1, Infinity ${INF}`,
       ),
       DEFAULT_BUDGET,
@@ -103,7 +113,10 @@ const BestGameParams = v.strictObject(
       v.union([v.pipe(v.number(), v.minValue(0)), v.literal("inf")], `must be a number of at least 0, Infinity ${INF}`),
       Infinity,
     ),
-    thresholdGrowth: v.optional(v.pipe(v.number(), v.finite("must be a finite number"), v.minValue(0, "must not be negative")), 0),
+    thresholdGrowth: v.optional(
+      v.pipe(v.number(), v.finite("must be a finite number"), v.minValue(0, "must not be negative")),
+      0,
+    ),
     beta: v.optional(v.pipe(v.number(), v.finite("must be a finite number"), v.minValue(0, "must not be negative")), 0),
   },
   unknownKeyMessage,
@@ -141,7 +154,10 @@ export function defaultWindow(teamSize: number, spec: ResolvedImbalance | undefi
  * least k^(−1/q)·spread/2, and f ≥ v_q), or the spread itself for rating-sum with teamSize 1.
  * Player spread is at least the spread of ticket means, and the floor shift is monotone.
  */
-function spreadLowerBound(spec: ResolvedImbalance | undefined, teamSize: number): ((low: number, high: number) => number) | undefined {
+function spreadLowerBound(
+  spec: ResolvedImbalance | undefined,
+  teamSize: number,
+): ((low: number, high: number) => number) | undefined {
   if (spec?.kind === "alman-mckay") {
     const factor = ((spec.q === Infinity ? 1 : teamSize ** (-1 / spec.q)) / 2) * BOUND_SLACK;
     const floor = spec.floor;
@@ -203,7 +219,9 @@ export class BestGamePolicy implements Policy {
   private readonly lowerBound: ((low: number, high: number) => number) | undefined;
   private readonly tree: SortedTree<RatingKey, Entry> = sortedTree<RatingKey, Entry>(compareRating);
   private readonly byId = new Map<string, Entry>();
-  private readonly heap = new Heap<Candidate>((a, b) => a.priority - b.priority || compareRating(a.anchor.key, b.anchor.key));
+  private readonly heap = new Heap<Candidate>(
+    (a, b) => a.priority - b.priority || compareRating(a.anchor.key, b.anchor.key),
+  );
   /** Anchors whose current candidate is in the heap. */
   private live = 0;
   private seq = 0;
@@ -211,7 +229,16 @@ export class BestGamePolicy implements Policy {
   /** Imbalance evaluations made by the running search (counted through {@link countingImbalance}). */
   private evaluations = 0;
   private readonly countingImbalance: ImbalanceFn;
-  private readonly state: SearchState = { anchor: undefined, win: [], seatsBefore: [], chosen: [], best: undefined, steps: 0, lastCost: 0, stop: false };
+  private readonly state: SearchState = {
+    anchor: undefined,
+    win: [],
+    seatsBefore: [],
+    chosen: [],
+    best: undefined,
+    steps: 0,
+    lastCost: 0,
+    stop: false,
+  };
 
   constructor(context: PolicyContext, options: BestGameOptions) {
     this.teamSize = context.teamSize;
@@ -302,7 +329,14 @@ export class BestGamePolicy implements Policy {
   /** The best candidate game now (what `poll` would form first if it qualifies), without forming it. */
   peek(): BestGameCandidate | undefined {
     const top = this.top();
-    return top && { tickets: top.members.map((m) => m.ticket), imbalance: top.imbalance, priority: top.priority, oldestEnqueuedAt: top.oldest };
+    return (
+      top && {
+        tickets: top.members.map((m) => m.ticket),
+        imbalance: top.imbalance,
+        priority: top.priority,
+        oldestEnqueuedAt: top.oldest,
+      }
+    );
   }
 
   /** The waiting tickets in rating order (mean rating, then arrival). */

@@ -19,8 +19,16 @@ import { meanRating, type Ticket } from "../core/types.js";
 import { parseConfig, unknownKeyMessage } from "../core/validation.js";
 import { DEFAULT_WINDOW_BUDGET, SweepMatcher } from "./sweep-matcher.js";
 
-const positive = v.pipe(v.number("must be a number"), v.finite("must be a finite number"), v.gtValue(0, "must be positive"));
-const count = v.pipe(v.number("must be a number"), v.integer("must be a whole number"), v.minValue(1, "must be at least 1"));
+const positive = v.pipe(
+  v.number("must be a number"),
+  v.finite("must be a finite number"),
+  v.gtValue(0, "must be positive"),
+);
+const count = v.pipe(
+  v.number("must be a number"),
+  v.integer("must be a whole number"),
+  v.minValue(1, "must be at least 1"),
+);
 
 const BracketsParams = v.strictObject(
   {
@@ -80,7 +88,8 @@ export class BracketsPolicy extends SweepMatcher {
     private readonly options: BracketsOptions,
   ) {
     super(context, options.budget);
-    for (let lo = options.min; lo < options.max; lo += options.width) this.roots.push(bracket(lo, Math.min(options.max, lo + options.width)));
+    for (let lo = options.min; lo < options.max; lo += options.width)
+      this.roots.push(bracket(lo, Math.min(options.max, lo + options.width)));
     this.leaves = [...this.roots];
     this.periodMs = options.period * 1000;
   }
@@ -182,7 +191,8 @@ export class BracketsPolicy extends SweepMatcher {
 export const brackets: PolicyDefinition = {
   name: "brackets",
   avoidsRepeats: true,
-  summary: "The forum thread's adaptive brackets: a bracket splits after a busy period and merges back after idle ones; opponents from the own or a neighbouring bracket only.",
+  summary:
+    "The forum thread's adaptive brackets: a bracket splits after a busy period and merges back after idle ones; opponents from the own or a neighbouring bracket only.",
   create(context: PolicyContext, params: PolicyParams): Policy {
     const what = "brackets policy parameters";
     const parsed = parseConfig(what, BracketsParams, params);
@@ -190,7 +200,11 @@ export const brackets: PolicyDefinition = {
     const max = parsed.max ?? context.ratingRange?.max ?? 1;
     if (!(min < max)) throw new MatchmakerError("invalid_config", `${what}: min must be below max`);
     const width = parsed.width ?? (max - min) / 6;
-    if ((max - min) / width > 10_000) throw new MatchmakerError("invalid_config", `${what}: width: at most 10000 brackets (width ≥ ${(max - min) / 10_000})`);
+    if ((max - min) / width > 10_000)
+      throw new MatchmakerError(
+        "invalid_config",
+        `${what}: width: at most 10000 brackets (width ≥ ${(max - min) / 10_000})`,
+      );
     return new BracketsPolicy(context, {
       width,
       min,

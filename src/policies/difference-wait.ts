@@ -153,7 +153,8 @@ function spreadOf(tickets: readonly Ticket[]): number {
 
 export const differenceWait: PolicyDefinition = {
   name: "difference-wait",
-  summary: "Schlup's A_DW: tentative games that become final after fWait x their rating spread, improved by newcomers meanwhile.",
+  summary:
+    "Schlup's A_DW: tentative games that become final after fWait x their rating spread, improved by newcomers meanwhile.",
   create(context: PolicyContext, params: PolicyParams): Policy {
     const { fWait } = parseConfig("difference-wait policy parameters", DifferenceWaitParams, params);
     return new DifferenceWaitPolicy(context, fWait);

@@ -33,7 +33,14 @@ const PERCENTILE_BATCH = 0.05;
 const ExpandingWindowParams = v.strictObject(
   {
     ...windowRuleEntries,
-    population: v.optional(v.pipe(v.number(), v.integer("must be a whole number"), v.minValue(1, "must be at least 1"), v.maxValue(1_000_000))),
+    population: v.optional(
+      v.pipe(
+        v.number(),
+        v.integer("must be a whole number"),
+        v.minValue(1, "must be at least 1"),
+        v.maxValue(1_000_000),
+      ),
+    ),
     budget: v.optional(v.pipe(v.number(), v.integer("must be a whole number"), v.minValue(1, "must be at least 1"))),
   },
   unknownKeyMessage,
@@ -137,7 +144,11 @@ function defaults(unit: WindowUnit, context: PolicyContext): { initial: number; 
 }
 
 /** Parse `expanding-window` parameters (also used by other window policies). */
-export function expandingWindowOptions(context: PolicyContext, params: PolicyParams, what = "expanding-window policy parameters"): ExpandingWindowOptions {
+export function expandingWindowOptions(
+  context: PolicyContext,
+  params: PolicyParams,
+  what = "expanding-window policy parameters",
+): ExpandingWindowOptions {
   const parsed = parseConfig(what, ExpandingWindowParams, params);
   const unit = parsed.unit ?? "rating";
   const d = defaults(unit, context);
@@ -158,7 +169,8 @@ export function expandingWindowOptions(context: PolicyContext, params: PolicyPar
 export const expandingWindow: PolicyDefinition = {
   name: "expanding-window",
   avoidsRepeats: true,
-  summary: "The forum thread's widening rating window: mutual acceptance, closest game first, in rating points, a fraction of the rating, or percentiles.",
+  summary:
+    "The forum thread's widening rating window: mutual acceptance, closest game first, in rating points, a fraction of the rating, or percentiles.",
   create(context: PolicyContext, params: PolicyParams): Policy {
     return new ExpandingWindowPolicy(context, expandingWindowOptions(context, params));
   },

@@ -11,7 +11,21 @@ import { periodic } from "./periodic.js";
 import { roles } from "./roles.js";
 import { fifo, lifo, packing, twoQueue } from "./service-orders.js";
 
-export const builtInPolicies: readonly PolicyDefinition[] = [greedy, periodic, multiQueue, differenceWait, bestGame, patient, fifo, packing, lifo, twoQueue, roles, expandingWindow, brackets];
+export const builtInPolicies: readonly PolicyDefinition[] = [
+  greedy,
+  periodic,
+  multiQueue,
+  differenceWait,
+  bestGame,
+  patient,
+  fifo,
+  packing,
+  lifo,
+  twoQueue,
+  roles,
+  expandingWindow,
+  brackets,
+];
 
 for (const definition of builtInPolicies) registerPolicy(definition);
 
@@ -19,12 +33,32 @@ export { greedy, GreedyPolicy, type ServiceOrder } from "./greedy.js";
 export { periodic, PeriodicPolicy } from "./periodic.js";
 export { multiQueue, MultiQueuePolicy } from "./multi-queue.js";
 export { differenceWait, DifferenceWaitPolicy } from "./difference-wait.js";
-export { bestGame, BestGamePolicy, lemma2Window, defaultWindow, type BestGameOptions, type BestGameCandidate } from "./best-game.js";
+export {
+  bestGame,
+  BestGamePolicy,
+  lemma2Window,
+  defaultWindow,
+  type BestGameOptions,
+  type BestGameCandidate,
+} from "./best-game.js";
 export { patient, PatientPolicy } from "./patient.js";
 export { fifo, lifo, packing, twoQueue, PackingPolicy, TwoQueuePolicy } from "./service-orders.js";
-export { roles, RolesPolicy, bestRoleGame, EXACT_ROLE_POOL_LIMIT, type RolesPolicyOptions, type RoleGameCandidate } from "./roles.js";
+export {
+  roles,
+  RolesPolicy,
+  bestRoleGame,
+  EXACT_ROLE_POOL_LIMIT,
+  type RolesPolicyOptions,
+  type RoleGameCandidate,
+} from "./roles.js";
 export { RoleWindows, SeatMatching, type RoleWindow } from "./role-windows.js";
-export { expandingWindow, ExpandingWindowPolicy, expandingWindowOptions, DEFAULT_POPULATION, type ExpandingWindowOptions } from "./expanding-window.js";
+export {
+  expandingWindow,
+  ExpandingWindowPolicy,
+  expandingWindowOptions,
+  DEFAULT_POPULATION,
+  type ExpandingWindowOptions,
+} from "./expanding-window.js";
 export { brackets, BracketsPolicy, type BracketsOptions } from "./brackets.js";
 export { SweepMatcher, DEFAULT_WINDOW_BUDGET } from "./sweep-matcher.js";
 export { WindowRule, type WindowRuleOptions, type WindowUnit } from "./window-rule.js";

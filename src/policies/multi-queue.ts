@@ -19,7 +19,10 @@ import { findOldestGame } from "./oldest-game.js";
 const MultiQueueParams = v.strictObject(
   {
     r: v.optional(
-      v.union([v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(10_000)), v.literal("auto")], 'must be a whole number of ranges (1 to 10000) or "auto"'),
+      v.union(
+        [v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(10_000)), v.literal("auto")],
+        'must be a whole number of ranges (1 to 10000) or "auto"',
+      ),
       1,
     ),
     /** The rating range to divide; defaults to the queue's accepted range. */
@@ -100,7 +103,8 @@ export class MultiQueuePolicy implements Policy {
     if (range === undefined) return undefined;
     const ticket = this.byArrival.get(ticketId);
     const { min, max } = this.bounds;
-    if (ticket && this.context.maxWaitMs !== undefined && reachedMaxWait(ticket, this.context.maxWaitMs, now)) return { min, max };
+    if (ticket && this.context.maxWaitMs !== undefined && reachedMaxWait(ticket, this.context.maxWaitMs, now))
+      return { min, max };
     const width = (max - min) / this.ranges.length;
     return { min: min + range * width, max: range === this.ranges.length - 1 ? max : min + (range + 1) * width };
   }
@@ -178,15 +182,20 @@ export class MultiQueuePolicy implements Policy {
 
 export const multiQueue: PolicyDefinition = {
   name: "multi-queue",
-  summary: "Schlup's A_MQ: r rating ranges, each matched greedily; after tau_max the search grows to neighbouring ranges.",
+  summary:
+    "Schlup's A_MQ: r rating ranges, each matched greedily; after tau_max the search grows to neighbouring ranges.",
   create(context: PolicyContext, params: PolicyParams): Policy {
     const parsed = parseConfig("multi-queue policy parameters", MultiQueueParams, params);
     if (parsed.r === "auto" && context.maxWaitMs === undefined) {
-      throw new MatchmakerError("invalid_config", 'multi-queue policy parameters: r: "auto" needs the queue\'s maximum wait (tau_max)');
+      throw new MatchmakerError(
+        "invalid_config",
+        'multi-queue policy parameters: r: "auto" needs the queue\'s maximum wait (tau_max)',
+      );
     }
     const min = parsed.min ?? context.ratingRange?.min ?? 0;
     const max = parsed.max ?? context.ratingRange?.max ?? 1;
-    if (!(min < max)) throw new MatchmakerError("invalid_config", "multi-queue policy parameters: min must be below max");
+    if (!(min < max))
+      throw new MatchmakerError("invalid_config", "multi-queue policy parameters: min must be below max");
     return new MultiQueuePolicy(context, parsed.r, { min, max });
   },
 };

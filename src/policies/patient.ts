@@ -53,14 +53,18 @@ export class PatientPolicy implements Policy {
   currentMode(): "patient" | "greedy" {
     if (this.params.mode !== "auto") return this.params.mode;
     if (this.arrivals < 16) return "patient";
-    return wuGreedyIsOptimal(this.context.teamSize, this.highs / this.arrivals, this.params.alpha) ? "greedy" : "patient";
+    return wuGreedyIsOptimal(this.context.teamSize, this.highs / this.arrivals, this.params.alpha)
+      ? "greedy"
+      : "patient";
   }
 
   /** The mode in force and, with `mode: "auto"`, the estimate of q it rests on. */
   status(): Readonly<Record<string, string | number>> {
     return {
       mode: this.currentMode(),
-      ...(this.params.mode === "auto" ? { estimatedQ: this.arrivals ? this.highs / this.arrivals : 0, playersSeen: this.arrivals } : {}),
+      ...(this.params.mode === "auto"
+        ? { estimatedQ: this.arrivals ? this.highs / this.arrivals : 0, playersSeen: this.arrivals }
+        : {}),
     };
   }
 
@@ -105,7 +109,8 @@ export class PatientPolicy implements Policy {
     for (const game of gamesOf(pool, k)) {
       const split = assembleTeams(game, k, this.context.imbalance)!;
       if (split.imbalance <= this.params.tolerance) return game; // the oldest balanced game
-      if (game[0] === pool[0] && (!best || split.imbalance < best.imbalance)) best = { game, imbalance: split.imbalance };
+      if (game[0] === pool[0] && (!best || split.imbalance < best.imbalance))
+        best = { game, imbalance: split.imbalance };
     }
     if (!best) {
       this.waitingSince = undefined;

@@ -81,7 +81,11 @@ export class PeriodicPolicy implements Policy {
     }
     period.sort((a, b) => meanRating(a) - meanRating(b));
     const games: Ticket[][] = [];
-    for (let game = findOldestGame(period, this.context.teamSize); game; game = findOldestGame(period, this.context.teamSize)) {
+    for (
+      let game = findOldestGame(period, this.context.teamSize);
+      game;
+      game = findOldestGame(period, this.context.teamSize)
+    ) {
       for (const t of game) {
         this.remove(t.id);
         period.splice(period.indexOf(t), 1);
@@ -112,7 +116,10 @@ export const periodic: PolicyDefinition = {
   create(context: PolicyContext, params: PolicyParams): Policy {
     const { x } = parseConfig("periodic policy parameters", PeriodicParams, params);
     if (x === "auto" && context.maxWaitMs === undefined) {
-      throw new MatchmakerError("invalid_config", 'periodic policy parameters: x: "auto" needs the queue\'s maximum wait (tau_max)');
+      throw new MatchmakerError(
+        "invalid_config",
+        'periodic policy parameters: x: "auto" needs the queue\'s maximum wait (tau_max)',
+      );
     }
     return new PeriodicPolicy(context, x);
   },

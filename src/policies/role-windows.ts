@@ -52,7 +52,6 @@ import { RoleGameSearch, type RoleTable } from "../core/roles.js";
 import type { Side, Ticket } from "../core/types.js";
 import { compareRanked, sortedTree, type RankedKey, type SortedTree } from "../core/sorted-tree.js";
 
-
 /** A ticket's place in rating order: its lowest rating, then the order it was added in. */
 type OrderKey = RankedKey;
 const compareKeys = compareRanked;
@@ -193,7 +192,7 @@ export class SeatMatching {
 
   private accepts(player: SeatPlayer, seat: number): boolean {
     const team = seat < this.k ? "A" : "B";
-    return (player.mask >> seat % this.k) & 1 ? player.side === undefined || player.side === team : false;
+    return (player.mask >> (seat % this.k)) & 1 ? player.side === undefined || player.side === team : false;
   }
 }
 
@@ -306,7 +305,13 @@ export class RoleWindows {
   minimalWindows(): RoleWindow[] {
     return [...this.windows.values()].map((w) => {
       const { tickets, spread, first, last } = w;
-      return { tickets, spread, first, last, imbalance: w.evaluated ? w.imbalance : (this.evaluate(tickets) ?? Infinity) };
+      return {
+        tickets,
+        spread,
+        first,
+        last,
+        imbalance: w.evaluated ? w.imbalance : (this.evaluate(tickets) ?? Infinity),
+      };
     });
   }
 
@@ -372,7 +377,8 @@ export class RoleWindows {
       const before = this.windows.nextLowerPair(key)?.[1];
       if (!gaps.has(before)) gaps.set(before, this.windows.nextHigherPair(key)?.[1]);
     }
-    for (const [before, after] of gaps) this.sweep(before ? before.left.next : this.head, after ? after.right.prev : this.tail);
+    for (const [before, after] of gaps)
+      this.sweep(before ? before.left.next : this.head, after ? after.right.prev : this.tail);
   }
 
   /** Record every minimal feasible window of the run `from`..`to` (a two-pointer sweep). */

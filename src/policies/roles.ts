@@ -49,7 +49,10 @@ const RolesParams = v.strictObject(
       v.union([v.pipe(v.number(), v.minValue(0)), v.literal("inf")], `must be a number of at least 0, Infinity ${INF}`),
       Infinity,
     ),
-    thresholdGrowth: v.optional(v.pipe(v.number(), v.finite("must be a finite number"), v.minValue(0, "must not be negative")), 0),
+    thresholdGrowth: v.optional(
+      v.pipe(v.number(), v.finite("must be a finite number"), v.minValue(0, "must not be negative")),
+      0,
+    ),
   },
   unknownKeyMessage,
 );
@@ -88,7 +91,8 @@ export function bestRoleGame(
   const visit = (i: number, players: number): void => {
     if (players === seats) {
       const split = assembleTeams(chosen, teamSize, imbalance, table);
-      if (split && (!best || split.imbalance < best.imbalance)) best = { tickets: [...chosen], imbalance: split.imbalance };
+      if (split && (!best || split.imbalance < best.imbalance))
+        best = { tickets: [...chosen], imbalance: split.imbalance };
       return;
     }
     if (i >= tickets.length || players + remaining[i] < seats) return;
@@ -199,17 +203,24 @@ export class RolesPolicy implements Policy {
 export const roles: PolicyDefinition = {
   name: "roles",
   summary:
-    "Alman–McKay role-restricted queue: one player per role on each team; the shortest rating window with two players per role gives a rho-approximate game (mode \"exact\": brute force for small pools).",
+    'Alman–McKay role-restricted queue: one player per role on each team; the shortest rating window with two players per role gives a rho-approximate game (mode "exact": brute force for small pools).',
   supportsRoles: true,
   create(context: PolicyContext, params: PolicyParams): Policy {
     const parsed = parseConfig("roles policy parameters", RolesParams, params);
     const { roles: queueRoles } = context;
     if (!queueRoles) {
-      throw new MatchmakerError("invalid_config", "roles policy: the queue declares no roles; set the queue's roles option");
+      throw new MatchmakerError(
+        "invalid_config",
+        "roles policy: the queue declares no roles; set the queue's roles option",
+      );
     }
     return new RolesPolicy(
       { ...context, roles: queueRoles },
-      { mode: parsed.mode, threshold: parsed.threshold === "inf" ? Infinity : parsed.threshold, thresholdGrowth: parsed.thresholdGrowth },
+      {
+        mode: parsed.mode,
+        threshold: parsed.threshold === "inf" ? Infinity : parsed.threshold,
+        thresholdGrowth: parsed.thresholdGrowth,
+      },
     );
   },
 };

@@ -119,9 +119,16 @@ export class PackingPolicy implements Policy {
 
   /** The lexicographically oldest set of loose tickets, of one side, that fills a team exactly. */
   private nextTeam(): PackedTeam | undefined {
-    const chosen = oldestExactFill([...this.loose.oldest()].map(([, t]) => t), this.context.teamSize);
+    const chosen = oldestExactFill(
+      [...this.loose.oldest()].map(([, t]) => t),
+      this.context.teamSize,
+    );
     if (!chosen) return undefined;
-    return { tickets: chosen, side: chosen.find((t) => t.side)?.side, since: Math.min(...chosen.map((t) => t.enqueuedAt)) };
+    return {
+      tickets: chosen,
+      side: chosen.find((t) => t.side)?.side,
+      since: Math.min(...chosen.map((t) => t.enqueuedAt)),
+    };
   }
 
   /** The two oldest teams that can face each other (not both bound to the same side). */

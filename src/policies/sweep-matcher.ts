@@ -38,7 +38,6 @@ import { repeatAllowedAt, type RepeatAvoidance } from "../core/recent-opponents.
 import { meanRating, type Ticket } from "../core/types.js";
 import { compareRanked, sortedTree, type RankedKey, type SortedTree } from "../core/sorted-tree.js";
 
-
 /** Default search steps per scan for teams (teamSize > 1). */
 export const DEFAULT_WINDOW_BUDGET = 512;
 
@@ -77,7 +76,10 @@ interface Wake {
 }
 
 const compareCandidates = (a: Candidate, b: Candidate): number =>
-  Number(a.repeat) - Number(b.repeat) || a.spread - b.spread || a.oldest - b.oldest || compareKeys(a.anchor.key, b.anchor.key);
+  Number(a.repeat) - Number(b.repeat) ||
+  a.spread - b.spread ||
+  a.oldest - b.oldest ||
+  compareKeys(a.anchor.key, b.anchor.key);
 
 export abstract class SweepMatcher implements Policy {
   abstract readonly name: string;
@@ -274,7 +276,14 @@ export abstract class SweepMatcher implements Policy {
         this.wake(x, at, now);
         continue;
       }
-      const found = this.gameWith(a, x, acceptable, now, best?.spread ?? Infinity, best ? -Infinity : (fallback?.spread ?? Infinity));
+      const found = this.gameWith(
+        a,
+        x,
+        acceptable,
+        now,
+        best?.spread ?? Infinity,
+        best ? -Infinity : (fallback?.spread ?? Infinity),
+      );
       acceptable.push(x);
       if (found.fresh) best = found.fresh;
       if (found.repeat) fallback = found.repeat;
@@ -345,7 +354,13 @@ export abstract class SweepMatcher implements Policy {
       if (high - low >= (repeat ? repLimit : Math.max(freshLimit, repLimit)) || this.steps <= 0) return;
       this.steps--;
       if (filled === seats) {
-        if (!canAssemble(chosen.map((e) => e.ticket), this.teamSize)) return;
+        if (
+          !canAssemble(
+            chosen.map((e) => e.ticket),
+            this.teamSize,
+          )
+        )
+          return;
         const game = this.candidate(a, chosen, high - low, repeat);
         if (repeat) {
           if (high - low < repLimit) [found.repeat, repLimit] = [game, high - low];
@@ -379,7 +394,14 @@ export abstract class SweepMatcher implements Policy {
   private candidate(anchor: Entry, members: readonly Entry[], spread: number, repeat: boolean): Candidate {
     let oldest = Infinity;
     for (const m of members) oldest = Math.min(oldest, m.ticket.enqueuedAt);
-    return { anchor, version: anchor.version, members: [...members].sort((p, q) => compareKeys(p.key, q.key)), spread, oldest, repeat };
+    return {
+      anchor,
+      version: anchor.version,
+      members: [...members].sort((p, q) => compareKeys(p.key, q.key)),
+      spread,
+      oldest,
+      repeat,
+    };
   }
 
   /** Forget a ticket; returns the anchors whose candidate included it (they must rescan). */
@@ -393,7 +415,9 @@ export abstract class SweepMatcher implements Policy {
     if (entry.candidate) for (const m of entry.candidate.members) this.dependents.get(m)?.delete(entry);
     entry.candidate = undefined;
     const affected: Entry[] = [];
-    if (dependents) for (const anchor of dependents) if (anchor.alive && anchor.candidate?.members.includes(entry)) affected.push(anchor);
+    if (dependents)
+      for (const anchor of dependents)
+        if (anchor.alive && anchor.candidate?.members.includes(entry)) affected.push(anchor);
     return affected;
   }
 
@@ -409,11 +433,14 @@ export abstract class SweepMatcher implements Policy {
   private compact(): void {
     const limit = 2 * this.byId.size + 64;
     if (this.candidates.length > limit) {
-      this.candidates.init(this.candidates.toArray().filter((c) => c.anchor.alive && c.version === c.anchor.version && c.members.every((m) => m.alive)));
+      this.candidates.init(
+        this.candidates
+          .toArray()
+          .filter((c) => c.anchor.alive && c.version === c.anchor.version && c.members.every((m) => m.alive)),
+      );
     }
     if (this.wakes.length > limit) {
       this.wakes.init(this.wakes.toArray().filter((w) => w.entry.alive && w.version === w.entry.wakeVersion));
     }
   }
 }
-

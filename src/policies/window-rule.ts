@@ -22,7 +22,11 @@ export interface WindowRuleOptions {
   readonly max: number;
 }
 
-const nonNegative = v.pipe(v.number("must be a number"), v.finite("must be a finite number"), v.minValue(0, "must not be negative"));
+const nonNegative = v.pipe(
+  v.number("must be a number"),
+  v.finite("must be a finite number"),
+  v.minValue(0, "must not be negative"),
+);
 
 /** The valibot entries shared by every policy that takes a widening window. */
 export const windowRuleEntries = {
@@ -30,7 +34,9 @@ export const windowRuleEntries = {
   initial: v.optional(nonNegative),
   growth: v.optional(nonNegative),
   step: v.optional(nonNegative),
-  max: v.optional(v.union([v.pipe(v.number(), v.minValue(0)), v.literal("inf")], 'must be a number of at least 0, Infinity or "inf"')),
+  max: v.optional(
+    v.union([v.pipe(v.number(), v.minValue(0)), v.literal("inf")], 'must be a number of at least 0, Infinity or "inf"'),
+  ),
 };
 
 export class WindowRule implements WindowRuleOptions {
@@ -64,7 +70,8 @@ export class WindowRule implements WindowRuleOptions {
     if (distance <= this.width(0)) return 0;
     if (distance > this.max || this.growth === 0) return Infinity;
     const seconds = (distance - this.initial) / this.growth;
-    let ms = this.step > 0 ? this.step * Math.ceil(seconds / this.step - 1e-12) * 1000 : Math.ceil(seconds * 1000 - 1e-6);
+    let ms =
+      this.step > 0 ? this.step * Math.ceil(seconds / this.step - 1e-12) * 1000 : Math.ceil(seconds * 1000 - 1e-6);
     const stride = this.step > 0 ? this.step * 1000 : 1;
     if (!Number.isFinite(ms)) return Infinity;
     // Rounding may leave the estimate a stride off either way (a few strides at most).

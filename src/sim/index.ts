@@ -1,9 +1,22 @@
 /** The simulator as a library: traffic, the event loop, measures and the offline optimum. */
 export { simulate, type SimulationConfig, type SimulationTrace } from "./simulator.js";
 export { arrivals, ratingScale, type Arrival, type SkillModel, type TrafficModel, type Weighted } from "./traffic.js";
-export { measure, schlupGameCost, schlupTotalCost, wuImbalance, type Measures, type MeasureOptions } from "./measures.js";
+export {
+  measure,
+  schlupGameCost,
+  schlupTotalCost,
+  wuImbalance,
+  type Measures,
+  type MeasureOptions,
+} from "./measures.js";
 export { runRequest, type SimulationReport } from "./run.js";
 export { parseSimulationArgs, UsageError, type SimulationRequest } from "./options.js";
 export { Random } from "./random.js";
 export { maxWeightMatching, type WeightedEdge } from "./matching.js";
-export { schlupOptimum, schlupPairCost, SCHLUP_BOT_GAME_COST, type OfflineArrival, type SchlupOptimum } from "./optimum.js";
+export {
+  schlupOptimum,
+  schlupPairCost,
+  SCHLUP_BOT_GAME_COST,
+  type OfflineArrival,
+  type SchlupOptimum,
+} from "./optimum.js";

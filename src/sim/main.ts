@@ -22,7 +22,12 @@ function progressBar(): { progress: Progress; stop: () => void } {
         bar?.stop();
         label = runLabel;
         bar = new cliProgress.SingleBar(
-          { format: `${runLabel} [{bar}] {value}/{total} arrivals`, stream: process.stderr, noTTYOutput: true, notTTYSchedule: 2000 },
+          {
+            format: `${runLabel} [{bar}] {value}/{total} arrivals`,
+            stream: process.stderr,
+            noTTYOutput: true,
+            notTTYSchedule: 2000,
+          },
           cliProgress.Presets.shades_classic,
         );
         bar.start(total ?? done, done);

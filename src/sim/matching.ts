@@ -903,12 +903,7 @@ function blossomMatching(
     }
     while (blossomHeap.size > 0) {
       const b = blossomHeap.as[0];
-      if (
-        blossomHeap.bs[0] !== blossomVersion[b] ||
-        children[b] === null ||
-        parent[b] !== -1 ||
-        label[b] !== T
-      ) {
+      if (blossomHeap.bs[0] !== blossomVersion[b] || children[b] === null || parent[b] !== -1 || label[b] !== T) {
         blossomHeap.pop();
         continue;
       }

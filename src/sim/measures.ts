@@ -69,7 +69,11 @@ export function wuImbalance(match: Match): number {
 }
 
 /** Total Schlup cost of every game of a run (for comparison with the offline optimum). */
-export function schlupTotalCost(matches: readonly Match[], tauMax: number, scale: { min: number; max: number }): number {
+export function schlupTotalCost(
+  matches: readonly Match[],
+  tauMax: number,
+  scale: { min: number; max: number },
+): number {
   let total = 0;
   for (const m of matches) total += schlupGameCost(m, tauMax, scale);
   return total;

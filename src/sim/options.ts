@@ -107,7 +107,8 @@ export function parseSimulationArgs(argv: readonly string[]): SimulationRequest 
   if (!policyNames().includes(o.policy)) {
     throw new UsageError(`--policy: unknown policy "${o.policy}"; registered: ${policyNames().join(", ")}`);
   }
-  if (o.tickets !== undefined && o.duration !== undefined) throw new UsageError("--tickets and --duration: give one or the other");
+  if (o.tickets !== undefined && o.duration !== undefined)
+    throw new UsageError("--tickets and --duration: give one or the other");
   const maxWait = o["max-wait"] === undefined ? undefined : positive("--max-wait", o["max-wait"]);
   const skill = parseSkill(o.skill ?? "uniform");
   const imbalanceCost = o["imbalance-cost"] === undefined ? 0 : nonNegative("--imbalance-cost", o["imbalance-cost"]);
@@ -126,7 +127,8 @@ export function parseSimulationArgs(argv: readonly string[]): SimulationRequest 
       ? undefined
       : weights("--zones", o.zones, (s) => {
           const names = s.split("+");
-          if (names.some((n) => !/^[\w-]{1,64}$/.test(n))) throw new UsageError(`--zones: "${s}" is not ZONE or ZONE1+ZONE2 (letters, digits, _ and -)`);
+          if (names.some((n) => !/^[\w-]{1,64}$/.test(n)))
+            throw new UsageError(`--zones: "${s}" is not ZONE or ZONE1+ZONE2 (letters, digits, _ and -)`);
           if (new Set(names).size !== names.length) throw new UsageError(`--zones: "${s}" names a zone twice`);
           return names;
         });
@@ -138,25 +140,36 @@ export function parseSimulationArgs(argv: readonly string[]): SimulationRequest 
   let sweep: SimulationRequest["sweep"];
   if (o.sweep !== undefined) {
     const [key, list] = keyValue("--sweep", o.sweep);
-    const values = list.split(",").filter((s) => s !== "").map(parseValue);
+    const values = list
+      .split(",")
+      .filter((s) => s !== "")
+      .map(parseValue);
     if (values.length === 0) throw new UsageError("--sweep: give at least one value, e.g. --sweep r=2,4,6");
     sweep = { key, values };
   }
-  if (o.plot !== undefined && !sweep) throw new UsageError("--plot: needs --sweep (the plot is wait against cost over the sweep)");
+  if (o.plot !== undefined && !sweep)
+    throw new UsageError("--plot: needs --sweep (the plot is wait against cost over the sweep)");
   if (o.plot !== undefined && !o.plot.endsWith(".svg")) throw new UsageError("--plot: the file name must end in .svg");
-  if (o.opt && teamSize !== 1) throw new UsageError("--opt: the offline optimum is for team size 1 (one-versus-one games)");
+  if (o.opt && teamSize !== 1)
+    throw new UsageError("--opt: the offline optimum is for team size 1 (one-versus-one games)");
   for (const flag of ["avoid-recent-fallback", "avoid-recent-span"] as const) {
-    if (o[flag] !== undefined && o["avoid-recent"] === undefined) throw new UsageError(`--${flag}: needs --avoid-recent`);
+    if (o[flag] !== undefined && o["avoid-recent"] === undefined)
+      throw new UsageError(`--${flag}: needs --avoid-recent`);
   }
   const avoidRecent =
     o["avoid-recent"] === undefined
       ? undefined
       : {
           games: integer("--avoid-recent", o["avoid-recent"], 1, 1000),
-          ...(o["avoid-recent-fallback"] !== undefined ? { fallbackMs: nonNegative("--avoid-recent-fallback", o["avoid-recent-fallback"]) * 1000 } : {}),
-          ...(o["avoid-recent-span"] !== undefined ? { withinMs: positive("--avoid-recent-span", o["avoid-recent-span"]) * 1000 } : {}),
+          ...(o["avoid-recent-fallback"] !== undefined
+            ? { fallbackMs: nonNegative("--avoid-recent-fallback", o["avoid-recent-fallback"]) * 1000 }
+            : {}),
+          ...(o["avoid-recent-span"] !== undefined
+            ? { withinMs: positive("--avoid-recent-span", o["avoid-recent-span"]) * 1000 }
+            : {}),
         };
-  if (o.opt && maxWait === undefined) throw new UsageError("--opt: needs --max-wait (the optimum's bots join after tau_max)");
+  if (o.opt && maxWait === undefined)
+    throw new UsageError("--opt: needs --max-wait (the optimum's bots join after tau_max)");
   return {
     policy: o.policy,
     params,
@@ -261,11 +274,13 @@ function nonNegative(option: string, text: string): number {
 
 function integer(option: string, text: string, min: number, max: number): number {
   const n = finite(option, text);
-  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`${option}: must be a whole number from ${min} to ${max}, got ${text}`);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new UsageError(`${option}: must be a whole number from ${min} to ${max}, got ${text}`);
   return n;
 }
 
 function choice<T extends string>(option: string, text: string, allowed: readonly T[]): T {
-  if (!(allowed as readonly string[]).includes(text)) throw new UsageError(`${option}: "${text}" is not one of ${allowed.join(", ")}`);
+  if (!(allowed as readonly string[]).includes(text))
+    throw new UsageError(`${option}: "${text}" is not one of ${allowed.join(", ")}`);
   return text as T;
 }

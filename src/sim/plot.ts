@@ -3,7 +3,11 @@ import { writeFile } from "node:fs/promises";
 import type { SimulationReport } from "./run.js";
 
 /** Write the sweep's wait-against-cost curve to `file`; the cost is Schlup's if known, else Wu's. */
-export async function writeSweepPlot(file: string, sweepKey: string, reports: readonly SimulationReport[]): Promise<void> {
+export async function writeSweepPlot(
+  file: string,
+  sweepKey: string,
+  reports: readonly SimulationReport[],
+): Promise<void> {
   // vega is only needed for plots: load it on demand so the library does not depend on it.
   const [vega, vegaLite] = await Promise.all([import("vega"), import("vega-lite")]).catch(() => {
     throw new Error("--plot needs the packages vega and vega-lite (npm install vega vega-lite)");
@@ -21,8 +25,21 @@ export async function writeSweepPlot(file: string, sweepKey: string, reports: re
     height: 320,
     data: { values },
     layer: [
-      { mark: { type: "line", point: true }, encoding: { x: { field: "wait", type: "quantitative", title: "mean wait (s)" }, y: { field: "cost", type: "quantitative", title: schlup ? "Schlup cost per game" : "Wu cost per time" } } },
-      { mark: { type: "text", dx: 8, dy: -8 }, encoding: { x: { field: "wait", type: "quantitative" }, y: { field: "cost", type: "quantitative" }, text: { field: "value" } } },
+      {
+        mark: { type: "line", point: true },
+        encoding: {
+          x: { field: "wait", type: "quantitative", title: "mean wait (s)" },
+          y: { field: "cost", type: "quantitative", title: schlup ? "Schlup cost per game" : "Wu cost per time" },
+        },
+      },
+      {
+        mark: { type: "text", dx: 8, dy: -8 },
+        encoding: {
+          x: { field: "wait", type: "quantitative" },
+          y: { field: "cost", type: "quantitative" },
+          text: { field: "value" },
+        },
+      },
     ],
   };
   const compiled = vegaLite.compile(spec as never).spec;
@@ -39,7 +56,12 @@ export interface OverlayPoint {
 }
 
 /** Several policies' sweeps on one plot: mean wait (x) against `yTitle` (y), one line per series. */
-export async function writeOverlayPlot(file: string, title: string, yTitle: string, points: readonly OverlayPoint[]): Promise<void> {
+export async function writeOverlayPlot(
+  file: string,
+  title: string,
+  yTitle: string,
+  points: readonly OverlayPoint[],
+): Promise<void> {
   const [vega, vegaLite] = await Promise.all([import("vega"), import("vega-lite")]).catch(() => {
     throw new Error("plots need the packages vega and vega-lite (npm install vega vega-lite)");
   });
@@ -52,8 +74,19 @@ export async function writeOverlayPlot(file: string, title: string, yTitle: stri
     height: 420,
     data: { values: points.map((p) => ({ ...p })) },
     layer: [
-      { mark: { type: "line", point: true }, encoding: { x, y, color: { field: "series", type: "nominal", title: "policy" }, order: { field: "wait", type: "quantitative" } } },
-      { mark: { type: "text", dx: 6, dy: -6, fontSize: 8 }, encoding: { x, y, text: { field: "label" }, color: { field: "series", type: "nominal" } } },
+      {
+        mark: { type: "line", point: true },
+        encoding: {
+          x,
+          y,
+          color: { field: "series", type: "nominal", title: "policy" },
+          order: { field: "wait", type: "quantitative" },
+        },
+      },
+      {
+        mark: { type: "text", dx: 6, dy: -6, fontSize: 8 },
+        encoding: { x, y, text: { field: "label" }, color: { field: "series", type: "nominal" } },
+      },
     ],
   };
   const compiled = vegaLite.compile(spec as never).spec;

@@ -28,7 +28,8 @@ export function reportTable(reports: readonly SimulationReport[]): string {
     row("ratio to optimum", (r) => fixed(r.ratioToOpt));
   }
   if (reports.some((r) => r.unmatched > 0)) row("still waiting at end", (r) => String(r.unmatched));
-  if (reports.some((r) => r.sideMixUnstable)) row("side mix", (r) => (r.sideMixUnstable ? "UNSTABLE: |A − B| ≥ choice-free" : "stable"));
+  if (reports.some((r) => r.sideMixUnstable))
+    row("side mix", (r) => (r.sideMixUnstable ? "UNSTABLE: |A − B| ≥ choice-free" : "stable"));
   return table.toString();
 }
 

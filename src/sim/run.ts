@@ -34,7 +34,11 @@ export function runRequest(request: SimulationRequest, progress?: Progress): Sim
   return variants.map((params) => runOne(request, params, progress));
 }
 
-function runOne(request: SimulationRequest, params: Readonly<Record<string, unknown>>, progress?: Progress): SimulationReport {
+function runOne(
+  request: SimulationRequest,
+  params: Readonly<Record<string, unknown>>,
+  progress?: Progress,
+): SimulationReport {
   const label = `${request.policy} ${JSON.stringify(params)}`;
   const trace = simulate({
     policy: request.policy,
@@ -57,7 +61,12 @@ function runOne(request: SimulationRequest, params: Readonly<Record<string, unkn
     imbalanceCost: request.imbalanceCost,
     ratingScale: scale,
   });
-  const report: SimulationReport = { policy: request.policy, params, ...measures, sideMixUnstable: trace.stats.sideMix.unstable };
+  const report: SimulationReport = {
+    policy: request.policy,
+    params,
+    ...measures,
+    sideMixUnstable: trace.stats.sideMix.unstable,
+  };
   if (!request.opt || request.maxWait === undefined) return report;
   return { ...report, ...compareWithOptimum(trace, request.maxWait, scale) };
 }

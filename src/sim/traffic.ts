@@ -67,7 +67,13 @@ export function* arrivals(model: TrafficModel, seed: number): Generator<Arrival,
     }
     const side = random.weighted(model.sides);
     const zones = model.zones && random.weighted(model.zones);
-    const ticket: Ticket = { id: `t${index}`, players, enqueuedAt: time * 1000, ...(side ? { side } : {}), ...(zones ? { zones } : {}) };
+    const ticket: Ticket = {
+      id: `t${index}`,
+      players,
+      enqueuedAt: time * 1000,
+      ...(side ? { side } : {}),
+      ...(zones ? { zones } : {}),
+    };
     yield { index, time, ticket };
   }
 }

@@ -67,7 +67,12 @@ export function bruteOldestGame(pool: readonly Ticket[], k: number): number[] | 
     if (count(members.map((i) => pool[i])) === 2 * k) seats.push(members);
   }
   seats.sort(compareIndexLists);
-  return seats.find((members) => bruteFeasible(members.map((i) => pool[i]), k));
+  return seats.find((members) =>
+    bruteFeasible(
+      members.map((i) => pool[i]),
+      k,
+    ),
+  );
 }
 
 /**

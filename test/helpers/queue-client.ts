@@ -42,7 +42,8 @@ export function listen(room: SdkRoom): Inbox {
       };
       check();
     });
-  const matches = (payload: Payload, fields: Record<string, unknown>) => Object.entries(fields).every(([k, v]) => payload?.[k] === v);
+  const matches = (payload: Payload, fields: Record<string, unknown>) =>
+    Object.entries(fields).every(([k, v]) => payload?.[k] === v);
   const first = (type: string, fields: Record<string, unknown>): Promise<Payload> =>
     new Promise((resolve) => {
       const check = () => {
@@ -63,7 +64,11 @@ export interface Player {
 }
 
 /** Join a queue and record its messages. */
-export async function join(server: ColyseusTestServer, queue: string, options: Record<string, unknown>): Promise<Player> {
+export async function join(
+  server: ColyseusTestServer,
+  queue: string,
+  options: Record<string, unknown>,
+): Promise<Player> {
   const room = await server.sdk.joinOrCreate(queue, options);
   return track(room);
 }
@@ -92,7 +97,8 @@ export async function joinError(server: ColyseusTestServer, queue: string, optio
  */
 export function kill(room: SdkRoom): void {
   room.reconnection.enabled = false;
-  const ws = (room.connection as unknown as { transport: { ws: { terminate?: () => void; close: () => void } } }).transport.ws;
+  const ws = (room.connection as unknown as { transport: { ws: { terminate?: () => void; close: () => void } } })
+    .transport.ws;
   if (ws.terminate) ws.terminate();
   else throw new Error("this WebSocket cannot be terminated (expected the ws package's WebSocket)");
 }

@@ -32,7 +32,12 @@ export interface BruteRoleGame {
  * Every role-valid game among `tickets`: every pair of disjoint ticket subsets seating k players
  * each, sides honoured, parties whole, each team role-valid by {@link bruteTeamRoleValid}.
  */
-export function allRoleGames(tickets: readonly Ticket[], k: number, roles: readonly string[], imbalance: ImbalanceFn): BruteRoleGame[] {
+export function allRoleGames(
+  tickets: readonly Ticket[],
+  k: number,
+  roles: readonly string[],
+  imbalance: ImbalanceFn,
+): BruteRoleGame[] {
   if (tickets.length > 14) throw new Error("brute force: too many tickets");
   const members = (mask: number) => tickets.filter((_, i) => mask & (1 << i));
   const teams: [number[], number[]] = [[], []];
@@ -49,7 +54,14 @@ export function allRoleGames(tickets: readonly Ticket[], k: number, roles: reado
       if (a & b) continue;
       const teamA = members(a);
       const teamB = members(b);
-      games.push({ teamA, teamB, imbalance: imbalance(teamA.flatMap((t) => [...t.players]), teamB.flatMap((t) => [...t.players])) });
+      games.push({
+        teamA,
+        teamB,
+        imbalance: imbalance(
+          teamA.flatMap((t) => [...t.players]),
+          teamB.flatMap((t) => [...t.players]),
+        ),
+      });
     }
   }
   return games;
@@ -63,7 +75,8 @@ export function bruteBestRoleImbalance(
   imbalance: ImbalanceFn,
 ): number | undefined {
   let best: number | undefined;
-  for (const g of allRoleGames(tickets, k, roles, imbalance)) if (best === undefined || g.imbalance < best) best = g.imbalance;
+  for (const g of allRoleGames(tickets, k, roles, imbalance))
+    if (best === undefined || g.imbalance < best) best = g.imbalance;
   return best;
 }
 
@@ -81,7 +94,11 @@ export function expectRoleValidMatch(match: Match, roles: readonly string[]): vo
 }
 
 /** A role ticket builder: a party with each member's roles; players are `${id}/0`, `${id}/1`, ... */
-export function roleParty(id: string, members: ReadonlyArray<{ rating: number; roles: readonly string[] }>, options: { at?: number; side?: Side } = {}): Ticket {
+export function roleParty(
+  id: string,
+  members: ReadonlyArray<{ rating: number; roles: readonly string[] }>,
+  options: { at?: number; side?: Side } = {},
+): Ticket {
   return {
     id,
     players: members.map((m, i) => ({ id: `${id}/${i}`, rating: m.rating, roles: m.roles })),
@@ -91,7 +108,12 @@ export function roleParty(id: string, members: ReadonlyArray<{ rating: number; r
 }
 
 /** A solo role ticket; its player is `${id}/0`. */
-export function roleSolo(id: string, rating: number, roles: readonly string[], options: { at?: number; side?: Side } = {}): Ticket {
+export function roleSolo(
+  id: string,
+  rating: number,
+  roles: readonly string[],
+  options: { at?: number; side?: Side } = {},
+): Ticket {
   return roleParty(id, [{ rating, roles }], options);
 }
 

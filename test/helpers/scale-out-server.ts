@@ -35,12 +35,15 @@ class BackfillDemoRoom extends DemoGameRoom {
     const seat = this.state.seats.get(client.sessionId);
     if (!seat) return;
     this.state.seats.delete(client.sessionId);
-    requestBackfill(this.match, seat.side === "A" ? 0 : 1, 1).catch((error) => console.error("requestBackfill failed:", error));
+    requestBackfill(this.match, seat.side === "A" ? 0 : 1, 1).catch((error) =>
+      console.error("requestBackfill failed:", error),
+    );
   }
 }
 
 const port = Number(process.env.PORT);
-if (!Number.isInteger(port) || !process.env.REDIS_URL) throw new Error("scale-out-server: PORT and REDIS_URL are required");
+if (!Number.isInteger(port) || !process.env.REDIS_URL)
+  throw new Error("scale-out-server: PORT and REDIS_URL are required");
 await listen(
   config({
     ...app,

@@ -9,7 +9,11 @@ export interface QueuedClient {
 }
 
 /** Join a queue and start listening for the seat at once, so no message is missed. */
-export async function joinQueue(server: ColyseusTestServer, queue: string, options: Record<string, unknown>): Promise<QueuedClient> {
+export async function joinQueue(
+  server: ColyseusTestServer,
+  queue: string,
+  options: Record<string, unknown>,
+): Promise<QueuedClient> {
   const room = await server.sdk.joinOrCreate(queue, options);
   let resolve!: (seat: SeatMessage) => void;
   const seat = new Promise<SeatMessage>((r) => (resolve = r));
@@ -24,7 +28,9 @@ export async function joinQueue(server: ColyseusTestServer, queue: string, optio
 export function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   return Promise.race([
     promise,
-    new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms)),
+    new Promise<T>((_, reject) =>
+      setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms),
+    ),
   ]);
 }
 

@@ -49,7 +49,10 @@ export const sideArb: fc.Arbitrary<Side | undefined> = fc.oneof(
 export const ratingArb = fc.integer({ min: 0, max: 3000 });
 
 /** A party of 1..maxSize players with an optional side. */
-export function ticketSpecArb(maxSize: number, side: fc.Arbitrary<Side | undefined> = sideArb): fc.Arbitrary<TicketSpec> {
+export function ticketSpecArb(
+  maxSize: number,
+  side: fc.Arbitrary<Side | undefined> = sideArb,
+): fc.Arbitrary<TicketSpec> {
   return fc.record({
     ratings: fc.array(ratingArb, { minLength: 1, maxLength: maxSize }),
     side,

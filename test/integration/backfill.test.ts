@@ -3,7 +3,14 @@ import type { Room as SdkRoom } from "@colyseus/sdk";
 import { boot, type ColyseusTestServer } from "@colyseus/testing";
 import config from "@colyseus/tools";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { cancelBackfill, defineQueue, requestBackfill, type MatchInfo, type MatchmakerRoom, type SeatOptions } from "../../src/index.js";
+import {
+  cancelBackfill,
+  defineQueue,
+  requestBackfill,
+  type MatchInfo,
+  type MatchmakerRoom,
+  type SeatOptions,
+} from "../../src/index.js";
 import { joinQueue, staysPending, testPort, within } from "../helpers/sdk.js";
 
 /** A game that asks its queue for a replacement whenever a player leaves. */
@@ -76,10 +83,26 @@ describe("backfill", () => {
     // A newcomer who fits takes the seat (ahead of playing wrongSide in a new game).
     const c = await joinQueue(server, "bf_duel", { rating: 1490 });
     const seatC = await within(c.seat, 3000, "the replacement's seat");
-    expect(seatC).toMatchObject({ roomId: seatA.roomId, matchId: seatA.matchId, side: seatA.side, team: seatA.team, backfill: true });
+    expect(seatC).toMatchObject({
+      roomId: seatA.roomId,
+      matchId: seatA.matchId,
+      side: seatA.side,
+      team: seatA.team,
+      backfill: true,
+    });
     const gameC = await server.sdk.consumeSeatReservation(seatC);
-    await vi.waitFor(() => expect(game.joins.at(-1)).toEqual({ sessionId: c.queue.sessionId, options: expect.objectContaining({ backfill: true, team: seatA.team, matchId: seatA.matchId }) }));
-    expect(queueRoom.getMetrics()).toMatchObject({ backfillRequested: 1, backfillPending: 0, backfillFilled: 1, waitingPlayers: 1 });
+    await vi.waitFor(() =>
+      expect(game.joins.at(-1)).toEqual({
+        sessionId: c.queue.sessionId,
+        options: expect.objectContaining({ backfill: true, team: seatA.team, matchId: seatA.matchId }),
+      }),
+    );
+    expect(queueRoom.getMetrics()).toMatchObject({
+      backfillRequested: 1,
+      backfillPending: 0,
+      backfillFilled: 1,
+      waitingPlayers: 1,
+    });
     expect(queueRoom.matchmaker.has(wrongSide.queue.sessionId)).toBe(true);
 
     game.autoBackfill = false;
@@ -92,7 +115,9 @@ describe("backfill", () => {
     const b = await joinQueue(server, "bf_duel", { rating: 1500 });
     const [seatA] = await within(Promise.all([a.seat, b.seat]), 3000, "seats");
     const game = BackfillGame.rooms.get(seatA.matchId)!;
-    await expect(requestBackfill({ id: "no-such-match", queueRoomId: a.queue.roomId }, 0, 1)).rejects.toThrow(/matchId: no running match "no-such-match"/);
+    await expect(requestBackfill({ id: "no-such-match", queueRoomId: a.queue.roomId }, 0, 1)).rejects.toThrow(
+      /matchId: no running match "no-such-match"/,
+    );
     await expect(requestBackfill(game.match, 2 as 0, 1)).rejects.toThrow(/team: must be 0 \(side A\) or 1 \(side B\)/);
     await expect(requestBackfill(game.match, 0, 2)).rejects.toThrow(/count: must be a whole number from 1 to 1/);
     await expect(requestBackfill({ id: game.match.id }, 0, 1)).rejects.toThrow(/no queueRoomId/);
@@ -100,7 +125,9 @@ describe("backfill", () => {
     // A pending request can be cancelled: a fitting newcomer then waits for a game of its own.
     const queueRoom = server.getRoomById<MatchmakerRoom>(a.queue.roomId);
     expect(await requestBackfill(game.match, 0, 1)).toEqual({ matchId: game.match.id, team: 0, pending: 1 });
-    await expect(requestBackfill(game.match, 0, 1)).rejects.toThrow("requestBackfill: count: 1 of the team's 1 seats are already sought");
+    await expect(requestBackfill(game.match, 0, 1)).rejects.toThrow(
+      "requestBackfill: count: 1 of the team's 1 seats are already sought",
+    );
     expect(await cancelBackfill(game.match)).toBe(1);
     expect(queueRoom.getMetrics()).toMatchObject({ backfillRequested: 1, backfillPending: 0 });
     const newcomer = await joinQueue(server, "bf_duel", { rating: 1500 });
@@ -153,10 +180,15 @@ describe("backfill", () => {
 
     // A party of two (leader and member) joins and takes both seats together.
     const leader = await joinQueue(server, "bf_squad", { rating: 1510, party: { size: 2 } });
-    const code = await within(new Promise<string>((resolve) => leader.queue.onMessage("party", (m: { code: string }) => resolve(m.code))), 3000, "the party code");
+    const code = await within(
+      new Promise<string>((resolve) => leader.queue.onMessage("party", (m: { code: string }) => resolve(m.code))),
+      3000,
+      "the party code",
+    );
     const member = await joinQueue(server, "bf_squad", { rating: 1490, partyCode: code });
     const [s1, s2] = await within(Promise.all([leader.seat, member.seat]), 3000, "the party's seats");
-    for (const s of [s1, s2]) expect(s).toMatchObject({ roomId: seats[0].roomId, matchId: seats[0].matchId, team: 0, backfill: true });
+    for (const s of [s1, s2])
+      expect(s).toMatchObject({ roomId: seats[0].roomId, matchId: seats[0].matchId, team: 0, backfill: true });
     expect(queueRoom.getMetrics()).toMatchObject({ backfillFilled: 2, backfillPending: 0, waitingPlayers: 0 });
     expect(queueRoom.session.placeOf(leader.queue.sessionId)).toBe("seated");
 

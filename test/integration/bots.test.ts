@@ -16,7 +16,13 @@ describe("bots after the maximum wait", () => {
       config({
         rooms: {
           // The timer runs once a minute: only the engine's own deadline can start these games.
-          lonely_2v2: defineQueue({ teamSize: 2, gameRoom: "recording", tickMs: 60_000, maxWaitMs: 300, fillWithBots: true }),
+          lonely_2v2: defineQueue({
+            teamSize: 2,
+            gameRoom: "recording",
+            tickMs: 60_000,
+            maxWaitMs: 300,
+            fillWithBots: true,
+          }),
           recording: defineRoom(RecordingGameRoom),
         },
       }),
@@ -48,6 +54,8 @@ describe("bots after the maximum wait", () => {
   });
 
   it("refuses fillWithBots without a maximum wait, naming the option", () => {
-    expect(() => defineQueue({ teamSize: 1, gameRoom: "recording", fillWithBots: true })).toThrow(/fillWithBots: needs maxWaitMs/);
+    expect(() => defineQueue({ teamSize: 1, gameRoom: "recording", fillWithBots: true })).toThrow(
+      /fillWithBots: needs maxWaitMs/,
+    );
   });
 });

@@ -45,7 +45,8 @@ describe("expanding-window and avoidRecent in the room", () => {
     const [seatA, seatB] = await within(Promise.all([ann.seat, bob.seat]), 5000, "the first game");
     expect(seatA.matchId).toBe(seatB.matchId);
     const first = played.matches.find((m) => m.id === seatA.matchId)!;
-    for (const team of first.teams) for (const p of team.players) expect(p.window).toEqual({ unit: "rating", initial: 100, width: 100 });
+    for (const team of first.teams)
+      for (const p of team.players) expect(p.window).toEqual({ unit: "rating", initial: 100, width: 100 });
     await ann.queue.leave();
     await bob.queue.leave();
 

@@ -70,7 +70,12 @@ describe("operators' figures", () => {
     // The monitor shows the same figures in the room's state.
     const monitor = await server.http.get(`/monitor/api/room?roomId=${squad[0].queue.roomId}`);
     const figures = (monitor.data as { state: { figures: Record<string, unknown> } }).state.figures;
-    expect(figures).toMatchObject({ waitingPlayers: 3, waitingBySide: { A: 2, any: 1 }, waitingByPartySize: { "1": 3 }, declines: 0 });
+    expect(figures).toMatchObject({
+      waitingPlayers: 3,
+      waitingBySide: { A: 2, any: 1 },
+      waitingByPartySize: { "1": 3 },
+      declines: 0,
+    });
 
     for (const path of ["/matchmaker/metrics/prometheus", "/matchmaker/metrics?format=prometheus"]) {
       const res = await fetch(base() + path);
@@ -84,9 +89,12 @@ describe("operators' figures", () => {
       expect(text).toContain(`matchmaker_waiting_players_by_party_size{queue="squad",${room},party_size="1"} 3`);
       expect(text).toContain("# TYPE matchmaker_matches_formed_total counter");
       expect(text).toMatch(/^matchmaker_matches_formed_total\{queue="duel",room_id="[^"]+"\} 1$/m);
-      expect(text).toMatch(/^matchmaker_recent_wait_seconds\{queue="duel",room_id="[^"]+",quantile="0\.99"\} [0-9.e-]+$/m);
+      expect(text).toMatch(
+        /^matchmaker_recent_wait_seconds\{queue="duel",room_id="[^"]+",quantile="0\.99"\} [0-9.e-]+$/m,
+      );
       // Every sample line is `name{labels} value`.
-      for (const line of text.trim().split("\n")) if (!line.startsWith("#")) expect(line).toMatch(/^[a-z_]+\{[^}]*\} -?[0-9.e+-]+$/);
+      for (const line of text.trim().split("\n"))
+        if (!line.startsWith("#")) expect(line).toMatch(/^[a-z_]+\{[^}]*\} -?[0-9.e+-]+$/);
     }
     expect((await fetch(`${base()}/matchmaker/metrics/nothing`)).status).toBe(404);
     for (const c of [...squad, ...duel]) await c.queue.leave();

@@ -67,8 +67,12 @@ describe("parties", () => {
 
     // The game room sees one ticket for the party, distinct from both players' ids, on one team.
     expect(played.matches).toHaveLength(1);
-    const partyTeam = played.matches[0]!.teams.find((t) => t.players.some((p) => p.sessionId === leader.room.sessionId))!;
-    const partyPlayers = partyTeam.players.filter((p) => p.sessionId !== solo1.room.sessionId && p.sessionId !== solo2.room.sessionId);
+    const partyTeam = played.matches[0]!.teams.find((t) =>
+      t.players.some((p) => p.sessionId === leader.room.sessionId),
+    )!;
+    const partyPlayers = partyTeam.players.filter(
+      (p) => p.sessionId !== solo1.room.sessionId && p.sessionId !== solo2.room.sessionId,
+    );
     expect(partyPlayers.map((p) => p.sessionId).sort()).toEqual([leader.room.sessionId, member.room.sessionId].sort());
     expect(new Set(partyPlayers.map((p) => p.ticketId)).size).toBe(1);
     expect(partyPlayers[0]!.ticketId).toMatch(/^party-/);
@@ -83,11 +87,18 @@ describe("parties", () => {
       ["party_squad", { rating: 1500, party: { size: 2, name: "x" } }, "party.name: unknown field"],
       ["party_squad", { rating: 1500, partyCode: "not a code" }, "partyCode: must be a party code"],
       ["party_squad", { rating: 1500, partyCode: 42 }, "partyCode: must be a party code"],
-      ["party_squad", { rating: 1500, party: { size: 2 }, partyCode: "A".repeat(22) }, "partyCode: cannot be combined with party"],
+      [
+        "party_squad",
+        { rating: 1500, party: { size: 2 }, partyCode: "A".repeat(22) },
+        "partyCode: cannot be combined with party",
+      ],
       ["party_duel", { rating: 1500, party: { size: 2 } }, "party: this queue has no parties (1v1)"],
     ];
     for (const [queue, options, message] of cases) {
-      expect(await joinError(server, queue, options)).toEqual({ code: 525, message: `invalid join options: ${message}` });
+      expect(await joinError(server, queue, options)).toEqual({
+        code: 525,
+        message: `invalid join options: ${message}`,
+      });
     }
     // A full party and a member choosing a side are refused too.
     const leader = await join(server, "party_squad", { rating: 1500, party: { size: 2 } });
@@ -115,8 +126,13 @@ describe("parties", () => {
     expect(queue.state.waiting.size).toBe(1);
 
     await m2.room.leave();
-    const notices = await within(Promise.all([leader, m1].map((p) => p.inbox.first("party", { event: "member_left" }))), 5000, "member-left notices");
-    for (const notice of notices) expect(notice).toMatchObject({ event: "member_left", status: "held", members: 2, reason: "left" });
+    const notices = await within(
+      Promise.all([leader, m1].map((p) => p.inbox.first("party", { event: "member_left" }))),
+      5000,
+      "member-left notices",
+    );
+    for (const notice of notices)
+      expect(notice).toMatchObject({ event: "member_left", status: "held", members: 2, reason: "left" });
     expect(queue.matchmaker.size).toBe(0);
     expect(queue.state.waiting.size).toBe(0);
 
@@ -140,9 +156,18 @@ describe("parties", () => {
     const { code } = await leader.inbox.nth("party");
     const m1 = await join(server, "party_trio", { rating: 1500, partyCode: code });
     await leader.room.leave();
-    expect(await within(m1.inbox.first("party", { event: "member_left" }), 5000, "member-left notice")).toMatchObject({ event: "member_left", leader: true, members: 1 });
+    expect(await within(m1.inbox.first("party", { event: "member_left" }), 5000, "member-left notice")).toMatchObject({
+      event: "member_left",
+      leader: true,
+      members: 1,
+    });
     const m2 = await join(server, "party_trio", { rating: 1500, partyCode: code });
-    expect(await m2.inbox.nth("party")).toMatchObject({ event: "member_joined", members: 2, leader: false, status: "forming" });
+    expect(await m2.inbox.nth("party")).toMatchObject({
+      event: "member_joined",
+      members: 2,
+      leader: false,
+      status: "forming",
+    });
     await leaveAll([m1, m2]);
   });
 });

@@ -47,7 +47,9 @@ describe("a QueueRoom client against a MatchmakerRoom", () => {
       );
       const [a, b] = outcomes;
       expect(a.game.roomId).toBe(b.game.roomId);
-      await vi.waitFor(() => expect(AnyGame.joined.get(a.game.roomId)?.sort()).toEqual([a.game.sessionId, b.game.sessionId].sort()));
+      await vi.waitFor(() =>
+        expect(AnyGame.joined.get(a.game.roomId)?.sort()).toEqual([a.game.sessionId, b.game.sessionId].sort()),
+      );
       // `clients` counts arrived, and after `confirm` the queue closed the connection normally.
       for (const o of outcomes) {
         expect(o.clients.length).toBeGreaterThan(0);

@@ -16,12 +16,24 @@ describe("several queues in one server", () => {
         rooms: {
           // Same team size, different policies and options.
           open_duel: defineQueue({ teamSize: 1, gameRoom: "game", policy: "greedy", tickMs: 100 }),
-          banded_duel: defineQueue({ teamSize: 1, gameRoom: "game", policy: "multi-queue", params: { r: 2 }, rating: { min: 0, max: 3000 }, tickMs: 100 }),
+          banded_duel: defineQueue({
+            teamSize: 1,
+            gameRoom: "game",
+            policy: "multi-queue",
+            params: { r: 2 },
+            rating: { min: 0, max: 3000 },
+            tickMs: 100,
+          }),
           // A queue configured without defineQueue, so only onCreate can check it.
           broken: defineRoom(MatchmakerRoom, { teamSize: 2, gameRoom: "game", policy: "no-such-policy" } as never),
           broken_size: defineRoom(MatchmakerRoom, { teamSize: 0, gameRoom: "game", tickMs: 5 } as never),
           // With a ready check: a player who declines is counted in the figures.
-          checked_duel: defineQueue({ teamSize: 1, gameRoom: "game", tickMs: 60_000, readyCheck: { timeoutMs: 10_000 } }),
+          checked_duel: defineQueue({
+            teamSize: 1,
+            gameRoom: "game",
+            tickMs: 60_000,
+            readyCheck: { timeoutMs: 10_000 },
+          }),
           game: defineRoom(Game),
         },
       }),
@@ -34,10 +46,16 @@ describe("several queues in one server", () => {
 
   it("each queue matches only its own players, by its own policy", async () => {
     // 500 and 2500 fall in different bands of banded_duel: they never play there. In open_duel they do.
-    const banded = [await joinQueue(server, "banded_duel", { rating: 500 }), await joinQueue(server, "banded_duel", { rating: 2500 })];
+    const banded = [
+      await joinQueue(server, "banded_duel", { rating: 500 }),
+      await joinQueue(server, "banded_duel", { rating: 2500 }),
+    ];
     const statuses: StatusMessage[] = [];
     banded[0].queue.onMessage("status", (s: StatusMessage) => statuses.push(s));
-    const open = [await joinQueue(server, "open_duel", { rating: 500 }), await joinQueue(server, "open_duel", { rating: 2500 })];
+    const open = [
+      await joinQueue(server, "open_duel", { rating: 500 }),
+      await joinQueue(server, "open_duel", { rating: 2500 }),
+    ];
     const [s1, s2] = await within(Promise.all(open.map((o) => o.seat)), 3000, "open_duel seats");
     expect(s1.roomId).toBe(s2.roomId);
     for (const b of banded) expect(await staysPending(b.seat, 300)).toBe(true);
@@ -61,9 +79,13 @@ describe("several queues in one server", () => {
   });
 
   it("refuses to create a queue whose options are bad, naming the field, and keeps the others running", async () => {
-    const error = (await server.sdk.joinOrCreate("broken", { rating: 1000 }).catch((e: Error) => e)) as Error & { code?: number };
+    const error = (await server.sdk.joinOrCreate("broken", { rating: 1000 }).catch((e: Error) => e)) as Error & {
+      code?: number;
+    };
     expect(error).toBeInstanceOf(Error);
-    expect(error.message).toMatch(/^MatchmakerRoom options: unknown policy "no-such-policy"; registered policies: .*greedy/);
+    expect(error.message).toMatch(
+      /^MatchmakerRoom options: unknown policy "no-such-policy"; registered policies: .*greedy/,
+    );
     expect(error.code).toBe(523);
     const sizeError = (await server.sdk.joinOrCreate("broken_size", { rating: 1000 }).catch((e: Error) => e)) as Error;
     expect(sizeError.message).toBe("MatchmakerRoom options: teamSize: must be at least 1; tickMs: must be at least 10");

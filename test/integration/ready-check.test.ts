@@ -16,9 +16,19 @@ describe("ready check", () => {
     server = await boot(
       config({
         rooms: {
-          ready_squad: defineQueue({ teamSize: 2, gameRoom: "ready_game", tickMs: 60_000, readyCheck: { timeoutMs: 10_000 } }),
+          ready_squad: defineQueue({
+            teamSize: 2,
+            gameRoom: "ready_game",
+            tickMs: 60_000,
+            readyCheck: { timeoutMs: 10_000 },
+          }),
           // A one-minute timer: the ready check's own deadline must wake the queue.
-          ready_duel: defineQueue({ teamSize: 1, gameRoom: "ready_game", tickMs: 60_000, readyCheck: { timeoutMs: 400 } }),
+          ready_duel: defineQueue({
+            teamSize: 1,
+            gameRoom: "ready_game",
+            tickMs: 60_000,
+            readyCheck: { timeoutMs: 400 },
+          }),
           ready_game: defineRoom(ReadyGameRoom),
         },
       }),
@@ -44,7 +54,11 @@ describe("ready check", () => {
       await join(server, "ready_squad", { rating: 1500 }),
     ];
     const queue = server.getRoomById<MatchmakerRoom>(a.room.roomId);
-    const found: MatchFoundMessage[] = await within(Promise.all([a, b, c, d].map((p) => p.inbox.nth("match_found"))), 5000, "match_found");
+    const found: MatchFoundMessage[] = await within(
+      Promise.all([a, b, c, d].map((p) => p.inbox.nth("match_found"))),
+      5000,
+      "match_found",
+    );
     expect(new Set(found.map((f) => f.matchId)).size).toBe(1);
     expect(found[0]).toEqual({ matchId: found[0]!.matchId, timeoutMs: 10_000, players: 4 });
     // Matched: no longer in the waiting list, and no game room yet.
@@ -59,14 +73,25 @@ describe("ready check", () => {
     c.room.send("accept");
     d.room.send("decline");
 
-    expect(await within(d.inbox.nth("removed"), 5000, "removed")).toEqual({ reason: "declined", matchId: found[0]!.matchId });
+    expect(await within(d.inbox.nth("removed"), 5000, "removed")).toEqual({
+      reason: "declined",
+      matchId: found[0]!.matchId,
+    });
     expect(await within(d.left, 5000, "the decliner's disconnection")).toBe(CloseCode.CONSENTED);
-    for (const p of [a, b, c]) expect(await within(p.inbox.nth("requeued"), 5000, "requeued")).toEqual({ matchId: found[0]!.matchId, reason: "declined" });
+    for (const p of [a, b, c])
+      expect(await within(p.inbox.nth("requeued"), 5000, "requeued")).toEqual({
+        matchId: found[0]!.matchId,
+        reason: "declined",
+      });
     expect(played.matches).toHaveLength(0);
 
     // The three are back with their first enqueue time and, being older, fill the next match
     // with the first newcomer; the second newcomer waits.
-    const second: MatchFoundMessage[] = await within(Promise.all([a, b, c, e].map((p) => p.inbox.nth("match_found", p === e ? 1 : 2))), 5000, "second match_found");
+    const second: MatchFoundMessage[] = await within(
+      Promise.all([a, b, c, e].map((p) => p.inbox.nth("match_found", p === e ? 1 : 2))),
+      5000,
+      "second match_found",
+    );
     expect(new Set(second.map((s) => s.matchId)).size).toBe(1);
     expect(second[0]!.matchId).not.toBe(found[0]!.matchId);
     expect(f.inbox.all("match_found")).toHaveLength(0);

@@ -26,11 +26,27 @@ describe("reconnection", () => {
         rooms: {
           // Matching runs on joins (and reconnections) only.
           grace_squad: defineQueue({ teamSize: 2, gameRoom: "reconnect_game", tickMs: 60_000, reconnectGraceMs: 5000 }),
-          short_grace_squad: defineQueue({ teamSize: 2, gameRoom: "reconnect_game", tickMs: 60_000, reconnectGraceMs: 300 }),
-          ready_grace_duel: defineQueue({ teamSize: 1, gameRoom: "reconnect_game", tickMs: 60_000, reconnectGraceMs: 5000, readyCheck: { timeoutMs: 10_000 } }),
+          short_grace_squad: defineQueue({
+            teamSize: 2,
+            gameRoom: "reconnect_game",
+            tickMs: 60_000,
+            reconnectGraceMs: 300,
+          }),
+          ready_grace_duel: defineQueue({
+            teamSize: 1,
+            gameRoom: "reconnect_game",
+            tickMs: 60_000,
+            reconnectGraceMs: 5000,
+            readyCheck: { timeoutMs: 10_000 },
+          }),
           no_grace_duel: defineQueue({ teamSize: 1, gameRoom: "reconnect_game", tickMs: 60_000 }),
           reconnect_game: defineRoom(ReconnectGameRoom),
-          gated_grace_duel: defineQueue({ teamSize: 1, gameRoom: "gated_game", tickMs: 60_000, reconnectGraceMs: 5000 }),
+          gated_grace_duel: defineQueue({
+            teamSize: 1,
+            gameRoom: "gated_game",
+            tickMs: 60_000,
+            reconnectGraceMs: 5000,
+          }),
           gated_game: defineRoom(GatedGameRoom),
         },
       }),
@@ -72,7 +88,11 @@ describe("reconnection", () => {
       await join(server, "grace_squad", { rating: 1500 }),
       await join(server, "grace_squad", { rating: 1500 }),
     ];
-    const seats: SeatMessage[] = await within(Promise.all([back, ...others].map((p) => p.inbox.nth("seat"))), 5000, "seats");
+    const seats: SeatMessage[] = await within(
+      Promise.all([back, ...others].map((p) => p.inbox.nth("seat"))),
+      5000,
+      "seats",
+    );
     expect(seats[0]!.sessionId).toBe(sessionId);
     const waitMs = played.matches[0]!.teams.flatMap((t) => t.players).find((p) => p.sessionId === sessionId)!.waitMs;
     expect(waitMs).toBeGreaterThanOrEqual(30);
@@ -96,7 +116,11 @@ describe("reconnection", () => {
     expect(played.matches).toHaveLength(0);
 
     const back = track(await server.sdk.reconnect(token));
-    const seats: SeatMessage[] = await within(Promise.all([back, ...others].map((p) => p.inbox.nth("seat"))), 5000, "seats");
+    const seats: SeatMessage[] = await within(
+      Promise.all([back, ...others].map((p) => p.inbox.nth("seat"))),
+      5000,
+      "seats",
+    );
     expect(new Set(seats.map((s) => s.roomId)).size).toBe(1);
     expect(seats[0]!.sessionId).toBe(a.room.sessionId);
     expect(played.matches).toHaveLength(1);
@@ -115,7 +139,8 @@ describe("reconnection", () => {
     const d = await join(server, "short_grace_squad", { rating: 1500 });
     await vi.waitFor(() => expect(queue.session.placeOf(b.room.sessionId)).toBe("ready-check"));
 
-    for (const p of [b, c, d]) expect(await within(p.inbox.nth("requeued"), 5000, "requeued")).toMatchObject({ reason: "disconnected" });
+    for (const p of [b, c, d])
+      expect(await within(p.inbox.nth("requeued"), 5000, "requeued")).toMatchObject({ reason: "disconnected" });
     expect(queue.session.placeOf(a.room.sessionId)).toBeUndefined();
     expect(queue.matchmaker.get(b.room.sessionId)?.enqueuedAt).toBe(sinceB);
     expect(played.matches).toHaveLength(0);
@@ -146,7 +171,11 @@ describe("reconnection", () => {
     expect(again.timeoutMs).toBeGreaterThan(5000);
     expect(played.matches).toHaveLength(0);
     back.room.send("accept");
-    const seats: SeatMessage[] = await within(Promise.all([back.inbox.nth("seat"), b.inbox.nth("seat")]), 5000, "seats");
+    const seats: SeatMessage[] = await within(
+      Promise.all([back.inbox.nth("seat"), b.inbox.nth("seat")]),
+      5000,
+      "seats",
+    );
     expect(seats[0]!.roomId).toBe(seats[1]!.roomId);
     await leaveAll([back, b]);
   });

@@ -51,7 +51,8 @@ describe("a 5v5 role queue end to end", () => {
       { rating: 1500, roles: ["jungle", "top"], role: "top" },
     ];
     const clients: QueuedClient[] = [];
-    for (const p of players.slice(0, 5)) clients.push(await joinQueue(server, "lanes_5v5", { rating: p.rating, roles: p.roles }));
+    for (const p of players.slice(0, 5))
+      clients.push(await joinQueue(server, "lanes_5v5", { rating: p.rating, roles: p.roles }));
 
     // Bad roles are refused at the door, naming the field, while the queue keeps going.
     const bad: Array<[Record<string, unknown>, RegExp]> = [
@@ -72,7 +73,8 @@ describe("a 5v5 role queue end to end", () => {
       expect(error?.code).toBe(525);
     }
 
-    for (const p of players.slice(5)) clients.push(await joinQueue(server, "lanes_5v5", { rating: p.rating, roles: p.roles }));
+    for (const p of players.slice(5))
+      clients.push(await joinQueue(server, "lanes_5v5", { rating: p.rating, roles: p.roles }));
     const seats = await within(Promise.all(clients.map((c) => c.seat)), 5000, "ten seats");
 
     expect(new Set(seats.map((s) => s.roomId)).size).toBe(1);
@@ -81,7 +83,12 @@ describe("a 5v5 role queue end to end", () => {
       expect(seat.role, `player ${i} plays the only role left to them`).toBe(players[i].role);
     });
     for (const side of ["A", "B"]) {
-      expect(seats.filter((s) => s.side === side).map((s) => s.role).sort()).toEqual([...LANES].sort());
+      expect(
+        seats
+          .filter((s) => s.side === side)
+          .map((s) => s.role)
+          .sort(),
+      ).toEqual([...LANES].sort());
     }
 
     // The game room learns every player's role at creation and again with each seat.
@@ -93,7 +100,8 @@ describe("a 5v5 role queue end to end", () => {
     const games = [];
     for (const seat of seats) games.push(await server.sdk.consumeSeatReservation(seat));
     await vi.waitFor(() => expect(played.joined.filter((j) => j.seat.matchId === match.id)).toHaveLength(10));
-    for (const j of played.joined.filter((j) => j.seat.matchId === match.id)) expect(j.seat.role).toBe(roleOf.get(j.sessionId));
+    for (const j of played.joined.filter((j) => j.seat.matchId === match.id))
+      expect(j.seat.role).toBe(roleOf.get(j.sessionId));
     for (const g of games) await g.leave();
     for (const c of clients) await c.queue.leave();
   });
@@ -111,7 +119,9 @@ describe("a 5v5 role queue end to end", () => {
     expect(() => defineQueue({ teamSize: 5, gameRoom: "lane_game", roles: ["top", "mid"] })).toThrow(
       "MatchmakerRoom options: roles: must name exactly teamSize = 5 roles, got 2",
     );
-    expect(() => defineQueue({ teamSize: 2, gameRoom: "lane_game", roles: ["a", "a"] })).toThrow(/roles: "a" is listed twice/);
+    expect(() => defineQueue({ teamSize: 2, gameRoom: "lane_game", roles: ["a", "a"] })).toThrow(
+      /roles: "a" is listed twice/,
+    );
     expect(() => defineQueue({ teamSize: 2, gameRoom: "lane_game", roles: ["a", "b"], policy: "greedy" })).toThrow(
       /roles: policy "greedy" does not form role-valid games; use policy "roles"/,
     );

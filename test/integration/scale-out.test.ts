@@ -23,7 +23,12 @@ const PORTS = [testPort(30), testPort(31)] as const;
 
 /** Connected to Redis, or undefined when it is unreachable (the tests are then skipped). */
 async function connectRedis(): Promise<Redis | undefined> {
-  const redis = new Redis(REDIS, { lazyConnect: true, connectTimeout: 1000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const redis = new Redis(REDIS, {
+    lazyConnect: true,
+    connectTimeout: 1000,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
   redis.on("error", () => undefined);
   try {
     await redis.connect();
@@ -132,7 +137,9 @@ describe.skipIf(!redis)("two server processes sharing Redis", () => {
     expect(new Set(seats.map((s) => s.roomId)).size).toBe(1);
     expect(new Set(seats.map((s) => s.matchId)).size).toBe(1);
 
-    const queuePort = (await Promise.all(PORTS.map(queueRoomsOn))).flatMap((ids, i) => (ids.includes(queueRoomId) ? [PORTS[i]] : []));
+    const queuePort = (await Promise.all(PORTS.map(queueRoomsOn))).flatMap((ids, i) =>
+      ids.includes(queueRoomId) ? [PORTS[i]] : [],
+    );
     expect(queuePort).toHaveLength(1);
     // Least-loaded placement: the queue's process counts the queue room, the other process none.
     const otherPort = PORTS.find((p) => p !== queuePort[0]);
@@ -165,7 +172,9 @@ describe.skipIf(!redis)("two server processes sharing Redis", () => {
     const queueRoomId = first.queue.roomId;
     expect(second.queue.roomId).toBe(queueRoomId);
 
-    const queuePort = (await Promise.all(PORTS.map(queueRoomsOn))).flatMap((ids, i) => (ids.includes(queueRoomId) ? [PORTS[i]] : []));
+    const queuePort = (await Promise.all(PORTS.map(queueRoomsOn))).flatMap((ids, i) =>
+      ids.includes(queueRoomId) ? [PORTS[i]] : [],
+    );
     expect(queuePort).toHaveLength(1);
     const gamePort = PORTS.find((p) => p !== queuePort[0]);
     expect(seat1.publicAddress).toBe(`127.0.0.1:${gamePort}`);
@@ -186,7 +195,13 @@ describe.skipIf(!redis)("two server processes sharing Redis", () => {
     // for a replacement on that side, and the waiting player gets the seat.
     await game1.leave();
     const seat3 = await within(third.seat, 5000, "the replacement seat");
-    expect(seat3).toMatchObject({ roomId: seat1.roomId, matchId: seat1.matchId, side: seat1.side, team: seat1.team, backfill: true });
+    expect(seat3).toMatchObject({
+      roomId: seat1.roomId,
+      matchId: seat1.matchId,
+      side: seat1.side,
+      team: seat1.team,
+      backfill: true,
+    });
     expect(seat3.publicAddress).toBe(`127.0.0.1:${gamePort}`);
 
     const game3 = await third.sdk.consumeSeatReservation<DemoGameState>(seat3);

@@ -31,7 +31,8 @@ const CASES = [
 
 /** A game as "side A indices | side B indices", players named by their arrival index. */
 type GameKey = string;
-const key = (a: number[], b: number[]): GameKey => `${a.sort((x, y) => x - y).join(",")}|${b.sort((x, y) => x - y).join(",")}`;
+const key = (a: number[], b: number[]): GameKey =>
+  `${a.sort((x, y) => x - y).join(",")}|${b.sort((x, y) => x - y).join(",")}`;
 
 describe("a simulator trace replayed through the room", () => {
   let server: ColyseusTestServer;
@@ -40,7 +41,14 @@ describe("a simulator trace replayed through the room", () => {
     const rooms = Object.fromEntries(
       CASES.map((c) => [
         c.queue,
-        defineRoom(ReplayRoom, { teamSize: c.teamSize, gameRoom: "game", policy: c.policy, params: c.params, tickMs: 60_000, rating: { min: 0, max: 1 } }),
+        defineRoom(ReplayRoom, {
+          teamSize: c.teamSize,
+          gameRoom: "game",
+          policy: c.policy,
+          params: c.params,
+          tickMs: 60_000,
+          rating: { min: 0, max: 1 },
+        }),
       ]),
     );
     server = await boot(config({ rooms: { ...rooms, game: defineRoom(ReplayGame) } }), testPort(4));
@@ -51,10 +59,20 @@ describe("a simulator trace replayed through the room", () => {
 
   for (const c of CASES) {
     it(`forms the same games as the simulator (${c.policy}, ${c.teamSize}v${c.teamSize})`, async () => {
-      const trace = simulate({ policy: c.policy, params: c.params, teamSize: c.teamSize, traffic: uniformSolos(2), tickets: 36, seed: 11 });
+      const trace = simulate({
+        policy: c.policy,
+        params: c.params,
+        teamSize: c.teamSize,
+        traffic: uniformSolos(2),
+        tickets: 36,
+        seed: 11,
+      });
       const simGames = trace.matches.map((m: Match) => {
         const index = (id: string) => Number(id.slice(1).split(".")[0]);
-        return key(m.teams[0].players.map((p) => index(p.id)), m.teams[1].players.map((p) => index(p.id)));
+        return key(
+          m.teams[0].players.map((p) => index(p.id)),
+          m.teams[1].players.map((p) => index(p.id)),
+        );
       });
       expect(simGames.length).toBeGreaterThan(3);
 

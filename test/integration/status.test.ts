@@ -34,9 +34,20 @@ describe("status messages", () => {
       config({
         rooms: {
           // multi-queue with two ranges over 0..10000: a player's window is its half.
-          mq_duel: defineQueue({ teamSize: 1, gameRoom: "game", policy: "multi-queue", params: { r: 2 }, tickMs: TICK_MS }),
+          mq_duel: defineQueue({
+            teamSize: 1,
+            gameRoom: "game",
+            policy: "multi-queue",
+            params: { r: 2 },
+            tickMs: TICK_MS,
+          }),
           // Zones: a choice-free player waits in every zone its rating may enter.
-          zoned_duel: defineQueue({ teamSize: 1, gameRoom: "game", tickMs: TICK_MS, zones: ["eu", { name: "pro", minRating: 2000 }] }),
+          zoned_duel: defineQueue({
+            teamSize: 1,
+            gameRoom: "game",
+            tickMs: TICK_MS,
+            zones: ["eu", { name: "pro", minRating: 2000 }],
+          }),
           game: defineRoom(Game),
         },
       }),

@@ -43,11 +43,14 @@ describe("a 2v2 queue with zones and sides end to end", () => {
     await expect(server.sdk.joinOrCreate("zoned_2v2", { rating: 1500, zones: ["advanced"] })).rejects.toThrow(
       /zones: zone "advanced" needs a rating of at least 1800/,
     );
-    await expect(server.sdk.joinOrCreate("zoned_2v2", { rating: 1500, zones: ["pro"] })).rejects.toThrow(/zones\.0: must be one of junior, advanced/);
+    await expect(server.sdk.joinOrCreate("zoned_2v2", { rating: 1500, zones: ["pro"] })).rejects.toThrow(
+      /zones\.0: must be one of junior, advanced/,
+    );
   });
 
   it("forms each zone's games, gives a choice-free player to the longest wait, honours sides, and tells everyone the zone", async () => {
-    const join = (rating: number, extra: Record<string, unknown> = {}) => joinQueue(server, "zoned_2v2", { rating, ...extra });
+    const join = (rating: number, extra: Record<string, unknown> = {}) =>
+      joinQueue(server, "zoned_2v2", { rating, ...extra });
     const j1 = await join(1000, { zones: ["junior"], side: "A" });
     const j2 = await join(1100, { zones: ["junior"] });
     const j3 = await join(1200, { zones: ["junior"] });
@@ -93,12 +96,17 @@ describe("a 2v2 queue with zones and sides end to end", () => {
   it("a duo and two solos: the duo plays together on its leader's side in its leader's zone, the solos on the other side", async () => {
     const junior = await joinQueue(server, "zoned_2v2", { rating: 1000, zones: ["junior"] });
     const solo = await joinQueue(server, "zoned_2v2", { rating: 2000, zones: ["advanced"] });
-    const leader = await join(server, "zoned_2v2", { rating: 1900, side: "B", zones: ["advanced"], party: { size: 2 } });
+    const leader = await join(server, "zoned_2v2", {
+      rating: 1900,
+      side: "B",
+      zones: ["advanced"],
+      party: { size: 2 },
+    });
     const { code } = await within(leader.inbox.nth("party"), 5000, "the party code");
     // Members take the leader's zones and side.
-    await expect(server.sdk.joinOrCreate("zoned_2v2", { rating: 1950, partyCode: code, zones: ["junior"] })).rejects.toThrow(
-      /zones: a party's zones are chosen by its leader/,
-    );
+    await expect(
+      server.sdk.joinOrCreate("zoned_2v2", { rating: 1950, partyCode: code, zones: ["junior"] }),
+    ).rejects.toThrow(/zones: a party's zones are chosen by its leader/);
     const member = await join(server, "zoned_2v2", { rating: 1950, partyCode: code });
     expect(await staysPending(solo.seat, 200)).toBe(true); // three players in advanced, one in junior
 
@@ -119,9 +127,12 @@ describe("a 2v2 queue with zones and sides end to end", () => {
     expect(match.zone).toBe("advanced");
     const duoTeam = match.teams.find((t) => t.players.some((p) => p.sessionId === leader.room.sessionId))!;
     expect(duoTeam.side).toBe("B");
-    expect(duoTeam.players.map((p) => p.sessionId).sort()).toEqual([leader.room.sessionId, member.room.sessionId].sort());
+    expect(duoTeam.players.map((p) => p.sessionId).sort()).toEqual(
+      [leader.room.sessionId, member.room.sessionId].sort(),
+    );
     expect(await staysPending(junior.seat, 100)).toBe(true);
 
-    for (const p of [junior.queue, solo.queue, leader.room, member.room, choiceFree.queue]) if (p.connection.isOpen) await p.leave();
+    for (const p of [junior.queue, solo.queue, leader.room, member.room, choiceFree.queue])
+      if (p.connection.isOpen) await p.leave();
   });
 });

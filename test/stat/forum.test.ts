@@ -61,7 +61,9 @@ function interpolate(curve: readonly Point[], wait: number): { mean: number; sta
       };
     }
   }
-  throw new Error(`wait ${wait} is outside the fixed window's curve ${byWait.map((p) => p.wait.toFixed(1)).join(", ")}`);
+  throw new Error(
+    `wait ${wait} is outside the fixed window's curve ${byWait.map((p) => p.wait.toFixed(1)).join(", ")}`,
+  );
 }
 
 describe("forum thread: expanding window against a fixed window at equal mean wait", () => {
@@ -83,8 +85,22 @@ describe("forum thread: expanding window against a fixed window at equal mean wa
   }
 
   it("the fixed window strands far-tail players that the expanding window serves", () => {
-    const stranded = simulate({ policy: "expanding-window", params: { initial: 20, growth: 0 }, teamSize: 1, traffic, tickets: TICKETS, seed: 1 }).unmatched;
-    const served = simulate({ policy: "expanding-window", params: { initial: 20, growth: 1 }, teamSize: 1, traffic, tickets: TICKETS, seed: 1 }).unmatched;
+    const stranded = simulate({
+      policy: "expanding-window",
+      params: { initial: 20, growth: 0 },
+      teamSize: 1,
+      traffic,
+      tickets: TICKETS,
+      seed: 1,
+    }).unmatched;
+    const served = simulate({
+      policy: "expanding-window",
+      params: { initial: 20, growth: 1 },
+      teamSize: 1,
+      traffic,
+      tickets: TICKETS,
+      seed: 1,
+    }).unmatched;
     expect(stranded.length).toBeGreaterThan(served.length);
     // Those left behind by the fixed window sit in the sparse tails, not in the dense middle.
     const far = stranded.filter((a) => Math.abs(a.ticket.players[0].rating - 1500) > 300).length;

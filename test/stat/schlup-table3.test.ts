@@ -24,12 +24,23 @@ describe("Schlup's Table 3 ordering against the offline optimum", () => {
   const ratios = new Map<string, number[]>();
   beforeAll(() => {
     for (const rate of RATES) {
-    for (const p of POLICIES) {
-      const trace = simulate({ policy: p.policy, params: p.params, teamSize: 1, traffic: uniformSolos(rate), maxWait: TAU_MAX, tickets: 2000, seed: 3 });
-      const optimum = schlupOptimum(trace.arrivals.map((a) => ({ time: a.time, rating: a.ticket.players[0].rating })), TAU_MAX);
-      const ratio = schlupTotalCost(trace.matches, TAU_MAX, { min: 0, max: 1 }) / optimum.cost;
-      ratios.set(p.name, [...(ratios.get(p.name) ?? []), ratio]);
-    }
+      for (const p of POLICIES) {
+        const trace = simulate({
+          policy: p.policy,
+          params: p.params,
+          teamSize: 1,
+          traffic: uniformSolos(rate),
+          maxWait: TAU_MAX,
+          tickets: 2000,
+          seed: 3,
+        });
+        const optimum = schlupOptimum(
+          trace.arrivals.map((a) => ({ time: a.time, rating: a.ticket.players[0].rating })),
+          TAU_MAX,
+        );
+        const ratio = schlupTotalCost(trace.matches, TAU_MAX, { min: 0, max: 1 }) / optimum.cost;
+        ratios.set(p.name, [...(ratios.get(p.name) ?? []), ratio]);
+      }
     }
   });
   const mean = (name: string) => ratios.get(name)!.reduce((s, r) => s + r, 0) / RATES.length;

@@ -88,6 +88,8 @@ describe("auto parameters follow eq. (6) and eq. (9) on the measured arrival rat
 
   it("refuses auto without a maximum wait", () => {
     expect(() => new Matchmaker({ teamSize: 1, policy: "periodic", params: { x: "auto" } })).toThrow(/x: "auto" needs/);
-    expect(() => new Matchmaker({ teamSize: 1, policy: "multi-queue", params: { r: "auto" } })).toThrow(/r: "auto" needs/);
+    expect(() => new Matchmaker({ teamSize: 1, policy: "multi-queue", params: { r: "auto" } })).toThrow(
+      /r: "auto" needs/,
+    );
   });
 });

@@ -23,13 +23,27 @@ const WARMUP = 400;
 const boundary = (n: number, alpha: number) => (2 * 2 * n * (2 * n + 1 + alpha)) / (PERIODS - WARMUP);
 
 function run(policy: string, params: Record<string, unknown>, n: number, q: number, seed: number) {
-  const traffic = { arrivals: "regular" as const, rate: 1, parties: [{ value: 1, weight: 1 }], skill: { kind: "two-type" as const, q }, sides: [{ value: undefined, weight: 1 }] };
+  const traffic = {
+    arrivals: "regular" as const,
+    rate: 1,
+    parties: [{ value: 1, weight: 1 }],
+    skill: { kind: "two-type" as const, q },
+    sides: [{ value: undefined, weight: 1 }],
+  };
   return simulate({ policy, params, teamSize: n, traffic, imbalance: { kind: "high-low" }, tickets: PERIODS, seed });
 }
 
-function costPerPeriod(policy: string, params: Record<string, unknown>, n: number, q: number, alpha: number, seed: number): number {
+function costPerPeriod(
+  policy: string,
+  params: Record<string, unknown>,
+  n: number,
+  q: number,
+  alpha: number,
+  seed: number,
+): number {
   const trace = run(policy, params, n, q, seed);
-  return measure(trace, { teamSize: n, warmup: WARMUP, imbalanceCost: alpha, ratingScale: { min: 0, max: 1 } }).wuCostPerTime;
+  return measure(trace, { teamSize: n, warmup: WARMUP, imbalanceCost: alpha, ratingScale: { min: 0, max: 1 } })
+    .wuCostPerTime;
 }
 
 const CASES: Array<[n: number, q: number, alpha: number]> = [
@@ -52,7 +66,9 @@ describe("Wu's costs per period, simulated with regular arrivals (6 seeds x 4,00
       });
 
       it(`greedy costs n − 1/2 + alpha(1 − (2q − 1)^(2n))/2 = ${wuGreedyCost(n, q, alpha).toFixed(3)}`, () => {
-        expect(Math.abs(greedy.mean - wuGreedyCost(n, q, alpha))).toBeLessThan(4 * greedy.standardError + boundary(n, alpha));
+        expect(Math.abs(greedy.mean - wuGreedyCost(n, q, alpha))).toBeLessThan(
+          4 * greedy.standardError + boundary(n, alpha),
+        );
       });
 
       it(`patient costs n = ${wuPatientCost(n)}`, () => {
@@ -61,7 +77,9 @@ describe("Wu's costs per period, simulated with regular arrivals (6 seeds x 4,00
 
       it(`auto follows Theorem 3.3 (${wuGreedyIsOptimal(n, q, alpha) ? "greedy" : "patient"}) and is never worse than the better`, () => {
         const better = Math.min(greedy.mean, patient.mean);
-        expect(auto.mean).toBeLessThanOrEqual(better + 4 * Math.max(greedy.standardError, patient.standardError) + boundary(n, alpha));
+        expect(auto.mean).toBeLessThanOrEqual(
+          better + 4 * Math.max(greedy.standardError, patient.standardError) + boundary(n, alpha),
+        );
       });
 
       it("the queue's statistics say which mode auto uses, and the estimate of q behind it", () => {
@@ -69,7 +87,9 @@ describe("Wu's costs per period, simulated with regular arrivals (6 seeds x 4,00
         expect(policyStatus?.mode).toBe(wuGreedyIsOptimal(n, q, alpha) ? "greedy" : "patient");
         expect(policyStatus?.playersSeen).toBe(PERIODS);
         // A binomial proportion over PERIODS players: 4 standard errors (q = 0 or 1 would be exact).
-        expect(Math.abs((policyStatus?.estimatedQ as number) - q)).toBeLessThanOrEqual(4 * Math.sqrt((q * (1 - q)) / PERIODS));
+        expect(Math.abs((policyStatus?.estimatedQ as number) - q)).toBeLessThanOrEqual(
+          4 * Math.sqrt((q * (1 - q)) / PERIODS),
+        );
       });
     });
   }

@@ -28,13 +28,24 @@ describe("side choice: per-class waits match the CTMC of Fig. 8", () => {
             rate: lA + lB + lC,
             parties: [{ value: 1, weight: 1 }],
             skill: { kind: "uniform" as const },
-            sides: [{ value: "A" as const, weight: lA }, { value: "B" as const, weight: lB }, { value: undefined, weight: lC }],
+            sides: [
+              { value: "A" as const, weight: lA },
+              { value: "B" as const, weight: lB },
+              { value: undefined, weight: lC },
+            ],
           };
           const trace = simulate({ policy: "greedy", teamSize: 1, traffic, tickets: 20_000, seed: i + 1 });
           return measure(trace, { teamSize: 1, warmup: 2000, ratingScale: { min: 0, max: 1 } });
         });
-        for (const [cls, key] of Object.entries(classes)) results.set(cls, replicate(8, (seed) => runs[seed - 1].waitByClass[key]));
-        results.set("all", replicate(8, (seed) => runs[seed - 1].meanWait));
+        for (const [cls, key] of Object.entries(classes))
+          results.set(
+            cls,
+            replicate(8, (seed) => runs[seed - 1].waitByClass[key]),
+          );
+        results.set(
+          "all",
+          replicate(8, (seed) => runs[seed - 1].meanWait),
+        );
       });
 
       for (const cls of ["A", "B", "C", "all"] as const) {
@@ -53,7 +64,13 @@ describe("side choice: per-class waits match the CTMC of Fig. 8", () => {
         { value: "B" as const, weight: lB },
         { value: undefined, weight: lC },
       ];
-      const traffic = { arrivals: "poisson" as const, rate: 1, parties: [{ value: 1, weight: 1 }], skill: { kind: "uniform" as const }, sides };
+      const traffic = {
+        arrivals: "poisson" as const,
+        rate: 1,
+        parties: [{ value: 1, weight: 1 }],
+        skill: { kind: "uniform" as const },
+        sides,
+      };
       return simulate({ policy: "greedy", teamSize: 1, traffic, tickets: 5000, seed: 7 }).stats.sideMix;
     };
     expect(run(0.5, 0.5, 0).unstable).toBe(true);

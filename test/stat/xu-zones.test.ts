@@ -59,7 +59,10 @@ describe("zones: per-class waits match eqs. (19)–(21), the choice-free factor 
       it(`improvement factor q = E[T_C] / E[T_B] = ${q.toFixed(4)}`, () => {
         // The ratio per seed: 18,000 measured tickets make its bias (order 1/n) negligible
         // against the spread between seeds.
-        const r = replicate(SEEDS, (seed) => runs[seed - 1].waitByClass[classes.C] / runs[seed - 1].waitByClass[classes.B]);
+        const r = replicate(
+          SEEDS,
+          (seed) => runs[seed - 1].waitByClass[classes.C] / runs[seed - 1].waitByClass[classes.B],
+        );
         expect(Math.abs(r.mean - q)).toBeLessThan(4 * r.standardError);
       });
     });

@@ -18,7 +18,10 @@ function waits(policy: string, seed: number) {
   const traffic = {
     arrivals: "poisson" as const,
     rate: LAMBDA1 + LAMBDA2,
-    parties: [{ value: 1, weight: LAMBDA1 }, { value: 2, weight: LAMBDA2 }],
+    parties: [
+      { value: 1, weight: LAMBDA1 },
+      { value: 2, weight: LAMBDA2 },
+    ],
     skill: { kind: "uniform" as const },
     sides: [{ value: undefined, weight: 1 }],
   };
@@ -32,8 +35,14 @@ describe("Xu et al.'s service orders for 2v2 with solos and duos (lambda1 = lamb
   beforeAll(() => {
     for (const policy of ["fifo", "packing", "lifo", "two-queue"]) {
       const runs = Array.from({ length: 8 }, (_, i) => waits(policy, i + 1));
-      mean.set(policy, replicate(8, (seed) => runs[seed - 1].meanWait));
-      variance.set(policy, replicate(8, (seed) => runs[seed - 1].varWait));
+      mean.set(
+        policy,
+        replicate(8, (seed) => runs[seed - 1].meanWait),
+      );
+      variance.set(
+        policy,
+        replicate(8, (seed) => runs[seed - 1].varWait),
+      );
     }
   });
 
@@ -51,7 +60,9 @@ describe("Xu et al.'s service orders for 2v2 with solos and duos (lambda1 = lamb
 
   it("FIFO's wait variance is below two-queue's, and below LIFO's", () => {
     const v = (p: string) => variance.get(p)!;
-    expect(v("fifo").mean + 4 * v("fifo").standardError).toBeLessThan(v("two-queue").mean - 4 * v("two-queue").standardError);
+    expect(v("fifo").mean + 4 * v("fifo").standardError).toBeLessThan(
+      v("two-queue").mean - 4 * v("two-queue").standardError,
+    );
     expect(v("fifo").mean).toBeLessThan(v("lifo").mean);
   });
 });

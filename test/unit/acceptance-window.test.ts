@@ -3,7 +3,13 @@ import { Matchmaker } from "../../src/core/index.js";
 
 describe("multi-queue acceptance window", () => {
   it("is the ticket's own rating range, and the whole range once it reached tau_max", () => {
-    const mm = new Matchmaker({ teamSize: 1, policy: "multi-queue", params: { r: 4 }, ratingRange: { min: 0, max: 1000 }, maxWaitMs: 5000 });
+    const mm = new Matchmaker({
+      teamSize: 1,
+      policy: "multi-queue",
+      params: { r: 4 },
+      ratingRange: { min: 0, max: 1000 },
+      maxWaitMs: 5000,
+    });
     mm.enqueue({ id: "low", players: [{ id: "a", rating: 100 }], enqueuedAt: 0 }, 0);
     mm.enqueue({ id: "top", players: [{ id: "b", rating: 1000 }], enqueuedAt: 1000 }, 1000);
     const window = (id: string, now: number) => mm.policy.acceptanceWindow?.(id, now);

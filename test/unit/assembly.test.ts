@@ -19,7 +19,12 @@ const players = (tickets: readonly Ticket[]) => tickets.flatMap((t) => t.players
 const seatCount = (tickets: readonly Ticket[]) => players(tickets).length;
 
 /** Every ticket exactly once, k players per team, sides honoured, imbalance as reported. */
-function expectValidSplit(split: TeamSplit, tickets: readonly Ticket[], k: number, imbalance: ImbalanceFn = ratingSumDifference) {
+function expectValidSplit(
+  split: TeamSplit,
+  tickets: readonly Ticket[],
+  k: number,
+  imbalance: ImbalanceFn = ratingSumDifference,
+) {
   expect(seatCount(split.teamA)).toBe(k);
   expect(seatCount(split.teamB)).toBe(k);
   // Same ticket objects, each on exactly one team (so no party is split).
@@ -70,7 +75,9 @@ describe("assembleTeams: examples", () => {
 
   it("refuses the wrong number of players", () => {
     expect(assembleTeams([solo("a"), solo("b"), solo("c")], 2, ratingSumDifference)).toBeUndefined();
-    expect(assembleTeams([solo("a"), solo("b"), solo("c"), solo("d"), solo("e")], 2, ratingSumDifference)).toBeUndefined();
+    expect(
+      assembleTeams([solo("a"), solo("b"), solo("c"), solo("d"), solo("e")], 2, ratingSumDifference),
+    ).toBeUndefined();
     expect(assembleTeams([], 1, ratingSumDifference)).toBeUndefined();
   });
 
@@ -115,14 +122,20 @@ describe("assembleTeams: examples", () => {
   });
 
   it("refuses more than a team's worth of players bound to one side", () => {
-    const tickets = [solo("a1", 1, { side: "A" }), solo("a2", 1, { side: "A" }), solo("a3", 1, { side: "A" }), solo("f", 1)];
+    const tickets = [
+      solo("a1", 1, { side: "A" }),
+      solo("a2", 1, { side: "A" }),
+      solo("a3", 1, { side: "A" }),
+      solo("f", 1),
+    ];
     expect(assembleTeams(tickets, 2, ratingSumDifference)).toBeUndefined();
     expect(canAssemble(tickets, 2)).toBe(false);
   });
 
   it("minimises the imbalance function it is given, and reports its value", () => {
     // Imbalance = difference of the teams' best players: the best two must be split.
-    const bestDiff: ImbalanceFn = (a, b) => Math.abs(Math.max(...a.map((p) => p.rating)) - Math.max(...b.map((p) => p.rating)));
+    const bestDiff: ImbalanceFn = (a, b) =>
+      Math.abs(Math.max(...a.map((p) => p.rating)) - Math.max(...b.map((p) => p.rating)));
     const tickets = [solo("a", 100), solo("b", 200), solo("c", 2000), solo("d", 1900)];
     const split = assembleTeams(tickets, 2, bestDiff)!;
     expectValidSplit(split, tickets, 2, bestDiff);
@@ -139,17 +152,16 @@ describe("subsetSums", () => {
     expect(subsetSums([1, 1, 1], 2)).toBe(0b111n);
   });
 
-  test.prop([fc.array(fc.integer({ min: 1, max: 6 }), { maxLength: 8 }), fc.integer({ min: 0, max: 20 })], { numRuns: 200 })(
-    "agrees with enumerating every subset",
-    (sizes, cap) => {
-      let expected = 0n;
-      for (let mask = 0; mask < 1 << sizes.length; mask++) {
-        const sum = sizes.reduce((s, size, i) => (mask & (1 << i) ? s + size : s), 0);
-        if (sum <= cap) expected |= 1n << BigInt(sum);
-      }
-      expect(subsetSums(sizes, cap)).toBe(expected);
-    },
-  );
+  test.prop([fc.array(fc.integer({ min: 1, max: 6 }), { maxLength: 8 }), fc.integer({ min: 0, max: 20 })], {
+    numRuns: 200,
+  })("agrees with enumerating every subset", (sizes, cap) => {
+    let expected = 0n;
+    for (let mask = 0; mask < 1 << sizes.length; mask++) {
+      const sum = sizes.reduce((s, size, i) => (mask & (1 << i) ? s + size : s), 0);
+      if (sum <= cap) expected |= 1n << BigInt(sum);
+    }
+    expect(subsetSums(sizes, cap)).toBe(expected);
+  });
 });
 
 /**
@@ -157,49 +169,57 @@ describe("subsetSums", () => {
  * exactly 2k players (padded with solos), some are cut short or overfull.
  */
 const smallCase = fc.integer({ min: 1, max: 5 }).chain((k) =>
-  fc.record({
-    k: fc.constant(k),
-    specs: fc.array(ticketSpecArb(k), { minLength: 1, maxLength: 10 }),
-    shape: fc.constantFrom("exact", "exact", "exact", "raw"),
-    padRatings: fc.array(ratingArb, { minLength: 10, maxLength: 10 }),
-  }).map(({ k, specs, shape, padRatings }) => {
-    let kept: TicketSpec[] = specs;
-    if (shape === "exact") {
-      kept = [];
-      let total = 0;
-      for (const s of specs) {
-        if (total + s.ratings.length > 2 * k) continue;
-        kept.push(s);
-        total += s.ratings.length;
+  fc
+    .record({
+      k: fc.constant(k),
+      specs: fc.array(ticketSpecArb(k), { minLength: 1, maxLength: 10 }),
+      shape: fc.constantFrom("exact", "exact", "exact", "raw"),
+      padRatings: fc.array(ratingArb, { minLength: 10, maxLength: 10 }),
+    })
+    .map(({ k, specs, shape, padRatings }) => {
+      let kept: TicketSpec[] = specs;
+      if (shape === "exact") {
+        kept = [];
+        let total = 0;
+        for (const s of specs) {
+          if (total + s.ratings.length > 2 * k) continue;
+          kept.push(s);
+          total += s.ratings.length;
+        }
+        for (let i = 0; total < 2 * k; i++, total++) kept.push({ ratings: [padRatings[i]] });
       }
-      for (let i = 0; total < 2 * k; i++, total++) kept.push({ ratings: [padRatings[i]] });
-    }
-    return { k, tickets: ticketsFromSpecs(kept) };
-  }),
+      return { k, tickets: ticketsFromSpecs(kept) };
+    }),
 );
 
 describe("assembleTeams and canAssemble against a brute force over every assignment", () => {
-  test.prop([smallCase], { numRuns: 400 })("finds a split exactly when one exists, and the least imbalanced one", ({ k, tickets }) => {
-    const feasible = bruteFeasible(tickets, k);
-    expect(canAssemble(tickets, k)).toBe(feasible);
-    const split = assembleTeams(tickets, k, ratingSumDifference);
-    expect(split !== undefined).toBe(feasible);
-    if (!split) return;
-    expectValidSplit(split, tickets, k);
-    expect(split.imbalance).toBe(bruteMinImbalance(tickets, k));
-    // With nobody bound to a side, the first ticket plays A.
-    if (tickets.every((t) => !t.side)) expect(split.teamA).toContain(tickets[0]);
-  });
+  test.prop([smallCase], { numRuns: 400 })(
+    "finds a split exactly when one exists, and the least imbalanced one",
+    ({ k, tickets }) => {
+      const feasible = bruteFeasible(tickets, k);
+      expect(canAssemble(tickets, k)).toBe(feasible);
+      const split = assembleTeams(tickets, k, ratingSumDifference);
+      expect(split !== undefined).toBe(feasible);
+      if (!split) return;
+      expectValidSplit(split, tickets, k);
+      expect(split.imbalance).toBe(bruteMinImbalance(tickets, k));
+      // With nobody bound to a side, the first ticket plays A.
+      if (tickets.every((t) => !t.side)) expect(split.teamA).toContain(tickets[0]);
+    },
+  );
 
-  test.prop([smallCase], { numRuns: 150 })("also minimises a non-additive imbalance (spread of team means)", ({ k, tickets }) => {
-    const meanDiff: ImbalanceFn = (a, b) =>
-      Math.abs(a.reduce((s, p) => s + p.rating, 0) / a.length - b.reduce((s, p) => s + p.rating, 0) / b.length);
-    const split = assembleTeams(tickets, k, meanDiff);
-    expect(split !== undefined).toBe(bruteFeasible(tickets, k));
-    if (!split) return;
-    expectValidSplit(split, tickets, k, meanDiff);
-    expect(split.imbalance).toBe(bruteMinImbalance(tickets, k, meanDiff));
-  });
+  test.prop([smallCase], { numRuns: 150 })(
+    "also minimises a non-additive imbalance (spread of team means)",
+    ({ k, tickets }) => {
+      const meanDiff: ImbalanceFn = (a, b) =>
+        Math.abs(a.reduce((s, p) => s + p.rating, 0) / a.length - b.reduce((s, p) => s + p.rating, 0) / b.length);
+      const split = assembleTeams(tickets, k, meanDiff);
+      expect(split !== undefined).toBe(bruteFeasible(tickets, k));
+      if (!split) return;
+      expectValidSplit(split, tickets, k, meanDiff);
+      expect(split.imbalance).toBe(bruteMinImbalance(tickets, k, meanDiff));
+    },
+  );
 });
 
 /** Independent feasibility for large inputs: reachable team-A sizes as a set of numbers. */
@@ -208,7 +228,8 @@ function feasibleBySets(tickets: readonly Ticket[], k: number): boolean {
   const sizeOn = (side: Side) => seatCount(tickets.filter((t) => t.side === side));
   if (seatCount(tickets) !== 2 * k || sizeOn("A") > k || sizeOn("B") > k) return false;
   let reach = new Set([sizeOn("A")]);
-  for (const t of tickets.filter((t) => !t.side)) reach = new Set([...reach, ...[...reach].map((s) => s + t.players.length)]);
+  for (const t of tickets.filter((t) => !t.side))
+    reach = new Set([...reach, ...[...reach].map((s) => s + t.players.length)]);
   return reach.has(k);
 }
 
@@ -265,7 +286,10 @@ describe(`assembleTeams above ${EXACT_SPLIT_LIMIT} choice-free tickets (rating-g
       fc.integer({ min: 9, max: 16 }).chain((k) =>
         fc.record({
           k: fc.constant(k),
-          ratings: fc.array(fc.oneof(ratingArb, fc.integer({ min: 1400, max: 1600 })), { minLength: 2 * k, maxLength: 2 * k }),
+          ratings: fc.array(fc.oneof(ratingArb, fc.integer({ min: 1400, max: 1600 })), {
+            minLength: 2 * k,
+            maxLength: 2 * k,
+          }),
         }),
       ),
     ],
@@ -285,9 +309,21 @@ describe(`assembleTeams above ${EXACT_SPLIT_LIMIT} choice-free tickets (rating-g
     fc
       .array(
         fc.record({
-          size: fc.oneof({ weight: 3, arbitrary: fc.constant(1) }, { weight: 2, arbitrary: fc.integer({ min: 2, max: 4 }) }),
+          size: fc.oneof(
+            { weight: 3, arbitrary: fc.constant(1) },
+            { weight: 2, arbitrary: fc.integer({ min: 2, max: 4 }) },
+          ),
           rating: ratingArb,
-          side: fc.constantFrom<Side | undefined>(undefined, undefined, undefined, undefined, undefined, undefined, "A", "B"),
+          side: fc.constantFrom<Side | undefined>(
+            undefined,
+            undefined,
+            undefined,
+            undefined,
+            undefined,
+            undefined,
+            "A",
+            "B",
+          ),
         }),
         { minLength: 2 * k, maxLength: 2 * k },
       )
@@ -297,28 +333,45 @@ describe(`assembleTeams above ${EXACT_SPLIT_LIMIT} choice-free tickets (rating-g
         for (const [i, d] of draws.entries()) {
           if (total === 2 * k) break;
           const size = Math.min(d.size, 2 * k - total);
-          tickets.push(party(`t${i}`, Array.from({ length: size }, (_, j) => d.rating + 7 * j), { side: d.side }));
+          tickets.push(
+            party(
+              `t${i}`,
+              Array.from({ length: size }, (_, j) => d.rating + 7 * j),
+              { side: d.side },
+            ),
+          );
           total += size;
         }
         return { k, tickets };
       }),
   );
 
-  test.prop([largeMixed], { numRuns: 300 })("with mixed parties and sides, returns a valid split exactly when one exists", ({ k, tickets }) => {
-    const feasible = feasibleBySets(tickets, k);
-    expect(canAssemble(tickets, k)).toBe(feasible);
-    const split = assembleTeams(tickets, k, ratingSumDifference);
-    expect(split !== undefined).toBe(feasible);
-    if (split) expectValidSplit(split, tickets, k);
-  });
+  test.prop([largeMixed], { numRuns: 300 })(
+    "with mixed parties and sides, returns a valid split exactly when one exists",
+    ({ k, tickets }) => {
+      const feasible = feasibleBySets(tickets, k);
+      expect(canAssemble(tickets, k)).toBe(feasible);
+      const split = assembleTeams(tickets, k, ratingSumDifference);
+      expect(split !== undefined).toBe(feasible);
+      if (split) expectValidSplit(split, tickets, k);
+    },
+  );
 
   /**
    * Against the exact optimum (2^n subsets, so few runs): the fallback's imbalance exceeds the
    * optimum by less than the rating sum of the heaviest ticket.
    */
-  test.prop([largeMixed.filter(({ tickets }) => tickets.filter((t) => !t.side).length > EXACT_SPLIT_LIMIT && tickets.filter((t) => !t.side).length <= 19)], {
-    numRuns: 25,
-  })("with mixed parties, stays within one heaviest ticket of the optimum", ({ k, tickets }) => {
+  test.prop(
+    [
+      largeMixed.filter(
+        ({ tickets }) =>
+          tickets.filter((t) => !t.side).length > EXACT_SPLIT_LIMIT && tickets.filter((t) => !t.side).length <= 19,
+      ),
+    ],
+    {
+      numRuns: 25,
+    },
+  )("with mixed parties, stays within one heaviest ticket of the optimum", ({ k, tickets }) => {
     const split = assembleTeams(tickets, k, ratingSumDifference);
     const optimum = exactOptimum(tickets, k);
     expect(split?.imbalance === undefined).toBe(optimum === undefined);

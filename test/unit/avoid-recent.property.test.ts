@@ -36,7 +36,15 @@ const setupArb = fc.record({
   n: fc.integer({ min: 1, max: 3 }),
 });
 const opArb = fc.oneof(
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant("join" as const), player: fc.integer({ min: 0, max: PLAYERS - 1 }), side: sideArb, dt: fc.integer({ min: 0, max: 3000 }) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant("join" as const),
+      player: fc.integer({ min: 0, max: PLAYERS - 1 }),
+      side: sideArb,
+      dt: fc.integer({ min: 0, max: 3000 }),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("wait" as const), dt: fc.integer({ min: 1, max: 8000 }) }) },
 );
 
@@ -54,11 +62,15 @@ describe("avoidRecent", () => {
         for (const m of mm.tick(now)) {
           const [a, b] = m.tickets;
           if (model.repeat(a, b)) {
-            expect(Math.max(a.enqueuedAt, b.enqueuedAt) + FALLBACK, "rematch before the fallback wait").toBeLessThanOrEqual(now);
+            expect(
+              Math.max(a.enqueuedAt, b.enqueuedAt) + FALLBACK,
+              "rematch before the fallback wait",
+            ).toBeLessThanOrEqual(now);
             const others = [...pool.values()];
             for (const x of others) {
               for (const y of others) {
-                if (x.id < y.id && canAssemble([x, y], 1)) expect(model.repeat(x, y), `fresh game ${x.id}–${y.id} was available`).toBe(true);
+                if (x.id < y.id && canAssemble([x, y], 1))
+                  expect(model.repeat(x, y), `fresh game ${x.id}–${y.id} was available`).toBe(true);
               }
             }
           }
@@ -78,7 +90,10 @@ describe("avoidRecent", () => {
         if (op.kind === "join") {
           const id = `p${op.player}`;
           if ([...mm.waiting()].some((t) => t.players[0].id === id)) continue;
-          mm.enqueue({ ...party(`t${seq++}`, [1500], { at: now, side: op.side }), players: [{ id, rating: 1500 }] }, now);
+          mm.enqueue(
+            { ...party(`t${seq++}`, [1500], { at: now, side: op.side }), players: [{ id, rating: 1500 }] },
+            now,
+          );
         }
         tick();
       }
@@ -87,8 +102,18 @@ describe("avoidRecent", () => {
 
   it("two players who just met wait for the fallback while a third is on the way, then play someone new", () => {
     for (const policy of ["greedy", "expanding-window"]) {
-      const mm = new Matchmaker({ teamSize: 1, policy, params: policy === "greedy" ? {} : { initial: 1000, growth: 0 }, avoidRecent: 2, avoidRecentFallbackMs: 10_000 });
-      const ticket = (tid: string, player: string, at: number): Ticket => ({ id: tid, players: [{ id: player, rating: 1500 }], enqueuedAt: at });
+      const mm = new Matchmaker({
+        teamSize: 1,
+        policy,
+        params: policy === "greedy" ? {} : { initial: 1000, growth: 0 },
+        avoidRecent: 2,
+        avoidRecentFallbackMs: 10_000,
+      });
+      const ticket = (tid: string, player: string, at: number): Ticket => ({
+        id: tid,
+        players: [{ id: player, rating: 1500 }],
+        enqueuedAt: at,
+      });
       mm.enqueue(ticket("1", "ann", 0), 0);
       mm.enqueue(ticket("2", "bob", 0), 0);
       expect(mm.tick(0)).toHaveLength(1); // first meeting
@@ -108,8 +133,18 @@ describe("avoidRecent", () => {
 
   it("with nobody new, the old pair replays once both waited the fallback", () => {
     for (const policy of ["greedy", "expanding-window"]) {
-      const mm = new Matchmaker({ teamSize: 1, policy, params: policy === "greedy" ? {} : { initial: 1000, growth: 0 }, avoidRecent: 1, avoidRecentFallbackMs: 10_000 });
-      const ticket = (tid: string, player: string, at: number): Ticket => ({ id: tid, players: [{ id: player, rating: 1500 }], enqueuedAt: at });
+      const mm = new Matchmaker({
+        teamSize: 1,
+        policy,
+        params: policy === "greedy" ? {} : { initial: 1000, growth: 0 },
+        avoidRecent: 1,
+        avoidRecentFallbackMs: 10_000,
+      });
+      const ticket = (tid: string, player: string, at: number): Ticket => ({
+        id: tid,
+        players: [{ id: player, rating: 1500 }],
+        enqueuedAt: at,
+      });
       mm.enqueue(ticket("1", "ann", 0), 0);
       mm.enqueue(ticket("2", "bob", 0), 0);
       expect(mm.tick(0)).toHaveLength(1);
@@ -135,7 +170,11 @@ describe("avoidRecent", () => {
         avoidRecentFallbackMs: 60_000,
         avoidRecentMs: 5000,
       });
-      const ticket = (tid: string, player: string, at: number): Ticket => ({ id: tid, players: [{ id: player, rating: 1500 }], enqueuedAt: at });
+      const ticket = (tid: string, player: string, at: number): Ticket => ({
+        id: tid,
+        players: [{ id: player, rating: 1500 }],
+        enqueuedAt: at,
+      });
       mm.enqueue(ticket("1", "ann", 0), 0);
       mm.enqueue(ticket("2", "bob", 0), 0);
       expect(mm.tick(0)).toHaveLength(1);

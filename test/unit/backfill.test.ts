@@ -4,7 +4,12 @@ import { selectBackfill, selectPartialBackfill } from "../../src/core/backfill.j
 import type { Side, Ticket } from "../../src/core/types.js";
 
 function party(id: string, ratings: number[], enqueuedAt = 0, side?: Side): Ticket {
-  return { id, players: ratings.map((rating, i) => ({ id: `${id}.${i}`, rating })), enqueuedAt, ...(side ? { side } : {}) };
+  return {
+    id,
+    players: ratings.map((rating, i) => ({ id: `${id}.${i}`, rating })),
+    enqueuedAt,
+    ...(side ? { side } : {}),
+  };
 }
 const ids = (tickets: Ticket[] | undefined) => tickets?.map((t) => t.id);
 
@@ -29,7 +34,10 @@ describe("selectBackfill", () => {
     // 3 seats: the trio (closest) fills them; not duo + solo.
     expect(ids(selectBackfill([trio, duo, solo], { count: 3, side: "A", targetRating: 1500 }))).toEqual(["trio"]);
     // 3 seats without the trio: the duo and the solo, though the solo is far.
-    expect(ids(selectBackfill([duo, solo], { count: 3, side: "A", targetRating: 1500 }))?.sort()).toEqual(["duo", "solo"]);
+    expect(ids(selectBackfill([duo, solo], { count: 3, side: "A", targetRating: 1500 }))?.sort()).toEqual([
+      "duo",
+      "solo",
+    ]);
     // A close solo is skipped when taking it would leave a seat no other ticket can fill exactly.
     const near = party("near", [1500]);
     expect(ids(selectBackfill([near, duo], { count: 2, side: "A", targetRating: 1500 }))).toEqual(["duo"]);
@@ -64,9 +72,17 @@ describe("selectBackfill", () => {
     at: fc.integer({ min: 0, max: 1000 }),
     side: fc.constantFrom<Side | undefined>("A", "B", undefined),
   });
-  test.prop([fc.array(ticketArb, { maxLength: 14 }), fc.integer({ min: 1, max: 6 }), fc.constantFrom<Side>("A", "B"), fc.integer({ min: 0, max: 3000 })], {
-    numRuns: 300,
-  })("finds an exact fill exactly when one exists, with fitting whole parties", (specs, count, side, target) => {
+  test.prop(
+    [
+      fc.array(ticketArb, { maxLength: 14 }),
+      fc.integer({ min: 1, max: 6 }),
+      fc.constantFrom<Side>("A", "B"),
+      fc.integer({ min: 0, max: 3000 }),
+    ],
+    {
+      numRuns: 300,
+    },
+  )("finds an exact fill exactly when one exists, with fitting whole parties", (specs, count, side, target) => {
     const waiting = specs.map((s, i) => party(`t${i}`, Array(s.size).fill(s.rating), s.at, s.side));
     const chosen = selectBackfill(waiting, { count, side, targetRating: target });
     const fitting = waiting.filter((t) => t.side === undefined || t.side === side);

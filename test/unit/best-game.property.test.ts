@@ -76,7 +76,12 @@ function* allGames(pool: readonly Ticket[], k: number): Generator<Game> {
 }
 
 /** The least value of `value` over the games `accept` admits (undefined when there are none). */
-function bruteBest(pool: readonly Ticket[], k: number, value: (g: Game) => number, accept: (g: Game) => boolean = () => true): number | undefined {
+function bruteBest(
+  pool: readonly Ticket[],
+  k: number,
+  value: (g: Game) => number,
+  accept: (g: Game) => boolean = () => true,
+): number | undefined {
   let best: number | undefined;
   for (const g of allGames(pool, k)) {
     if (!accept(g)) continue;
@@ -100,7 +105,11 @@ class Session {
   private issued = 0;
 
   constructor(k: number, spec: ResolvedImbalance, f: ImbalanceFn, params: Record<string, unknown>) {
-    this.policy = createPolicy("best-game", { teamSize: k, imbalance: f, imbalanceSpec: spec }, params) as BestGamePolicy;
+    this.policy = createPolicy(
+      "best-game",
+      { teamSize: k, imbalance: f, imbalanceSpec: spec },
+      params,
+    ) as BestGamePolicy;
   }
 
   run(ops: readonly Op[], maxPool: number): void {
@@ -150,19 +159,20 @@ const maxPoolFor = (k: number): number => (k === 3 ? 10 : 12);
 const exponentArb = fc.constantFrom(1, 2, Infinity);
 
 const almanArb = () =>
-  fc.record({ alpha: fc.constantFrom(0, 0.25, 0.5, 1, 2, 3), p: exponentArb, q: exponentArb }).map(
-    (a): ResolvedImbalance => ({ kind: "alman-mckay", alpha: a.alpha, p: a.p, q: a.q, floor: 0 }),
-  );
+  fc
+    .record({ alpha: fc.constantFrom(0, 0.25, 0.5, 1, 2, 3), p: exponentArb, q: exponentArb })
+    .map((a): ResolvedImbalance => ({ kind: "alman-mckay", alpha: a.alpha, p: a.p, q: a.q, floor: 0 }));
 
-const fOf = (spec: ResolvedImbalance): ImbalanceFn => (spec.kind === "alman-mckay" ? almanMcKay(spec) : ratingSumDifference);
+const fOf = (spec: ResolvedImbalance): ImbalanceFn =>
+  spec.kind === "alman-mckay" ? almanMcKay(spec) : ratingSumDifference;
 const gameImbalance = (g: Game, f: ImbalanceFn) => f(playersOf(g.teamA), playersOf(g.teamB));
 
 describe("best-game equals brute force when the window covers the pool", () => {
   test.prop(
     [
-      fc.integer({ min: 1, max: 3 }).chain((k) =>
-        fc.record({ k: fc.constant(k), spec: almanArb(), ops: opsArb(k, false) }),
-      ),
+      fc
+        .integer({ min: 1, max: 3 })
+        .chain((k) => fc.record({ k: fc.constant(k), spec: almanArb(), ops: opsArb(k, false) })),
     ],
     { numRuns: 700 },
   )("Alman–McKay, Lemma 2's default window ≥ n − 1, parties and sides", ({ k, spec, ops }) => {
@@ -185,16 +195,17 @@ describe("best-game equals brute force when the window covers the pool", () => {
 
   test.prop(
     [
-      fc.integer({ min: 1, max: 3 }).chain((k) =>
-        fc.record({ k: fc.constant(k), beta: fc.constantFrom(0, 0, 0.5, 20), ops: opsArb(k, false) }),
-      ),
+      fc
+        .integer({ min: 1, max: 3 })
+        .chain((k) => fc.record({ k: fc.constant(k), beta: fc.constantFrom(0, 0, 0.5, 20), ops: opsArb(k, false) })),
     ],
     { numRuns: 700 },
   )("rating-sum, window ≥ n, with and without beta (then the least f + beta·oldest)", ({ k, beta, ops }) => {
     const f = ratingSumDifference;
     const s = new Session(k, { kind: "rating-sum" }, f, { window: 12, budget: "inf", beta });
     s.run(ops, maxPoolFor(k));
-    const key = (tickets: readonly Ticket[], imbalance: number) => imbalance + (beta * Math.min(...tickets.map((t) => t.enqueuedAt))) / 1000;
+    const key = (tickets: readonly Ticket[], imbalance: number) =>
+      imbalance + (beta * Math.min(...tickets.map((t) => t.enqueuedAt))) / 1000;
     const best = bruteBest(s.tickets, k, (g) => key(g.tickets, gameImbalance(g, f)));
     const games = s.policy.poll(0);
     if (best === undefined) {
@@ -228,19 +239,24 @@ describe("best-game equals brute force when the window covers the pool", () => {
       ),
     ],
     { numRuns: 300 },
-  )("Lemma 2 proper: solos without sides, window = Lemma 2's bound, which may be < n − 1", ({ k, alpha, p, q, ops }) => {
-    const spec: ResolvedImbalance = { kind: "alman-mckay", alpha, p, q, floor: 0 };
-    const f = fOf(spec);
-    const s = new Session(k, spec, f, { budget: Infinity });
-    expect(s.policy.window).toBe(lemma2Window(k, alpha, q));
-    s.run(ops, 12);
-    const best = bruteBest(s.tickets, k, (g) => gameImbalance(g, f));
-    const games = s.policy.poll(0);
-    expect(games.length > 0).toBe(best !== undefined);
-    if (best === undefined) return;
-    const got = bestSplit(games[0], k, f);
-    expect(close(got, best), `got ${got}, brute force ${best} (window ${s.policy.window}, n ${s.pool.length})`).toBe(true);
-  });
+  )(
+    "Lemma 2 proper: solos without sides, window = Lemma 2's bound, which may be < n − 1",
+    ({ k, alpha, p, q, ops }) => {
+      const spec: ResolvedImbalance = { kind: "alman-mckay", alpha, p, q, floor: 0 };
+      const f = fOf(spec);
+      const s = new Session(k, spec, f, { budget: Infinity });
+      expect(s.policy.window).toBe(lemma2Window(k, alpha, q));
+      s.run(ops, 12);
+      const best = bruteBest(s.tickets, k, (g) => gameImbalance(g, f));
+      const games = s.policy.poll(0);
+      expect(games.length > 0).toBe(best !== undefined);
+      if (best === undefined) return;
+      const got = bestSplit(games[0], k, f);
+      expect(close(got, best), `got ${got}, brute force ${best} (window ${s.policy.window}, n ${s.pool.length})`).toBe(
+        true,
+      );
+    },
+  );
 });
 
 describe("best-game with a narrower window: exact among windows, and the documented bounds", () => {
@@ -290,28 +306,31 @@ describe("best-game with a narrower window: exact among windows, and the documen
       ),
     ],
     { numRuns: 600 },
-  )("solos without sides, any budget: within rho of the best (Alman–McKay), within the tightest 2k-block span (rating-sum)", ({ k, extra, budget, alman, spec, ops }) => {
-    const window = 2 * k - 1 + extra;
-    const used = alman ? spec : ({ kind: "rating-sum" } as const);
-    const f = fOf(used);
-    const s = new Session(k, used, f, budget === undefined ? { window } : { window, budget });
-    s.run(ops, maxPoolFor(k));
-    const games = s.policy.poll(0);
-    const n = s.pool.length;
-    expect(games.length > 0).toBe(n >= 2 * k);
-    if (n < 2 * k) return;
-    const got = bestSplit(games[0], k, f);
-    if (used.kind === "alman-mckay") {
-      const best = bruteBest(s.tickets, k, (g) => gameImbalance(g, f))!;
-      const rho = 2 * (used.q === Infinity ? 1 : k ** (1 / used.q)) * (1 + used.alpha);
-      expect(got <= rho * best + 1e-9, `got ${got}, best ${best}, rho ${rho}`).toBe(true);
-    } else {
-      const ratings = s.tickets.map((t) => t.players[0].rating).sort((a, b) => a - b);
-      let span = Infinity;
-      for (let i = 0; i + 2 * k - 1 < n; i++) span = Math.min(span, ratings[i + 2 * k - 1] - ratings[i]);
-      expect(got).toBeLessThanOrEqual(span);
-    }
-  });
+  )(
+    "solos without sides, any budget: within rho of the best (Alman–McKay), within the tightest 2k-block span (rating-sum)",
+    ({ k, extra, budget, alman, spec, ops }) => {
+      const window = 2 * k - 1 + extra;
+      const used = alman ? spec : ({ kind: "rating-sum" } as const);
+      const f = fOf(used);
+      const s = new Session(k, used, f, budget === undefined ? { window } : { window, budget });
+      s.run(ops, maxPoolFor(k));
+      const games = s.policy.poll(0);
+      const n = s.pool.length;
+      expect(games.length > 0).toBe(n >= 2 * k);
+      if (n < 2 * k) return;
+      const got = bestSplit(games[0], k, f);
+      if (used.kind === "alman-mckay") {
+        const best = bruteBest(s.tickets, k, (g) => gameImbalance(g, f))!;
+        const rho = 2 * (used.q === Infinity ? 1 : k ** (1 / used.q)) * (1 + used.alpha);
+        expect(got <= rho * best + 1e-9, `got ${got}, best ${best}, rho ${rho}`).toBe(true);
+      } else {
+        const ratings = s.tickets.map((t) => t.players[0].rating).sort((a, b) => a - b);
+        let span = Infinity;
+        for (let i = 0; i + 2 * k - 1 < n; i++) span = Math.min(span, ratings[i + 2 * k - 1] - ratings[i]);
+        expect(got).toBeLessThanOrEqual(span);
+      }
+    },
+  );
 });
 
 describe("best-game in the engine", () => {
@@ -339,7 +358,10 @@ describe("best-game in the engine", () => {
       bots: fc.boolean(),
       ops: fc.array<EngineOp>(
         fc.oneof(
-          { weight: 6, arbitrary: fc.record({ kind: fc.constant("enqueue" as const), dt: dtArb, spec: ticketSpecArb(k) }) },
+          {
+            weight: 6,
+            arbitrary: fc.record({ kind: fc.constant("enqueue" as const), dt: dtArb, spec: ticketSpecArb(k) }),
+          },
           { weight: 1, arbitrary: fc.record({ kind: fc.constant("cancel" as const), dt: dtArb, pick: fc.nat() }) },
           { weight: 3, arbitrary: fc.record({ kind: fc.constant("tick" as const), dt: dtArb }) },
           { weight: 1, arbitrary: fc.record({ kind: fc.constant("requeue" as const), dt: dtArb, pick: fc.nat() }) },
@@ -352,7 +374,12 @@ describe("best-game in the engine", () => {
   test.prop([sessionArb], { numRuns: 250 })(
     "nobody lost or duplicated, valid matches, no policy errors; a wake-up is never in the past and one due now forms a game",
     ({ k, params, bots, ops }) => {
-      const mm = new Matchmaker({ teamSize: k, policy: "best-game", params, ...(bots ? { maxWaitMs: 2000, fillWithBots: true } : {}) });
+      const mm = new Matchmaker({
+        teamSize: k,
+        policy: "best-game",
+        params,
+        ...(bots ? { maxWaitMs: 2000, fillWithBots: true } : {}),
+      });
       const issued: Ticket[] = [];
       const cancelled = new Set<string>();
       const active: Match[] = [];

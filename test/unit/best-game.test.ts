@@ -27,7 +27,11 @@ import { idSet, party, solo } from "../helpers/tickets.js";
 function context(teamSize: number, spec: ImbalanceSpec = { kind: "rating-sum" }): PolicyContext {
   const imbalanceSpec = resolveImbalance(spec);
   const imbalance =
-    imbalanceSpec.kind === "alman-mckay" ? almanMcKay(imbalanceSpec) : imbalanceSpec.kind === "high-low" ? highLowDifference(imbalanceSpec.threshold) : ratingSumDifference;
+    imbalanceSpec.kind === "alman-mckay"
+      ? almanMcKay(imbalanceSpec)
+      : imbalanceSpec.kind === "high-low"
+        ? highLowDifference(imbalanceSpec.threshold)
+        : ratingSumDifference;
   return { teamSize, imbalance, imbalanceSpec };
 }
 
@@ -110,7 +114,12 @@ describe("best-game: the most balanced game forms first", () => {
 
   it("sides are honoured: two side-A tickets never meet, however close", () => {
     const p = policy(1);
-    addAll(p, [solo("a1", 1000, { side: "A" }), solo("a2", 1001, { side: "A" }), solo("b", 1500, { side: "B" }), solo("free", 2500)]);
+    addAll(p, [
+      solo("a1", 1000, { side: "A" }),
+      solo("a2", 1001, { side: "A" }),
+      solo("b", 1500, { side: "B" }),
+      solo("free", 2500),
+    ]);
     // a1/a2 cannot play each other; the best game is a2 against b (499).
     expect(idSet(p.peek()!.tickets)).toEqual(["a2", "b"]);
     expect(p.peek()!.imbalance).toBe(499);
@@ -127,7 +136,13 @@ describe("best-game: the most balanced game forms first", () => {
 
   it("3v3 with parties of every size: whole parties, full teams, least imbalance", () => {
     const p = policy(3, { budget: Infinity });
-    addAll(p, [party("trio", [1500, 1500, 1500]), party("duo", [1400, 1600]), solo("s1", 1500), solo("s2", 1490), solo("far", 2500)]);
+    addAll(p, [
+      party("trio", [1500, 1500, 1500]),
+      party("duo", [1400, 1600]),
+      solo("s1", 1500),
+      solo("s2", 1490),
+      solo("far", 2500),
+    ]);
     const best = p.peek()!;
     expect(idSet(best.tickets)).toEqual(["duo", "s1", "trio"]);
     expect(best.imbalance).toBe(0);
@@ -159,7 +174,10 @@ describe("best-game: lazy invalidation", () => {
 
   it("stale heap entries are skipped and the heap is rebuilt, not grown without bound", () => {
     const p = policy(1);
-    addAll(p, Array.from({ length: 200 }, (_, i) => solo(`s${i}`, 1000 + i * 7)));
+    addAll(
+      p,
+      Array.from({ length: 200 }, (_, i) => solo(`s${i}`, 1000 + i * 7)),
+    );
     for (let round = 0; round < 50; round++) {
       for (let i = 0; i < 200; i += 2) {
         p.remove(`s${i}`);
@@ -174,14 +192,18 @@ describe("best-game: lazy invalidation", () => {
 
   it("poll removes every ticket of a formed game and recomputes the anchors around it", () => {
     const p = policy(2);
-    addAll(p, [1000, 1010, 1020, 1030, 1040, 1050, 1060, 1070].map((r) => solo(`s${r}`, r)));
+    addAll(
+      p,
+      [1000, 1010, 1020, 1030, 1040, 1050, 1060, 1070].map((r) => solo(`s${r}`, r)),
+    );
     const games = p.poll(0);
     expect(games).toHaveLength(2);
     const seen = new Set<string>();
-    for (const g of games) for (const t of g) {
-      expect(seen.has(t.id)).toBe(false);
-      seen.add(t.id);
-    }
+    for (const g of games)
+      for (const t of g) {
+        expect(seen.has(t.id)).toBe(false);
+        seen.add(t.id);
+      }
     expect(seen.size).toBe(8);
     expect(p.size).toBe(0);
     expect(p.peek()).toBeUndefined();
@@ -272,11 +294,21 @@ describe("best-game: time-sensitive priority (beta)", () => {
 
   it("beta trades imbalance against waiting at its rate: a 5 s older game wins only if at most 5·beta worse", () => {
     const p = policy(1, { beta: 2 });
-    addAll(p, [solo("a", 1000, { at: 0 }), solo("b", 1009, { at: 0 }), solo("c", 3000, { at: 5000 }), solo("d", 3000, { at: 5000 })]);
+    addAll(p, [
+      solo("a", 1000, { at: 0 }),
+      solo("b", 1009, { at: 0 }),
+      solo("c", 3000, { at: 5000 }),
+      solo("d", 3000, { at: 5000 }),
+    ]);
     // keys: 9 + 2·0 = 9 versus 0 + 2·5 = 10: the older pair wins.
     expect(idSet(p.peek()!.tickets)).toEqual(["a", "b"]);
     const q = policy(1, { beta: 2 });
-    addAll(q, [solo("a", 1000, { at: 0 }), solo("b", 1011, { at: 0 }), solo("c", 3000, { at: 5000 }), solo("d", 3000, { at: 5000 })]);
+    addAll(q, [
+      solo("a", 1000, { at: 0 }),
+      solo("b", 1011, { at: 0 }),
+      solo("c", 3000, { at: 5000 }),
+      solo("d", 3000, { at: 5000 }),
+    ]);
     expect(idSet(q.peek()!.tickets)).toEqual(["c", "d"]);
   });
 });
@@ -300,7 +332,11 @@ describe("best-game: windows", () => {
     const ratings = [0, 1, 3, 7, 400, 600, 1000];
     const narrow = policy(2, { window: 3, budget: Infinity });
     const wide = policy(2, { window: 6, budget: Infinity });
-    for (const p of [narrow, wide]) addAll(p, ratings.map((r) => solo(`s${r}`, r)));
+    for (const p of [narrow, wide])
+      addAll(
+        p,
+        ratings.map((r) => solo(`s${r}`, r)),
+      );
     expect(narrow.peek()!.imbalance).toBe(3);
     expect(idSet(narrow.peek()!.tickets)).toEqual(["s0", "s1", "s3", "s7"]);
     expect(wide.peek()!.imbalance).toBe(0);
@@ -343,7 +379,10 @@ describe("best-game: parameters", () => {
     [{ beta: Number.NaN }, "beta"],
   ])("refuses %j with invalid_config naming the field", (params, field) => {
     expectConfigError(() => policy(2, params as PolicyParams), field);
-    expectConfigError(() => new Matchmaker({ teamSize: 2, policy: "best-game", params: params as PolicyParams }), field);
+    expectConfigError(
+      () => new Matchmaker({ teamSize: 2, policy: "best-game", params: params as PolicyParams }),
+      field,
+    );
   });
 
   it("refuses a window too small to hold a game of solos", () => {

@@ -29,12 +29,21 @@ function pair(mm: Matchmaker, a: number, b: number, at: number): Match[] {
 describe("brackets: the thread's example", () => {
   it("splits 500–1000 after six games, refuses 499 vs 990 then, and merges back after two quiet periods", () => {
     const { mm, policy } = engine();
-    expect(policy.brackets()).toEqual([[0, 500], [500, 1000], [1000, 1500]]);
+    expect(policy.brackets()).toEqual([
+      [0, 500],
+      [500, 1000],
+      [1000, 1500],
+    ]);
     for (let i = 0; i < 6; i++) expect(pair(mm, 700, 710, i * S)).toHaveLength(1);
     expect(mm.nextWakeup(10 * S)).toBeUndefined(); // nobody waits
     mm.enqueue(solo("low", 499, { at: 61 * S }), 61 * S);
     expect(mm.tick(61 * S)).toEqual([]); // the review at 60 s runs first
-    expect(policy.brackets()).toEqual([[0, 500], [500, 750], [750, 1000], [1000, 1500]]);
+    expect(policy.brackets()).toEqual([
+      [0, 500],
+      [500, 750],
+      [750, 1000],
+      [1000, 1500],
+    ]);
     mm.enqueue(solo("high", 990, { at: 61 * S }), 61 * S);
     expect(mm.tick(61 * S)).toEqual([]); // 499 and 990 are no longer in neighbouring brackets
     // One game in each half during the next period: 2 < 3, a first quiet period.
@@ -46,7 +55,11 @@ describe("brackets: the thread's example", () => {
     // A second quiet period: the halves merge, and 499 vs 990 (491 apart, widths 500) plays.
     expect(mm.nextWakeup(120 * S)).toBe(180 * S);
     const [m] = mm.tick(180 * S);
-    expect(policy.brackets()).toEqual([[0, 500], [500, 1000], [1000, 1500]]);
+    expect(policy.brackets()).toEqual([
+      [0, 500],
+      [500, 1000],
+      [1000, 1500],
+    ]);
     expect(idSet(m.tickets)).toEqual(["high", "low"]);
   });
 
@@ -69,7 +82,11 @@ describe("brackets: the thread's example", () => {
     const { mm, policy } = engine({ splitAt: 1, minWidth: 300 });
     pair(mm, 700, 710, 0);
     mm.tick(60 * S);
-    expect(policy.brackets()).toEqual([[0, 500], [500, 1000], [1000, 1500]]);
+    expect(policy.brackets()).toEqual([
+      [0, 500],
+      [500, 1000],
+      [1000, 1500],
+    ]);
     expect(() => engine({ period: 0 })).toThrow(/period: must be positive/);
     expect(() => engine({ splitAt: 1.5 })).toThrow(/splitAt: must be a whole number/);
     expect(() => engine({ min: 10, max: 5 })).toThrow(/min must be below max/);

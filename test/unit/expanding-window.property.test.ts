@@ -17,8 +17,23 @@ const paramsArb = fc.record({
 });
 
 const opArb = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant("enqueue" as const), dt: fc.integer({ min: 0, max: 4000 }), rating: fc.integer({ min: 1, max: 3000 }), side: sideArb }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant("cancel" as const), dt: fc.integer({ min: 0, max: 4000 }), pick: fc.nat() }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      kind: fc.constant("enqueue" as const),
+      dt: fc.integer({ min: 0, max: 4000 }),
+      rating: fc.integer({ min: 1, max: 3000 }),
+      side: sideArb,
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant("cancel" as const),
+      dt: fc.integer({ min: 0, max: 4000 }),
+      pick: fc.nat(),
+    }),
+  },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("wait" as const), dt: fc.integer({ min: 1, max: 20_000 }) }) },
 );
 
@@ -37,48 +52,66 @@ function closestAcceptable(policy: ExpandingWindowPolicy, pool: readonly Ticket[
 }
 
 describe("expanding-window keeps mutual acceptance and forms the closest game first", () => {
-  test.prop([paramsArb, fc.array(opArb, { maxLength: 40 })], { numRuns: 300 })("1v1 against brute force", (params, ops) => {
-    const mm = new Matchmaker({ teamSize: 1, policy: "expanding-window", params, ratingRange: { min: 0, max: 3000 } });
-    const policy = mm.policy as ExpandingWindowPolicy;
-    const issued: Ticket[] = [];
-    let now = 0;
-    // Between events, tick at every wake-up the engine asks for, as the room and simulator do.
-    const advance = (to: number) => {
-      for (let wake = mm.nextWakeup(now); wake !== undefined && wake <= to; wake = mm.nextWakeup(now)) {
-        now = wake;
+  test.prop([paramsArb, fc.array(opArb, { maxLength: 40 })], { numRuns: 300 })(
+    "1v1 against brute force",
+    (params, ops) => {
+      const mm = new Matchmaker({
+        teamSize: 1,
+        policy: "expanding-window",
+        params,
+        ratingRange: { min: 0, max: 3000 },
+      });
+      const policy = mm.policy as ExpandingWindowPolicy;
+      const issued: Ticket[] = [];
+      let now = 0;
+      // Between events, tick at every wake-up the engine asks for, as the room and simulator do.
+      const advance = (to: number) => {
+        for (let wake = mm.nextWakeup(now); wake !== undefined && wake <= to; wake = mm.nextWakeup(now)) {
+          now = wake;
+          check();
+        }
+        now = to;
+      };
+      const check = () => {
+        // Percentile windows follow the distribution, so brute force reads it at the same instant.
+        const before = closestAcceptable(policy, [...mm.waiting()], now);
+        const matches = mm.tick(now);
+        if (matches.length > 0) expect(matches[0].quality.spread).toBe(before);
+        for (const m of matches) {
+          expectValidMatch(m, 1);
+          const [a, b] = m.tickets;
+          expect(policy.accepts(a, b, now) && policy.accepts(b, a, now)).toBe(true);
+        }
+        expect(closestAcceptable(policy, [...mm.waiting()], now)).toBe(Infinity);
+        const wake = mm.nextWakeup(now);
+        if (wake !== undefined) expect(wake).toBeGreaterThan(now);
+      };
+      for (const op of ops) {
+        advance(now + op.dt);
+        if (op.kind === "enqueue") {
+          const t = party(`t${issued.length}`, [op.rating], { at: now, side: op.side });
+          issued.push(t);
+          mm.enqueue(t, now);
+        } else if (op.kind === "cancel" && issued.length > 0) {
+          mm.cancel(issued[op.pick % issued.length].id, now);
+        }
         check();
       }
-      now = to;
-    };
-    const check = () => {
-      // Percentile windows follow the distribution, so brute force reads it at the same instant.
-      const before = closestAcceptable(policy, [...mm.waiting()], now);
-      const matches = mm.tick(now);
-      if (matches.length > 0) expect(matches[0].quality.spread).toBe(before);
-      for (const m of matches) {
-        expectValidMatch(m, 1);
-        const [a, b] = m.tickets;
-        expect(policy.accepts(a, b, now) && policy.accepts(b, a, now)).toBe(true);
-      }
-      expect(closestAcceptable(policy, [...mm.waiting()], now)).toBe(Infinity);
-      const wake = mm.nextWakeup(now);
-      if (wake !== undefined) expect(wake).toBeGreaterThan(now);
-    };
-    for (const op of ops) {
-      advance(now + op.dt);
-      if (op.kind === "enqueue") {
-        const t = party(`t${issued.length}`, [op.rating], { at: now, side: op.side });
-        issued.push(t);
-        mm.enqueue(t, now);
-      } else if (op.kind === "cancel" && issued.length > 0) {
-        mm.cancel(issued[op.pick % issued.length].id, now);
-      }
-      check();
-    }
-  });
+    },
+  );
 
   test.prop(
-    [fc.integer({ min: 2, max: 3 }), paramsArb, fc.array(fc.tuple(fc.integer({ min: 0, max: 3000 }), fc.array(fc.integer({ min: 1, max: 3000 }), { minLength: 1, maxLength: 2 })), { maxLength: 30 })],
+    [
+      fc.integer({ min: 2, max: 3 }),
+      paramsArb,
+      fc.array(
+        fc.tuple(
+          fc.integer({ min: 0, max: 3000 }),
+          fc.array(fc.integer({ min: 1, max: 3000 }), { minLength: 1, maxLength: 2 }),
+        ),
+        { maxLength: 30 },
+      ),
+    ],
     { numRuns: 150 },
   )("teams: every pair of tickets in a game accepts each other", (k, params, arrivals) => {
     const mm = new Matchmaker({ teamSize: k, policy: "expanding-window", params, ratingRange: { min: 0, max: 3000 } });

@@ -3,7 +3,14 @@
  * units, teams, parameters, and the window each matched player reports.
  */
 import { describe, expect, it } from "vitest";
-import { ExpandingWindowPolicy, Matchmaker, MatchmakerError, WindowRule, type Match, type PolicyParams } from "../../src/core/index.js";
+import {
+  ExpandingWindowPolicy,
+  Matchmaker,
+  MatchmakerError,
+  WindowRule,
+  type Match,
+  type PolicyParams,
+} from "../../src/core/index.js";
 import { expectValidMatch } from "../helpers/match-checks.js";
 import { idSet, party, solo } from "../helpers/tickets.js";
 
@@ -17,7 +24,7 @@ function engine(params: PolicyParams, teamSize = 1): { mm: Matchmaker; policy: E
 /** Tick at every wake-up the engine asks for, up to `until`; the matches with their time. */
 function runUntil(mm: Matchmaker, from: number, until: number): Array<{ at: number; match: Match }> {
   const formed: Array<{ at: number; match: Match }> = [];
-  for (let now = from; ; ) {
+  for (let now = from; ;) {
     for (const match of mm.tick(now)) formed.push({ at: now, match });
     const next = mm.nextWakeup(now);
     if (next === undefined || next > until) return formed;
@@ -101,9 +108,18 @@ describe("hplus0603's one-sided acceptance: rank 800 waited 300 s, rank 2000 jus
 describe("expanding-window", () => {
   it("among acceptable pairs forms the closest first, then the next closest", () => {
     const { mm } = engine({ initial: 1000, growth: 0 });
-    for (const [id, r] of [["a", 1000], ["b", 1100], ["c", 1120], ["d", 1500]] as const) mm.enqueue(solo(id, r), 0);
+    for (const [id, r] of [
+      ["a", 1000],
+      ["b", 1100],
+      ["c", 1120],
+      ["d", 1500],
+    ] as const)
+      mm.enqueue(solo(id, r), 0);
     const matches = mm.tick(0);
-    expect(matches.map(ticketsOf)).toEqual([["b", "c"], ["a", "d"]]);
+    expect(matches.map(ticketsOf)).toEqual([
+      ["b", "c"],
+      ["a", "d"],
+    ]);
   });
 
   it("never pairs tickets whose sides clash, and keeps looking further out", () => {

@@ -130,7 +130,10 @@ describe("greedy: configuration and registry", () => {
   });
 
   it("refuses parameters greedy does not take with invalid_config", () => {
-    const error = expectError(() => new Matchmaker({ teamSize: 1, policy: "greedy", params: { window: 5 } }), "invalid_config");
+    const error = expectError(
+      () => new Matchmaker({ teamSize: 1, policy: "greedy", params: { window: 5 } }),
+      "invalid_config",
+    );
     expect(error.message).toContain("window");
     expect(() => new Matchmaker({ teamSize: 1, policy: "greedy", params: {} })).not.toThrow();
   });
@@ -194,7 +197,11 @@ describe("greedy against a brute-force oldest-game reference", () => {
   );
 
   test.prop(
-    [fc.integer({ min: 1, max: 4 }).chain((k) => fc.tuple(fc.constant(k), fc.array(ticketSpecArb(k), { maxLength: 12 })))],
+    [
+      fc
+        .integer({ min: 1, max: 4 })
+        .chain((k) => fc.tuple(fc.constant(k), fc.array(ticketSpecArb(k), { maxLength: 12 }))),
+    ],
     { numRuns: 150 },
   )("after a burst of joins and one tick, forms the same games as the reference", ([k, specs]) => {
     const tickets = specs.map((s, i) => party(`t${i}`, s.ratings, { at: i, side: s.side }));

@@ -73,7 +73,13 @@ describe("Alman–McKay components", () => {
 
 describe("imbalance configuration", () => {
   it("fills in defaults and the queue's floor", () => {
-    expect(resolveImbalance({ kind: "alman-mckay", q: "inf" }, -50)).toEqual({ kind: "alman-mckay", alpha: 1, p: 1, q: Infinity, floor: -50 });
+    expect(resolveImbalance({ kind: "alman-mckay", q: "inf" }, -50)).toEqual({
+      kind: "alman-mckay",
+      alpha: 1,
+      p: 1,
+      q: Infinity,
+      floor: -50,
+    });
     expect(resolveImbalance({ kind: "high-low" })).toEqual({ kind: "high-low", threshold: 0.5 });
   });
 
@@ -106,10 +112,15 @@ describe("win-probability fairness (openskill)", () => {
   const phi = (x: number) => {
     const z = Math.abs(x) / Math.SQRT2;
     const t = 1 / (1 + 0.3275911 * z);
-    const erf = 1 - ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * Math.exp(-z * z);
+    const erf =
+      1 -
+      ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) *
+        t *
+        Math.exp(-z * z);
     return x >= 0 ? (1 + erf) / 2 : (1 - erf) / 2;
   };
-  const rated = (...pairs: Array<[number, number]>): Player[] => pairs.map(([rating, uncertainty], i) => ({ id: `u${i}`, rating, uncertainty }));
+  const rated = (...pairs: Array<[number, number]>): Player[] =>
+    pairs.map(([rating, uncertainty], i) => ({ id: `u${i}`, rating, uncertainty }));
 
   it("is the gap |2Φ(Δμ / √(2β² + Σσ²)) − 1| between the teams' predicted chances", () => {
     const f = imbalanceFunction(resolveImbalance({ kind: "win-probability", beta: 4 }));

@@ -24,7 +24,10 @@ const sessionArb = fc.integer({ min: 1, max: 4 }).chain((k) =>
     k: fc.constant(k),
     ops: fc.array<Op>(
       fc.oneof(
-        { weight: 6, arbitrary: fc.record({ kind: fc.constant("enqueue" as const), dt: dtArb, spec: ticketSpecArb(k) }) },
+        {
+          weight: 6,
+          arbitrary: fc.record({ kind: fc.constant("enqueue" as const), dt: dtArb, spec: ticketSpecArb(k) }),
+        },
         { weight: 2, arbitrary: fc.record({ kind: fc.constant("cancel" as const), dt: dtArb, pick: fc.nat() }) },
         { weight: 3, arbitrary: fc.record({ kind: fc.constant("tick" as const), dt: dtArb }) },
         { weight: 1, arbitrary: fc.record({ kind: fc.constant("requeue" as const), dt: dtArb, pick: fc.nat() }) },
@@ -52,109 +55,119 @@ function someGameIn(pool: readonly Ticket[], k: number): Ticket[] | undefined {
 }
 
 describe("engine invariants under random sessions (greedy)", () => {
-  test.prop([sessionArb], { numRuns: 300 })("nobody is lost or duplicated; every match is whole and fair to sides", ({ k, ops }) => {
-    const mm = new Matchmaker({ teamSize: k });
-    // The model: where each ticket is, by the engine's own answers.
-    const waiting = new Map<string, Ticket>();
-    const cancelled = new Map<string, Ticket>();
-    const active: Match[] = []; // matches returned and not re-queued
-    const issued = new Map<string, Ticket>(); // every ticket that ever joined
-    const matchIds: string[] = [];
-    let now = 0;
-    let formed = 0;
-    let requeued = 0;
+  test.prop([sessionArb], { numRuns: 300 })(
+    "nobody is lost or duplicated; every match is whole and fair to sides",
+    ({ k, ops }) => {
+      const mm = new Matchmaker({ teamSize: k });
+      // The model: where each ticket is, by the engine's own answers.
+      const waiting = new Map<string, Ticket>();
+      const cancelled = new Map<string, Ticket>();
+      const active: Match[] = []; // matches returned and not re-queued
+      const issued = new Map<string, Ticket>(); // every ticket that ever joined
+      const matchIds: string[] = [];
+      let now = 0;
+      let formed = 0;
+      let requeued = 0;
 
-    const checkState = () => {
-      // Waiting tickets, oldest first, are the model's.
-      const pool = [...mm.waiting()];
-      expect(idSet(pool)).toEqual([...waiting.keys()].sort());
-      for (const t of pool) expect(t).toBe(waiting.get(t.id));
-      for (let i = 1; i < pool.length; i++) expect(pool[i - 1].enqueuedAt).toBeLessThanOrEqual(pool[i].enqueuedAt);
-      expect(mm.size).toBe(waiting.size);
-      expect(mm.waitingPlayers).toBe(pool.reduce((n, t) => n + t.players.length, 0));
+      const checkState = () => {
+        // Waiting tickets, oldest first, are the model's.
+        const pool = [...mm.waiting()];
+        expect(idSet(pool)).toEqual([...waiting.keys()].sort());
+        for (const t of pool) expect(t).toBe(waiting.get(t.id));
+        for (let i = 1; i < pool.length; i++) expect(pool[i - 1].enqueuedAt).toBeLessThanOrEqual(pool[i].enqueuedAt);
+        expect(mm.size).toBe(waiting.size);
+        expect(mm.waitingPlayers).toBe(pool.reduce((n, t) => n + t.players.length, 0));
 
-      // Every player that ever entered is in exactly one place.
-      const places = new Map<string, string[]>();
-      const put = (playerId: string, place: string) => places.set(playerId, [...(places.get(playerId) ?? []), place]);
-      for (const t of pool) for (const p of t.players) put(p.id, "waiting");
-      for (const t of cancelled.values()) for (const p of t.players) put(p.id, "cancelled");
-      for (const m of active) for (const team of m.teams) for (const p of team.players) put(p.id, m.id);
-      const entered = [...issued.values()].flatMap((t) => t.players);
-      expect(places.size).toBe(entered.length);
-      for (const p of entered) expect(places.get(p.id), `player ${p.id}`).toHaveLength(1);
+        // Every player that ever entered is in exactly one place.
+        const places = new Map<string, string[]>();
+        const put = (playerId: string, place: string) => places.set(playerId, [...(places.get(playerId) ?? []), place]);
+        for (const t of pool) for (const p of t.players) put(p.id, "waiting");
+        for (const t of cancelled.values()) for (const p of t.players) put(p.id, "cancelled");
+        for (const m of active) for (const team of m.teams) for (const p of team.players) put(p.id, m.id);
+        const entered = [...issued.values()].flatMap((t) => t.players);
+        expect(places.size).toBe(entered.length);
+        for (const p of entered) expect(places.get(p.id), `player ${p.id}`).toHaveLength(1);
 
-      expect(mm.stats(now)).toMatchObject({
-        waitingTickets: waiting.size,
-        waitingPlayers: mm.waitingPlayers,
-        matchesFormed: formed,
-        playersMatched: 2 * k * formed,
-        ticketsCancelled: cancelled.size,
-        ticketsRequeued: requeued,
-        policyErrors: 0,
-        oldestWaitMs: pool.length ? now - pool[0].enqueuedAt : 0,
-      });
-    };
+        expect(mm.stats(now)).toMatchObject({
+          waitingTickets: waiting.size,
+          waitingPlayers: mm.waitingPlayers,
+          matchesFormed: formed,
+          playersMatched: 2 * k * formed,
+          ticketsCancelled: cancelled.size,
+          ticketsRequeued: requeued,
+          policyErrors: 0,
+          oldestWaitMs: pool.length ? now - pool[0].enqueuedAt : 0,
+        });
+      };
 
-    for (const op of ops) {
-      now += op.dt;
-      switch (op.kind) {
-        case "enqueue": {
-          const ticket = party(`t${issued.size}`, op.spec.ratings, { at: now, side: op.spec.side });
-          issued.set(ticket.id, ticket);
-          mm.enqueue(ticket, now);
-          waiting.set(ticket.id, ticket);
-          break;
-        }
-        case "cancel": {
-          // Any ticket ever issued (waiting, matched or cancelled), or one never seen.
-          const id = [...issued.keys(), "never-seen"][op.pick % (issued.size + 1)];
-          const ticket = waiting.get(id);
-          expect(mm.cancel(id, now)).toBe(ticket !== undefined);
-          if (ticket) {
-            waiting.delete(id);
-            cancelled.set(id, ticket);
+      for (const op of ops) {
+        now += op.dt;
+        switch (op.kind) {
+          case "enqueue": {
+            const ticket = party(`t${issued.size}`, op.spec.ratings, { at: now, side: op.spec.side });
+            issued.set(ticket.id, ticket);
+            mm.enqueue(ticket, now);
+            waiting.set(ticket.id, ticket);
+            break;
           }
-          break;
-        }
-        case "tick": {
-          const matches = mm.tick(now);
-          for (const m of matches) {
-            expectValidMatch(m, k);
-            expect(m.bots).toBe(0);
-            expect(m.createdAt).toBe(now);
-            for (const t of m.tickets) {
-              expect(t, `matched ticket ${t.id} was waiting`).toBe(waiting.get(t.id));
-              waiting.delete(t.id);
+          case "cancel": {
+            // Any ticket ever issued (waiting, matched or cancelled), or one never seen.
+            const id = [...issued.keys(), "never-seen"][op.pick % (issued.size + 1)];
+            const ticket = waiting.get(id);
+            expect(mm.cancel(id, now)).toBe(ticket !== undefined);
+            if (ticket) {
+              waiting.delete(id);
+              cancelled.set(id, ticket);
             }
-            // Assembly chose the best split of the tickets it was given.
-            expect(m.quality.imbalance).toBe(bruteMinImbalance(m.tickets, k));
-            active.push(m);
-            matchIds.push(m.id);
-            formed++;
+            break;
           }
-          // Greedy leaves no game behind (checked exhaustively for pools up to 14 tickets).
-          if (waiting.size <= 14) expect(someGameIn([...mm.waiting()], k)).toBeUndefined();
-          break;
+          case "tick": {
+            const matches = mm.tick(now);
+            for (const m of matches) {
+              expectValidMatch(m, k);
+              expect(m.bots).toBe(0);
+              expect(m.createdAt).toBe(now);
+              for (const t of m.tickets) {
+                expect(t, `matched ticket ${t.id} was waiting`).toBe(waiting.get(t.id));
+                waiting.delete(t.id);
+              }
+              // Assembly chose the best split of the tickets it was given.
+              expect(m.quality.imbalance).toBe(bruteMinImbalance(m.tickets, k));
+              active.push(m);
+              matchIds.push(m.id);
+              formed++;
+            }
+            // Greedy leaves no game behind (checked exhaustively for pools up to 14 tickets).
+            if (waiting.size <= 14) expect(someGameIn([...mm.waiting()], k)).toBeUndefined();
+            break;
+          }
+          case "requeue": {
+            // A formed game failed to start: its tickets go back.
+            if (active.length === 0) break;
+            const [m] = active.splice(op.pick % active.length, 1);
+            expect(mm.requeue(m.tickets, now)).toEqual([]);
+            for (const t of m.tickets) waiting.set(t.id, t);
+            requeued += m.tickets.length;
+            break;
+          }
         }
-        case "requeue": {
-          // A formed game failed to start: its tickets go back.
-          if (active.length === 0) break;
-          const [m] = active.splice(op.pick % active.length, 1);
-          expect(mm.requeue(m.tickets, now)).toEqual([]);
-          for (const t of m.tickets) waiting.set(t.id, t);
-          requeued += m.tickets.length;
-          break;
-        }
+        checkState();
       }
-      checkState();
-    }
-    // Match ids never repeat, even across re-queues.
-    expect(new Set(matchIds).size).toBe(matchIds.length);
-  });
+      // Match ids never repeat, even across re-queues.
+      expect(new Set(matchIds).size).toBe(matchIds.length);
+    },
+  );
 
-  test.prop([fc.integer({ min: 1, max: 4 }).chain((k) => fc.tuple(fc.constant(k), fc.array(ticketSpecArb(k), { maxLength: 30 })))], {
-    numRuns: 200,
-  })("one tick after a burst of joins forms games until none is left, and loses nobody", ([k, specs]) => {
+  test.prop(
+    [
+      fc
+        .integer({ min: 1, max: 4 })
+        .chain((k) => fc.tuple(fc.constant(k), fc.array(ticketSpecArb(k), { maxLength: 30 }))),
+    ],
+    {
+      numRuns: 200,
+    },
+  )("one tick after a burst of joins forms games until none is left, and loses nobody", ([k, specs]) => {
     const mm = new Matchmaker({ teamSize: k });
     const tickets = specs.map((spec, i) => party(`t${i}`, spec.ratings, { at: i, side: spec.side }));
     for (const t of tickets) mm.enqueue(t, t.enqueuedAt);

@@ -77,16 +77,14 @@ function weightArb(kind: WeightKind): fc.Arbitrary<number> {
 const kindArb = fc.constantFrom<WeightKind>("ties", "integers", "floats");
 
 /** Up to 10 vertices, a short random edge list (repeats and either orientation allowed). */
-const sparseGraphArb = fc
-  .record({ n: fc.integer({ min: 1, max: 10 }), kind: kindArb })
-  .chain(({ n, kind }) =>
-    fc.tuple(
-      fc.constant(n),
-      fc
-        .array(fc.tuple(fc.nat({ max: n - 1 }), fc.nat({ max: n - 1 }), weightArb(kind)), { maxLength: 3 * n })
-        .map((list) => list.filter(([u, v]) => u !== v) as WeightedEdge[]),
-    ),
-  );
+const sparseGraphArb = fc.record({ n: fc.integer({ min: 1, max: 10 }), kind: kindArb }).chain(({ n, kind }) =>
+  fc.tuple(
+    fc.constant(n),
+    fc
+      .array(fc.tuple(fc.nat({ max: n - 1 }), fc.nat({ max: n - 1 }), weightArb(kind)), { maxLength: 3 * n })
+      .map((list) => list.filter(([u, v]) => u !== v) as WeightedEdge[]),
+  ),
+);
 
 /** Up to 10 vertices, each pair present with probability 1, 3/4 or 1/2. */
 const denseGraphArb = fc
@@ -122,15 +120,36 @@ describe("maxWeightMatching: small cases", () => {
 
   it("maximises weight, not cardinality", () => {
     // Path 0-1-2-3 with weights 1, 3, 1: the middle edge alone (3) beats the two ends (2).
-    expect(Array.from(maxWeightMatching(4, [[0, 1, 1], [1, 2, 3], [2, 3, 1]]))).toEqual([-1, 2, 1, -1]);
+    expect(
+      Array.from(
+        maxWeightMatching(4, [
+          [0, 1, 1],
+          [1, 2, 3],
+          [2, 3, 1],
+        ]),
+      ),
+    ).toEqual([-1, 2, 1, -1]);
     // With 2 on the ends (4 > 3) both ends win.
-    expect(Array.from(maxWeightMatching(4, [[0, 1, 2], [1, 2, 3], [2, 3, 2]]))).toEqual([1, 0, 3, 2]);
+    expect(
+      Array.from(
+        maxWeightMatching(4, [
+          [0, 1, 2],
+          [1, 2, 3],
+          [2, 3, 2],
+        ]),
+      ),
+    ).toEqual([1, 0, 3, 2]);
   });
 
   it("goes through an odd cycle (a blossom) to reach a heavy edge", () => {
     // 5-cycle 0..4 of weight 2, and a pendant edge 4-5 of weight 3: 4-5, 0-1, 2-3.
     const edges: WeightedEdge[] = [
-      [0, 1, 2], [1, 2, 2], [2, 3, 2], [3, 4, 2], [4, 0, 2], [4, 5, 3],
+      [0, 1, 2],
+      [1, 2, 2],
+      [2, 3, 2],
+      [3, 4, 2],
+      [4, 0, 2],
+      [4, 5, 3],
     ];
     const mate = maxWeightMatching(6, edges);
     expect(matchingWeight(6, edges, mate)).toBe(7);
@@ -141,8 +160,17 @@ describe("maxWeightMatching: small cases", () => {
     // Found by search: the solver forms a blossom inside a blossom here and expands T-blossoms
     // twice on the way. The optimum, 20, is reached two ways (0-4 1-5 2-6 or 0-5 2-6 3-4).
     const edges: WeightedEdge[] = [
-      [0, 4, 5], [0, 5, 7], [1, 5, 6], [1, 6, 1], [2, 3, 3], [2, 5, 8],
-      [2, 6, 9], [3, 4, 4], [4, 5, 7], [4, 6, 8], [5, 6, 3],
+      [0, 4, 5],
+      [0, 5, 7],
+      [1, 5, 6],
+      [1, 6, 1],
+      [2, 3, 3],
+      [2, 5, 8],
+      [2, 6, 9],
+      [3, 4, 4],
+      [4, 5, 7],
+      [4, 6, 8],
+      [5, 6, 3],
     ];
     const mate = maxWeightMatching(7, edges);
     expect(matchingWeight(7, edges, mate)).toBe(20);
@@ -150,7 +178,10 @@ describe("maxWeightMatching: small cases", () => {
   });
 
   it("keeps the heaviest of parallel edges and ignores zero weights", () => {
-    const mate = maxWeightMatching(2, [[0, 1, 1], [1, 0, 5]]);
+    const mate = maxWeightMatching(2, [
+      [0, 1, 1],
+      [1, 0, 5],
+    ]);
     expect(Array.from(mate)).toEqual([1, 0]);
     expect(Array.from(maxWeightMatching(2, [[0, 1, 0]]))).toEqual([-1, -1]);
   });
@@ -160,7 +191,12 @@ describe("maxWeightMatching: small cases", () => {
     expect(() => maxWeightMatching(2.5, [])).toThrow(/vertexCount/);
     expect(() => maxWeightMatching(Number.NaN, [])).toThrow(/vertexCount/);
     expect(() => maxWeightMatching(2, [[0, 2, 1]])).toThrow(/edge 0 .*vertex ids/);
-    expect(() => maxWeightMatching(3, [[0, 1, 1], [-1, 1, 1]])).toThrow(/edge 1 .*vertex ids/);
+    expect(() =>
+      maxWeightMatching(3, [
+        [0, 1, 1],
+        [-1, 1, 1],
+      ]),
+    ).toThrow(/edge 1 .*vertex ids/);
     expect(() => maxWeightMatching(3, [[0, 1.5, 1]])).toThrow(/vertex ids must be integers/);
     expect(() => maxWeightMatching(3, [[1, 1, 1]])).toThrow(/self-loop/);
     expect(() => maxWeightMatching(2, [[0, 1, Number.NaN]])).toThrow(/weight NaN/);
@@ -211,7 +247,11 @@ function matchingMip(n: number, edges: readonly WeightedEdge[]): string {
 function randomMipGraph(random: () => number, index: number): { n: number; edges: WeightedEdge[] } {
   const n = 30 + Math.floor(random() * 71);
   const weight = (): number =>
-    index % 3 === 0 ? Math.floor(random() * 4) : index % 3 === 1 ? Math.floor(random() * 100) : Math.round(random() * 1e6) / 1e3;
+    index % 3 === 0
+      ? Math.floor(random() * 4)
+      : index % 3 === 1
+        ? Math.floor(random() * 100)
+        : Math.round(random() * 1e6) / 1e3;
   const edges: WeightedEdge[] = [];
   if (index % 4 === 3) {
     // Odd cycles of length 3, 5 or 7 over a shuffled vertex order, plus random chords.

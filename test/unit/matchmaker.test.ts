@@ -46,25 +46,55 @@ describe("Matchmaker.enqueue validation", () => {
   it("refuses a ticket id that is already waiting with duplicate_ticket", () => {
     const mm = new Matchmaker({ teamSize: 2 });
     mm.enqueue(solo("t"), 0);
-    expectRefused(mm, { id: "t", players: [{ id: "someone-else", rating: 1 }], enqueuedAt: 0 }, "duplicate_ticket", '"t"');
+    expectRefused(
+      mm,
+      { id: "t", players: [{ id: "someone-else", rating: 1 }], enqueuedAt: 0 },
+      "duplicate_ticket",
+      '"t"',
+    );
   });
 
   it("refuses a player already waiting in another ticket with duplicate_player", () => {
     const mm = new Matchmaker({ teamSize: 2 });
     mm.enqueue(solo("t1"), 0); // player "t1/0"
-    expectRefused(mm, { id: "t2", players: [{ id: "fresh", rating: 1 }, { id: "t1/0", rating: 1 }], enqueuedAt: 0 }, "duplicate_player", "t1/0");
+    expectRefused(
+      mm,
+      {
+        id: "t2",
+        players: [
+          { id: "fresh", rating: 1 },
+          { id: "t1/0", rating: 1 },
+        ],
+        enqueuedAt: 0,
+      },
+      "duplicate_player",
+      "t1/0",
+    );
   });
 
   it("refuses the same player twice in one ticket with duplicate_player", () => {
     const mm = new Matchmaker({ teamSize: 2 });
-    expectRefused(mm, { id: "t", players: [{ id: "p", rating: 1 }, { id: "p", rating: 1 }], enqueuedAt: 0 }, "duplicate_player");
+    expectRefused(
+      mm,
+      {
+        id: "t",
+        players: [
+          { id: "p", rating: 1 },
+          { id: "p", rating: 1 },
+        ],
+        enqueuedAt: 0,
+      },
+      "duplicate_player",
+    );
   });
 
   it("does not hand a refused ticket to the policy: it never plays", () => {
     const mm = new Matchmaker({ teamSize: 1 });
     mm.enqueue(solo("a"), 0);
     expect(() => mm.enqueue(withPlayer({ id: "p", rating: NaN }) as unknown as Ticket, 1)).toThrow(MatchmakerError);
-    expect(() => mm.enqueue({ id: "dup", players: [{ id: "a/0", rating: 1 }], enqueuedAt: 1 }, 1)).toThrow(MatchmakerError);
+    expect(() => mm.enqueue({ id: "dup", players: [{ id: "a/0", rating: 1 }], enqueuedAt: 1 }, 1)).toThrow(
+      MatchmakerError,
+    );
     expect(mm.tick(1)).toEqual([]);
     const [match] = (mm.enqueue(solo("c"), 2), mm.tick(2));
     expect(idSet(match.tickets)).toEqual(["a", "c"]);
@@ -129,7 +159,10 @@ describe("Matchmaker.requeue", () => {
     expect(mm.stats(60).ticketsRequeued).toBe(2);
     // Waits of the re-formed match count from the original enqueue time.
     const [again] = mm.tick(60);
-    expect(Object.fromEntries(again.teams.flatMap((t) => t.players).map((p) => [p.ticketId, p.waitMs]))).toEqual({ a: 60, b: 50 });
+    expect(Object.fromEntries(again.teams.flatMap((t) => t.players).map((p) => [p.ticketId, p.waitMs]))).toEqual({
+      a: 60,
+      b: 50,
+    });
   });
 
   it("a re-queued older ticket stands ahead of a newer one and is matched first", () => {
@@ -141,7 +174,12 @@ describe("Matchmaker.requeue", () => {
     mm.enqueue(solo("newer", 1500, { at: 20, side: "A" }), 20);
     expect(mm.tick(20)).toEqual([]);
     // The game with "old" failed to start: it goes back ahead of "newer".
-    expect(mm.requeue(first.tickets.filter((t) => t.id === "old"), 30)).toEqual([]);
+    expect(
+      mm.requeue(
+        first.tickets.filter((t) => t.id === "old"),
+        30,
+      ),
+    ).toEqual([]);
     expect(mm.tick(30)).toEqual([]); // two side-A players cannot meet
     expect(ids(mm.waiting())).toEqual(["old", "newer"]);
     mm.enqueue(solo("b2", 1500, { at: 40, side: "B" }), 40);

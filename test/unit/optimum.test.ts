@@ -135,7 +135,10 @@ describe("schlupOptimum: hand-computed cases", () => {
     const arrivals = [at(0, 0.5), at(1, 0.9), at(2, 0.5), at(3, 0.9)];
     const result = schlupOptimum(arrivals, 5);
     expect(result.cost).toBeCloseTo(0.8, 12);
-    expect(result.pairs).toEqual([[0, 2], [1, 3]]);
+    expect(result.pairs).toEqual([
+      [0, 2],
+      [1, 3],
+    ]);
   });
 
   it("solves the blocks between gaps longer than tauMax separately", () => {
@@ -143,7 +146,11 @@ describe("schlupOptimum: hand-computed cases", () => {
     const result = schlupOptimum(arrivals, 5);
     expectWellFormed(arrivals, 5, result);
     expect(result.cost).toBeCloseTo(bruteForceCost(arrivals, 5), 12);
-    expect(result.pairs).toEqual([[0, 1], [2, 3], [5, 6]]);
+    expect(result.pairs).toEqual([
+      [0, 1],
+      [2, 3],
+      [5, 6],
+    ]);
     expect(result.botGames).toEqual([4]);
   });
 

@@ -16,13 +16,21 @@ function* groupings<T>(items: readonly T[], size: number): Generator<T[][]> {
 
 function* combinations<T>(items: readonly T[], size: number, start = 0): Generator<T[]> {
   if (size === 0) return yield [];
-  for (let i = start; i <= items.length - size; i++) for (const tail of combinations(items, size - 1, i + 1)) yield [items[i], ...tail];
+  for (let i = start; i <= items.length - size; i++)
+    for (const tail of combinations(items, size - 1, i + 1)) yield [items[i], ...tail];
 }
 
 /** The least imbalance of any split of a group of 2k into two teams of k. */
 function bestSplit(group: readonly Player[], k: number, f: (a: Player[], b: Player[]) => number): number {
   let best = Infinity;
-  for (const a of combinations(group, k)) best = Math.min(best, f(a, group.filter((p) => !a.includes(p))));
+  for (const a of combinations(group, k))
+    best = Math.min(
+      best,
+      f(
+        a,
+        group.filter((p) => !a.includes(p)),
+      ),
+    );
   return best;
 }
 
@@ -32,7 +40,12 @@ describe("partition", () => {
     expect(result.games).toHaveLength(2);
     const ratings = (ps: readonly Player[]) => ps.map((p) => p.rating).sort((a, b) => a - b);
     // Run 5, 10, 20, 30: 5 + 30 against 10 + 20.
-    expect([ratings(result.games[0].teamA), ratings(result.games[0].teamB)].sort()).toEqual([[10, 20], [5, 30]].sort());
+    expect([ratings(result.games[0].teamA), ratings(result.games[0].teamB)].sort()).toEqual(
+      [
+        [10, 20],
+        [5, 30],
+      ].sort(),
+    );
     expect(result.games[0].imbalance).toBe(5);
     // Run 40, 50, 60, 70: 40 + 70 against 50 + 60, perfectly fair.
     expect(result.games[1].imbalance).toBe(0);
@@ -43,7 +56,15 @@ describe("partition", () => {
   it("refuses bad input, naming the problem", () => {
     expect(() => partition(players([1, 2]), 0)).toThrow(MatchmakerError);
     expect(() => partition([{ id: "a", rating: NaN }], 1)).toThrow(/non-finite rating/);
-    expect(() => partition([{ id: "a", rating: 1 }, { id: "a", rating: 2 }], 1)).toThrow(/appears twice/);
+    expect(() =>
+      partition(
+        [
+          { id: "a", rating: 1 },
+          { id: "a", rating: 2 },
+        ],
+        1,
+      ),
+    ).toThrow(/appears twice/);
     expect(partition([], 3)).toEqual({ games: [], leftover: [], maxImbalance: 0 });
   });
 
@@ -60,16 +81,20 @@ describe("partition", () => {
       }),
     ],
     { numRuns: 300 },
-  )("is a rho-approximation of the best min-max partition (brute force over all partitions)", ({ k, games, alpha, p, q, ratings }) => {
-    const pool = players(ratings.slice(0, games * 2 * k));
-    const f = almanMcKay({ alpha, p, q, floor: 0 });
-    const ours = partition(pool, k, f);
-    expect(ours.games).toHaveLength(games);
-    expect(ours.leftover).toHaveLength(0);
-    let optimum = Infinity;
-    for (const grouping of groupings(pool, 2 * k)) optimum = Math.min(optimum, Math.max(...grouping.map((g) => bestSplit(g, k, f))));
-    const rho = 2 * k ** (q === Infinity ? 0 : 1 / q) * (1 + alpha);
-    expect(ours.maxImbalance).toBeGreaterThanOrEqual(optimum - 1e-9);
-    expect(ours.maxImbalance).toBeLessThanOrEqual(rho * optimum + 1e-9);
-  });
+  )(
+    "is a rho-approximation of the best min-max partition (brute force over all partitions)",
+    ({ k, games, alpha, p, q, ratings }) => {
+      const pool = players(ratings.slice(0, games * 2 * k));
+      const f = almanMcKay({ alpha, p, q, floor: 0 });
+      const ours = partition(pool, k, f);
+      expect(ours.games).toHaveLength(games);
+      expect(ours.leftover).toHaveLength(0);
+      let optimum = Infinity;
+      for (const grouping of groupings(pool, 2 * k))
+        optimum = Math.min(optimum, Math.max(...grouping.map((g) => bestSplit(g, k, f))));
+      const rho = 2 * k ** (q === Infinity ? 0 : 1 / q) * (1 + alpha);
+      expect(ours.maxImbalance).toBeGreaterThanOrEqual(optimum - 1e-9);
+      expect(ours.maxImbalance).toBeLessThanOrEqual(rho * optimum + 1e-9);
+    },
+  );
 });

@@ -11,17 +11,32 @@ import { party, ticketSpecArb, type TicketSpec } from "../helpers/tickets.js";
 
 const policyArb = fc.oneof(
   fc.constant({ policy: "greedy", params: {} }),
-  fc.record({ policy: fc.constant("periodic"), params: fc.record({ x: fc.oneof(fc.integer({ min: 1, max: 4 }), fc.constant("auto")) }) }),
-  fc.record({ policy: fc.constant("multi-queue"), params: fc.record({ r: fc.oneof(fc.integer({ min: 1, max: 6 }), fc.constant("auto")) }) }),
-  fc.record({ policy: fc.constant("difference-wait"), params: fc.record({ fWait: fc.double({ min: 0, max: 20, noNaN: true }) }) }),
+  fc.record({
+    policy: fc.constant("periodic"),
+    params: fc.record({ x: fc.oneof(fc.integer({ min: 1, max: 4 }), fc.constant("auto")) }),
+  }),
+  fc.record({
+    policy: fc.constant("multi-queue"),
+    params: fc.record({ r: fc.oneof(fc.integer({ min: 1, max: 6 }), fc.constant("auto")) }),
+  }),
+  fc.record({
+    policy: fc.constant("difference-wait"),
+    params: fc.record({ fWait: fc.double({ min: 0, max: 20, noNaN: true }) }),
+  }),
   fc.record({
     policy: fc.constant("patient"),
-    params: fc.record({ mode: fc.constantFrom("patient", "greedy", "auto"), maxExtraArrivals: fc.integer({ min: 0, max: 3 }) }),
+    params: fc.record({
+      mode: fc.constantFrom("patient", "greedy", "auto"),
+      maxExtraArrivals: fc.integer({ min: 0, max: 3 }),
+    }),
   }),
   fc.constantFrom(...["fifo", "lifo", "packing", "two-queue"].map((policy) => ({ policy, params: {} }))),
   fc.record({
     policy: fc.constant("best-game"),
-    params: fc.record({ threshold: fc.double({ min: 0, max: 500, noNaN: true }), thresholdGrowth: fc.double({ min: 0, max: 200, noNaN: true }) }),
+    params: fc.record({
+      threshold: fc.double({ min: 0, max: 500, noNaN: true }),
+      thresholdGrowth: fc.double({ min: 0, max: 200, noNaN: true }),
+    }),
   }),
   fc.record({
     policy: fc.constant("expanding-window"),
@@ -64,7 +79,12 @@ const sessionArb = fc.integer({ min: 1, max: 3 }).chain((k) =>
       fc.oneof(
         {
           weight: 6,
-          arbitrary: fc.record({ kind: fc.constant("enqueue" as const), dt: dtArb, spec: ticketSpecArb(k), zones: fc.subarray(ZONES) }),
+          arbitrary: fc.record({
+            kind: fc.constant("enqueue" as const),
+            dt: dtArb,
+            spec: ticketSpecArb(k),
+            zones: fc.subarray(ZONES),
+          }),
         },
         { weight: 1, arbitrary: fc.record({ kind: fc.constant("cancel" as const), dt: dtArb, pick: fc.nat() }) },
         { weight: 3, arbitrary: fc.record({ kind: fc.constant("tick" as const), dt: dtArb }) },
@@ -127,7 +147,11 @@ describe("every policy keeps the engine's guarantees", () => {
       for (const op of ops) {
         now += op.dt;
         if (op.kind === "enqueue") {
-          const ticket = party(`t${issued.length}`, op.spec.ratings, { at: now, side: op.spec.side, ...(zoned ? { zones: op.zones } : {}) });
+          const ticket = party(`t${issued.length}`, op.spec.ratings, {
+            at: now,
+            side: op.spec.side,
+            ...(zoned ? { zones: op.zones } : {}),
+          });
           issued.push(ticket);
           mm.enqueue(ticket, now);
         } else if (op.kind === "cancel") {

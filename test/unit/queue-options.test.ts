@@ -9,7 +9,15 @@ describe("queue options: readyCheck, reconnectGraceMs, allowPartialParties", () 
     expect(parsed.readyCheck).toBeUndefined();
     expect(parsed.reconnectGraceMs).toBe(0);
     expect(parsed.allowPartialParties).toBe(false);
-    expect(parseRoomOptions({ teamSize: 2, gameRoom: "g", readyCheck: { timeoutMs: 15_000 }, reconnectGraceMs: 20_000, allowPartialParties: true })).toMatchObject({
+    expect(
+      parseRoomOptions({
+        teamSize: 2,
+        gameRoom: "g",
+        readyCheck: { timeoutMs: 15_000 },
+        reconnectGraceMs: 20_000,
+        allowPartialParties: true,
+      }),
+    ).toMatchObject({
       readyCheck: { timeoutMs: 15_000 },
       reconnectGraceMs: 20_000,
       allowPartialParties: true,
@@ -29,7 +37,9 @@ describe("queue options: readyCheck, reconnectGraceMs, allowPartialParties", () 
       [{ allowPartialParties: "yes" }, "allowPartialParties: must be true or false"],
     ];
     for (const [options, message] of bad) {
-      expect(() => defineQueue({ teamSize: 2, gameRoom: "g", ...options } as never)).toThrow(`MatchmakerRoom options: ${message}`);
+      expect(() => defineQueue({ teamSize: 2, gameRoom: "g", ...options } as never)).toThrow(
+        `MatchmakerRoom options: ${message}`,
+      );
     }
   });
 });

@@ -17,7 +17,14 @@ import {
 import { RoleWindows, SeatMatching } from "../../src/policies/role-windows.js";
 import { lemma6Bound } from "../../src/policies/roles.js";
 import { expectValidMatch } from "../helpers/match-checks.js";
-import { allRoleGames, bruteBestRoleImbalance, expectRoleValidMatch, ROLE_NAMES, roleParty, roleSubsetArb } from "../helpers/roles.js";
+import {
+  allRoleGames,
+  bruteBestRoleImbalance,
+  expectRoleValidMatch,
+  ROLE_NAMES,
+  roleParty,
+  roleSubsetArb,
+} from "../helpers/roles.js";
 
 const rolesOf = (k: number): string[] => ROLE_NAMES.slice(0, k);
 
@@ -76,7 +83,7 @@ function bruteMaxSeats(players: ReadonlyArray<{ mask: number; side: Side | undef
     const p = players[i];
     for (let s = 0; s < 2 * k; s++) {
       const team: Side = s < k ? "A" : "B";
-      if (used[s] || !((p.mask >> s % k) & 1) || (p.side && p.side !== team)) continue;
+      if (used[s] || !((p.mask >> (s % k)) & 1) || (p.side && p.side !== team)) continue;
       used[s] = true;
       visit(i + 1, matched + 1);
       used[s] = false;
@@ -132,52 +139,60 @@ describe("RoleWindows keeps exactly the minimal windows that hold a role-valid g
     }),
   );
 
-  test.prop([sessionArb], { numRuns: 300 })("after every insertion and deletion, compared with brute force", ({ k, ops }) => {
-    const roles = rolesOf(k);
-    const windows = new RoleWindows(new RoleTable(roles), (tickets) => {
-      const best = bruteBestRoleImbalance(tickets, k, roles, ratingSumDifference);
-      return best;
-    });
-    // The structure's order: lowest rating, then insertion.
-    const pool: Array<{ ticket: Ticket; seq: number }> = [];
-    let seq = 0;
-    for (const [n, op] of ops.entries()) {
-      if (op.kind === "add") {
-        const ticket = roleParty(`t${n}`, op.spec.members, { side: op.spec.side });
-        pool.push({ ticket, seq: seq++ });
-        windows.add(ticket);
-      } else if (pool.length > 0) {
-        const [gone] = pool.splice(op.pick % pool.length, 1);
-        windows.remove([gone.ticket.id]);
+  test.prop([sessionArb], { numRuns: 300 })(
+    "after every insertion and deletion, compared with brute force",
+    ({ k, ops }) => {
+      const roles = rolesOf(k);
+      const windows = new RoleWindows(new RoleTable(roles), (tickets) => {
+        const best = bruteBestRoleImbalance(tickets, k, roles, ratingSumDifference);
+        return best;
+      });
+      // The structure's order: lowest rating, then insertion.
+      const pool: Array<{ ticket: Ticket; seq: number }> = [];
+      let seq = 0;
+      for (const [n, op] of ops.entries()) {
+        if (op.kind === "add") {
+          const ticket = roleParty(`t${n}`, op.spec.members, { side: op.spec.side });
+          pool.push({ ticket, seq: seq++ });
+          windows.add(ticket);
+        } else if (pool.length > 0) {
+          const [gone] = pool.splice(op.pick % pool.length, 1);
+          windows.remove([gone.ticket.id]);
+        }
+        if (pool.length > 9) {
+          const [gone] = pool.splice(0, 1);
+          windows.remove([gone.ticket.id]);
+        }
+        const low = (t: Ticket) => Math.min(...t.players.map((p) => p.rating));
+        const order = [...pool].sort((a, b) => low(a.ticket) - low(b.ticket) || a.seq - b.seq).map((e) => e.ticket);
+        const feasible = (i: number, j: number) =>
+          allRoleGames(order.slice(i, j + 1), k, roles, ratingSumDifference).length > 0;
+        const expected: string[] = [];
+        for (let i = 0; i < order.length; i++) {
+          let j = i;
+          while (j < order.length && !feasible(i, j)) j++;
+          if (j === order.length) break;
+          if (!feasible(i + 1, j)) expected.push(`${order[i].id}..${order[j].id}`);
+        }
+        const found = windows.minimalWindows();
+        expect(found.map((w) => `${w.first.id}..${w.last.id}`)).toEqual(expected);
+        for (const w of found) {
+          // The candidate is a role-valid game of tickets inside its window.
+          const positions = w.tickets.map((t) => order.indexOf(t));
+          expect(Math.min(...positions)).toBeGreaterThanOrEqual(order.indexOf(w.first));
+          expect(Math.max(...positions)).toBeLessThanOrEqual(order.indexOf(w.last));
+          expect(
+            allRoleGames(w.tickets, k, roles, ratingSumDifference).some(
+              (g) => g.teamA.length + g.teamB.length === w.tickets.length,
+            ),
+          ).toBe(true);
+        }
+        const best = windows.best();
+        if (found.length === 0) expect(best).toBeUndefined();
+        else expect(best!.imbalance).toBe(Math.min(...found.map((w) => w.imbalance)));
       }
-      if (pool.length > 9) {
-        const [gone] = pool.splice(0, 1);
-        windows.remove([gone.ticket.id]);
-      }
-      const low = (t: Ticket) => Math.min(...t.players.map((p) => p.rating));
-      const order = [...pool].sort((a, b) => low(a.ticket) - low(b.ticket) || a.seq - b.seq).map((e) => e.ticket);
-      const feasible = (i: number, j: number) => allRoleGames(order.slice(i, j + 1), k, roles, ratingSumDifference).length > 0;
-      const expected: string[] = [];
-      for (let i = 0; i < order.length; i++) {
-        let j = i;
-        while (j < order.length && !feasible(i, j)) j++;
-        if (j === order.length) break;
-        if (!feasible(i + 1, j)) expected.push(`${order[i].id}..${order[j].id}`);
-      }
-      const found = windows.minimalWindows();
-      expect(found.map((w) => `${w.first.id}..${w.last.id}`)).toEqual(expected);
-      for (const w of found) {
-        // The candidate is a role-valid game of tickets inside its window.
-        const positions = w.tickets.map((t) => order.indexOf(t));
-        expect(Math.min(...positions)).toBeGreaterThanOrEqual(order.indexOf(w.first));
-        expect(Math.max(...positions)).toBeLessThanOrEqual(order.indexOf(w.last));
-        expect(allRoleGames(w.tickets, k, roles, ratingSumDifference).some((g) => g.teamA.length + g.teamB.length === w.tickets.length)).toBe(true);
-      }
-      const best = windows.best();
-      if (found.length === 0) expect(best).toBeUndefined();
-      else expect(best!.imbalance).toBe(Math.min(...found.map((w) => w.imbalance)));
-    }
-  });
+    },
+  );
 });
 
 describe("the roles policy is a rho-approximation (Alman and McKay, Theorem 3)", () => {
@@ -225,7 +240,10 @@ describe("Lemma 6's lower bound, which orders the lazy splits", () => {
   test.prop(
     [
       fc.integer({ min: 1, max: 4 }).chain((k) =>
-        fc.record({ k: fc.constant(k), ratings: fc.array(fc.integer({ min: -100, max: 3000 }), { minLength: 2 * k, maxLength: 2 * k }) }),
+        fc.record({
+          k: fc.constant(k),
+          ratings: fc.array(fc.integer({ min: -100, max: 3000 }), { minLength: 2 * k, maxLength: 2 * k }),
+        }),
       ),
       fc.constantFrom(0, 0.5, 2),
       exponentArb,
@@ -233,40 +251,51 @@ describe("Lemma 6's lower bound, which orders the lazy splits", () => {
       fc.integer({ min: 0, max: 500 }),
     ],
     { numRuns: 1000 },
-  )("no split of 2k players has an Alman–McKay imbalance below k^(-1/q)·spread/2", ({ k, ratings }, alpha, p, q, floor) => {
-    const params = { alpha, p, q, floor };
-    const f = almanMcKay(params);
-    const bound = lemma6Bound({ teamSize: k, imbalance: f, imbalanceSpec: { kind: "alman-mckay", ...params } })!;
-    const players = ratings.map((rating, i) => ({ id: `p${i}`, rating }));
-    const b = bound(Math.min(...ratings), Math.max(...ratings));
-    for (let mask = 0; mask < 1 << (2 * k); mask++) {
-      const a = players.filter((_, i) => mask & (1 << i));
-      if (a.length !== k) continue;
-      expect(f(a, players.filter((_, i) => !(mask & (1 << i))))).toBeGreaterThanOrEqual(b);
-    }
-  });
+  )(
+    "no split of 2k players has an Alman–McKay imbalance below k^(-1/q)·spread/2",
+    ({ k, ratings }, alpha, p, q, floor) => {
+      const params = { alpha, p, q, floor };
+      const f = almanMcKay(params);
+      const bound = lemma6Bound({ teamSize: k, imbalance: f, imbalanceSpec: { kind: "alman-mckay", ...params } })!;
+      const players = ratings.map((rating, i) => ({ id: `p${i}`, rating }));
+      const b = bound(Math.min(...ratings), Math.max(...ratings));
+      for (let mask = 0; mask < 1 << (2 * k); mask++) {
+        const a = players.filter((_, i) => mask & (1 << i));
+        if (a.length !== k) continue;
+        expect(
+          f(
+            a,
+            players.filter((_, i) => !(mask & (1 << i))),
+          ),
+        ).toBeGreaterThanOrEqual(b);
+      }
+    },
+  );
 });
 
 describe("parties and sides in role queues", () => {
-  const setupArb = fc.integer({ min: 1, max: 3 }).chain((k) =>
-    fc.record({ k: fc.constant(k), pool: fc.array(mixedTicketArb(k), { minLength: 1, maxLength: 8 }) }),
-  );
+  const setupArb = fc
+    .integer({ min: 1, max: 3 })
+    .chain((k) => fc.record({ k: fc.constant(k), pool: fc.array(mixedTicketArb(k), { minLength: 1, maxLength: 8 }) }));
 
-  test.prop([setupArb], { numRuns: 600 })("exact mode forms the brute-force best game, each time, until none is left", ({ k, pool }) => {
-    const roles = rolesOf(k);
-    const mm = new Matchmaker({ teamSize: k, policy: "roles", roles, params: { mode: "exact" } });
-    const tickets = toTickets(pool);
-    for (const t of tickets) mm.enqueue(t, 0);
-    let waiting = [...tickets];
-    for (const match of mm.tick(0)) {
-      expectValidMatch(match, k);
-      expectRoleValidMatch(match, roles);
-      expect(match.quality.imbalance).toBe(bruteBestRoleImbalance(waiting, k, roles, ratingSumDifference));
-      const used = new Set(match.tickets.map((t) => t.id));
-      waiting = waiting.filter((t) => !used.has(t.id));
-    }
-    expect(bruteBestRoleImbalance(waiting, k, roles, ratingSumDifference)).toBeUndefined();
-  });
+  test.prop([setupArb], { numRuns: 600 })(
+    "exact mode forms the brute-force best game, each time, until none is left",
+    ({ k, pool }) => {
+      const roles = rolesOf(k);
+      const mm = new Matchmaker({ teamSize: k, policy: "roles", roles, params: { mode: "exact" } });
+      const tickets = toTickets(pool);
+      for (const t of tickets) mm.enqueue(t, 0);
+      let waiting = [...tickets];
+      for (const match of mm.tick(0)) {
+        expectValidMatch(match, k);
+        expectRoleValidMatch(match, roles);
+        expect(match.quality.imbalance).toBe(bruteBestRoleImbalance(waiting, k, roles, ratingSumDifference));
+        const used = new Set(match.tickets.map((t) => t.id));
+        waiting = waiting.filter((t) => !used.has(t.id));
+      }
+      expect(bruteBestRoleImbalance(waiting, k, roles, ratingSumDifference)).toBeUndefined();
+    },
+  );
 
   test.prop([setupArb], { numRuns: 600 })(
     "approximate mode forms only role-valid games with parties whole and sides kept, and leaves no game behind",
@@ -285,7 +314,14 @@ describe("parties and sides in role queues", () => {
         expectRoleValidMatch(match, roles);
         for (const t of match.tickets) matched.add(t.id);
       }
-      expect(bruteBestRoleImbalance(tickets.filter((t) => !matched.has(t.id)), k, roles, ratingSumDifference)).toBeUndefined();
+      expect(
+        bruteBestRoleImbalance(
+          tickets.filter((t) => !matched.has(t.id)),
+          k,
+          roles,
+          ratingSumDifference,
+        ),
+      ).toBeUndefined();
       expect(mm.stats(tickets.length).policyErrors).toBe(0);
     },
   );

@@ -25,7 +25,14 @@ describe("assignRoles: the shared role-assignment step", () => {
     const teamA = [p("a1", ["tank", "healer"]), p("a2", ["tank"]), p("a3", ["dps", "healer"])];
     const teamB = [p("b1", ["dps"]), p("b2", ["healer", "dps"]), p("b3", ["tank", "dps", "healer"])];
     const roles = assignRoles(teamA, teamB, R3)!;
-    expect(Object.fromEntries(roles)).toEqual({ a1: "healer", a2: "tank", a3: "dps", b1: "dps", b2: "healer", b3: "tank" });
+    expect(Object.fromEntries(roles)).toEqual({
+      a1: "healer",
+      a2: "tank",
+      a3: "dps",
+      b1: "dps",
+      b2: "healer",
+      b3: "tank",
+    });
   });
 
   it("reports impossible when two players of a team can only take the same role", () => {
@@ -54,7 +61,14 @@ describe("assignRoles: the shared role-assignment step", () => {
       { rating: 1, roles: ["tank"] },
     ]);
     expect(table.partyMasks(duo)).toEqual([0b011]); // healer + tank
-    expect(table.partyMasks(roleParty("x", [{ rating: 1, roles: ["tank"] }, { rating: 1, roles: ["tank"] }]))).toEqual([]);
+    expect(
+      table.partyMasks(
+        roleParty("x", [
+          { rating: 1, roles: ["tank"] },
+          { rating: 1, roles: ["tank"] },
+        ]),
+      ),
+    ).toEqual([]);
     expect(table.partyMasks(roleSolo("s", 1, ["dps", "tank"]))).toEqual([0b001, 0b100]);
   });
 
@@ -84,7 +98,12 @@ describe("assembleTeams with roles", () => {
   it("chooses the least imbalanced role-valid split, not the least imbalanced split", () => {
     // Unconstrained, 1000+1300 vs 1100+1200 (imbalance 0) is best; but both "a"-only players
     // would then sit on one team.
-    const tickets = [roleSolo("w", 1000, ["a"]), roleSolo("x", 1300, ["a"]), roleSolo("y", 1100, ["b"]), roleSolo("z", 1200, ["b"])];
+    const tickets = [
+      roleSolo("w", 1000, ["a"]),
+      roleSolo("x", 1300, ["a"]),
+      roleSolo("y", 1100, ["b"]),
+      roleSolo("z", 1200, ["b"]),
+    ];
     expect(assembleTeams(tickets, 2, ratingSumDifference)!.imbalance).toBe(0);
     const split = assembleTeams(tickets, 2, ratingSumDifference, ["a", "b"])!;
     expect(split.imbalance).toBe(200);
@@ -95,10 +114,20 @@ describe("assembleTeams with roles", () => {
   it("returns undefined when no split is role-valid, and keeps side preferences", () => {
     const noB = [roleSolo("w", 1, ["a"]), roleSolo("x", 1, ["a"]), roleSolo("y", 1, ["a"]), roleSolo("z", 1, ["b"])];
     expect(assembleTeams(noB, 2, ratingSumDifference, ["a", "b"])).toBeUndefined();
-    const sided = [roleSolo("w", 1, ["a"], { side: "A" }), roleSolo("x", 1, ["b"], { side: "A" }), roleSolo("y", 1, ["a", "b"]), roleSolo("z", 1, ["a", "b"])];
+    const sided = [
+      roleSolo("w", 1, ["a"], { side: "A" }),
+      roleSolo("x", 1, ["b"], { side: "A" }),
+      roleSolo("y", 1, ["a", "b"]),
+      roleSolo("z", 1, ["a", "b"]),
+    ];
     const split = assembleTeams(sided, 2, ratingSumDifference, ["a", "b"])!;
     expect(ids(split.teamA)).toEqual(["w", "x"]);
-    const clash = [roleSolo("w", 1, ["a"], { side: "A" }), roleSolo("x", 1, ["a"], { side: "A" }), roleSolo("y", 1, ["b"]), roleSolo("z", 1, ["b"])];
+    const clash = [
+      roleSolo("w", 1, ["a"], { side: "A" }),
+      roleSolo("x", 1, ["a"], { side: "A" }),
+      roleSolo("y", 1, ["b"]),
+      roleSolo("z", 1, ["b"]),
+    ];
     expect(assembleTeams(clash, 2, ratingSumDifference, ["a", "b"])).toBeUndefined();
   });
 
@@ -122,17 +151,23 @@ describe("role queue configuration", () => {
       expect(() => new Matchmaker({ teamSize: 5, policy: "roles", roles: roles as string[] })).toThrow(message);
     }
     const nine = Array.from({ length: 9 }, (_, i) => `r${i}`);
-    expect(() => new Matchmaker({ teamSize: 9, policy: "roles", roles: nine })).toThrow(/roles: role queues support teamSize up to 8, got 9/);
+    expect(() => new Matchmaker({ teamSize: 9, policy: "roles", roles: nine })).toThrow(
+      /roles: role queues support teamSize up to 8, got 9/,
+    );
   });
 
   it("refuses a policy that cannot form role-valid games, and the roles policy without queue roles", () => {
-    expect(() => new Matchmaker({ teamSize: 5, policy: "greedy", roles: R5 })).toThrow(/policy "greedy" does not form role-valid games; use policy "roles"/);
+    expect(() => new Matchmaker({ teamSize: 5, policy: "greedy", roles: R5 })).toThrow(
+      /policy "greedy" does not form role-valid games; use policy "roles"/,
+    );
     expect(new Matchmaker({ teamSize: 5, roles: R5 }).policy.name).toBe("roles"); // the default in a role queue
     expect(() => new Matchmaker({ teamSize: 5, policy: "roles" })).toThrow(/roles policy: the queue declares no roles/);
     expect(() => new Matchmaker({ teamSize: 5, policy: "roles", roles: R5, params: { mode: "fast" } })).toThrow(
       /roles policy parameters: mode: must be "approximate" or "exact"/,
     );
-    expect(() => new Matchmaker({ teamSize: 5, policy: "roles", roles: R5, params: { window: 3 } })).toThrow(/window: unknown field/);
+    expect(() => new Matchmaker({ teamSize: 5, policy: "roles", roles: R5, params: { window: 3 } })).toThrow(
+      /window: unknown field/,
+    );
     try {
       new Matchmaker({ teamSize: 5, policy: "roles", roles: R5, params: { mode: 1 } });
     } catch (error) {
@@ -165,9 +200,9 @@ describe("enqueue validation in role queues", () => {
       'invalid ticket: players.0.roles: "tank" is not one of this queue\'s roles (top, jungle, mid, bot, support)',
     );
     expect(refused(m, roleSolo("t", 1, ["mid", "mid"]))).toMatch(/players\.0\.roles: "mid" is listed twice/);
-    expect(refused(m, { id: "t", players: [{ id: "p", rating: 1, roles: "mid" as unknown as string[] }], enqueuedAt: 0 })).toMatch(
-      /players\.0\.roles: must be a list of role names/,
-    );
+    expect(
+      refused(m, { id: "t", players: [{ id: "p", rating: 1, roles: "mid" as unknown as string[] }], enqueuedAt: 0 }),
+    ).toMatch(/players\.0\.roles: must be a list of role names/);
     const duo = roleParty("d", [
       { rating: 1, roles: ["mid"] },
       { rating: 1, roles: ["top", "bot"] },
@@ -228,7 +263,13 @@ describe("role queue matches", () => {
     m.enqueue(roleSolo("a", 1500, ["tank"]), 0);
     m.enqueue(roleSolo("b", 1500, ["tank"]), 0);
     m.enqueue(roleSolo("c", 1500, ["tank"]), 0); // a third tank cannot join the same game
-    m.enqueue(roleParty("d", [{ rating: 1400, roles: ["healer"] }, { rating: 1600, roles: ["dps", "healer"] }]), 0);
+    m.enqueue(
+      roleParty("d", [
+        { rating: 1400, roles: ["healer"] },
+        { rating: 1600, roles: ["dps", "healer"] },
+      ]),
+      0,
+    );
     const matches = m.tick(1000);
     expect(matches.length).toBeGreaterThanOrEqual(1);
     const [first] = matches;
@@ -248,13 +289,23 @@ describe("role queue matches", () => {
     const [match] = m.tick(3);
     expect(match.tickets.map((t) => t.id).sort()).toEqual(["t1", "t2"]);
     expect(match.quality.imbalance).toBe(10);
-    const big = new RolesPolicy({ teamSize: 1, imbalance: ratingSumDifference, roles: ["solo"] }, { mode: "exact", threshold: Infinity, thresholdGrowth: 0 });
+    const big = new RolesPolicy(
+      { teamSize: 1, imbalance: ratingSumDifference, roles: ["solo"] },
+      { mode: "exact", threshold: Infinity, thresholdGrowth: 0 },
+    );
     for (let i = 0; i < 17; i++) big.add(roleSolo(`u${i}`, i, ["solo"]));
-    expect(() => big.poll(0)).toThrow(/mode "exact"\): 17 tickets wait, but the exact search is for pools of at most 16/);
+    expect(() => big.poll(0)).toThrow(
+      /mode "exact"\): 17 tickets wait, but the exact search is for pools of at most 16/,
+    );
   });
 
   it("a threshold holds the best game back until its imbalance qualifies, and nextWakeup says when", () => {
-    const m = new Matchmaker({ teamSize: 1, policy: "roles", roles: ["solo"], params: { threshold: 10, thresholdGrowth: 5 } });
+    const m = new Matchmaker({
+      teamSize: 1,
+      policy: "roles",
+      roles: ["solo"],
+      params: { threshold: 10, thresholdGrowth: 5 },
+    });
     m.enqueue(roleSolo("a", 1000, ["solo"], { at: 0 }), 0);
     m.enqueue(roleSolo("b", 1030, ["solo"], { at: 0 }), 0);
     expect(m.tick(0)).toEqual([]);

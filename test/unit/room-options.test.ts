@@ -11,7 +11,10 @@ describe("join options", () => {
   });
 
   it("refuses a rank and a rating that disagree, a missing rating, and a bad rank, naming the field", () => {
-    expect(parse({ rating: 1500, rank: 1600 })).toEqual({ ok: false, message: expect.stringMatching(/^rank: is an alias of rating/) });
+    expect(parse({ rating: 1500, rank: 1600 })).toEqual({
+      ok: false,
+      message: expect.stringMatching(/^rank: is an alias of rating/),
+    });
     expect(parse({})).toEqual({ ok: false, message: "rating: is required (or its alias rank)" });
     expect(parse({ rank: "high" })).toEqual({ ok: false, message: "rank: must be a number" });
     expect(parse({ rank: 20_000 })).toEqual({ ok: false, message: "rank: must be at most 10000" });
@@ -25,11 +28,19 @@ describe("queue options", () => {
     expect(() => parseRoomOptions({ teamSize: 2, gameRoom: "g", tickMs: 5, foo: 1 })).toThrow(
       "MatchmakerRoom options: tickMs: must be at least 10; foo: unknown field",
     );
-    expect(() => parseRoomOptions({ teamSize: 1, gameRoom: "g", rating: { min: 5, max: 1 } })).toThrow("MatchmakerRoom options: rating: min must be below max");
-    expect(() => parseRoomOptions({ teamSize: 1, gameRoom: "g", fillWithBots: true })).toThrow("fillWithBots: needs maxWaitMs");
+    expect(() => parseRoomOptions({ teamSize: 1, gameRoom: "g", rating: { min: 5, max: 1 } })).toThrow(
+      "MatchmakerRoom options: rating: min must be below max",
+    );
+    expect(() => parseRoomOptions({ teamSize: 1, gameRoom: "g", fillWithBots: true })).toThrow(
+      "fillWithBots: needs maxWaitMs",
+    );
   });
 
   it("fills the defaults", () => {
-    expect(parseRoomOptions({ teamSize: 2, gameRoom: "g" })).toMatchObject({ policy: "greedy", tickMs: 1000, rating: { min: 0, max: 10_000 } });
+    expect(parseRoomOptions({ teamSize: 2, gameRoom: "g" })).toMatchObject({
+      policy: "greedy",
+      tickMs: 1000,
+      rating: { min: 0, max: 10_000 },
+    });
   });
 });

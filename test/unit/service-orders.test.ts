@@ -1,10 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { Matchmaker, MatchmakerError, PatientPolicy, type Ticket } from "../../src/core/index.js";
 
-const solo = (id: string, at: number, rating = 0, side?: "A" | "B"): Ticket => ({ id, players: [{ id, rating }], enqueuedAt: at, ...(side ? { side } : {}) });
+const solo = (id: string, at: number, rating = 0, side?: "A" | "B"): Ticket => ({
+  id,
+  players: [{ id, rating }],
+  enqueuedAt: at,
+  ...(side ? { side } : {}),
+});
 const duo = (id: string, at: number, side?: "A" | "B"): Ticket => ({
   id,
-  players: [{ id: `${id}.1`, rating: 0 }, { id: `${id}.2`, rating: 0 }],
+  players: [
+    { id: `${id}.1`, rating: 0 },
+    { id: `${id}.2`, rating: 0 },
+  ],
   enqueuedAt: at,
   ...(side ? { side } : {}),
 });
@@ -50,7 +58,13 @@ describe("packing for larger teams", () => {
   });
 
   it("does not pack side-A and side-B tickets into one team, and does not pit two side-A teams", () => {
-    const t = [solo("a1", 0, 0, "A"), solo("b1", 1, 0, "B"), solo("a2", 2, 0, "A"), solo("a3", 3, 0, "A"), solo("a4", 4, 0, "A")];
+    const t = [
+      solo("a1", 0, 0, "A"),
+      solo("b1", 1, 0, "B"),
+      solo("a2", 2, 0, "A"),
+      solo("a3", 3, 0, "A"),
+      solo("a4", 4, 0, "A"),
+    ];
     // Teams {a1, a2} and {a3, a4} are both side A: no game; b1 waits for a side-B or free partner.
     expect(play("packing", 2, t)).toEqual([]);
     expect(play("packing", 2, [...t, solo("b2", 5, 0, "B")])).toEqual([["a1", "a2", "b1", "b2"]]);
@@ -73,12 +87,14 @@ describe("patient (Wu)", () => {
 
   it("forms a balanced game at once and waits one arrival rather than form an imbalanced one", () => {
     // 2v2: H, H, L, L is balanced: formed at the fourth arrival.
-    expect(play("patient", 2, [hl("a", 0, true), hl("b", 1, true), hl("c", 2, false), hl("d", 3, false)])).toEqual([["a", "b", "c", "d"]]);
+    expect(play("patient", 2, [hl("a", 0, true), hl("b", 1, true), hl("c", 2, false), hl("d", 3, false)])).toEqual([
+      ["a", "b", "c", "d"],
+    ]);
     // H, H, H, L has an odd number of H: wait; the fifth (an L) allows H, H, L, L.
     expect(play("patient", 2, [hl("a", 0, true), hl("b", 1, true), hl("c", 2, true), hl("d", 3, false)])).toEqual([]);
-    expect(play("patient", 2, [hl("a", 0, true), hl("b", 1, true), hl("c", 2, true), hl("d", 3, false), hl("e", 4, false)])).toEqual([
-      ["a", "b", "d", "e"],
-    ]);
+    expect(
+      play("patient", 2, [hl("a", 0, true), hl("b", 1, true), hl("c", 2, true), hl("d", 3, false), hl("e", 4, false)]),
+    ).toEqual([["a", "b", "d", "e"]]);
   });
 
   it("gives up waiting after maxExtraArrivals and plays the least imbalanced game", () => {
@@ -89,7 +105,12 @@ describe("patient (Wu)", () => {
   });
 
   it("in auto mode follows Theorem 3.3 on the measured share of H players", () => {
-    const engine = new Matchmaker({ teamSize: 2, policy: "patient", params: { mode: "auto", alpha: 0.5 }, imbalance: { kind: "high-low" } });
+    const engine = new Matchmaker({
+      teamSize: 2,
+      policy: "patient",
+      params: { mode: "auto", alpha: 0.5 },
+      imbalance: { kind: "high-low" },
+    });
     // 80% H: greedy is optimal for alpha 0.5 (1/(1 − 0.6^4) ≈ 1.15).
     for (let i = 0; i < 40; i++) {
       engine.enqueue(hl(`t${i}`, i, i % 5 !== 0), i);
@@ -99,7 +120,9 @@ describe("patient (Wu)", () => {
   });
 
   it("refuses unknown parameters", () => {
-    expect(() => new Matchmaker({ teamSize: 2, policy: "patient", params: { mode: "eager" } })).toThrow(MatchmakerError);
+    expect(() => new Matchmaker({ teamSize: 2, policy: "patient", params: { mode: "eager" } })).toThrow(
+      MatchmakerError,
+    );
     expect(() => new Matchmaker({ teamSize: 2, policy: "fifo", params: { x: 1 } })).toThrow(/x: unknown field/);
   });
 });

@@ -81,7 +81,15 @@ describe("QueueSession backfill", () => {
     const code2 = (again.sent.find((m) => m.type === "party")!.payload as PartyMessage).code;
     again.session.join({ player: { id: "mate", rating: 1500 }, partyCode: code2 }, 1);
     const t2 = again.session.takeForBackfill(again.session.parties.of("lead")!.id, 2)!;
-    expect(again.session.backfillSeated(t2, new Map([["lead", 1], ["mate", 2]]))).toEqual(["lead", "mate"]);
+    expect(
+      again.session.backfillSeated(
+        t2,
+        new Map([
+          ["lead", 1],
+          ["mate", 2],
+        ]),
+      ),
+    ).toEqual(["lead", "mate"]);
     expect(again.session.parties.of("lead")).toBeUndefined(); // the party's job is done
   });
 });

@@ -33,7 +33,10 @@ const opArb = (teamSize: number): fc.Arbitrary<Op> => {
   });
   return fc.oneof(
     { weight: 10, arbitrary: fc.record({ kind: fc.constant("solo" as const), rating }) },
-    { weight: 2, arbitrary: fc.record({ kind: fc.constant("lead" as const), size: fc.integer({ min: 2, max: teamSize }), rating }) },
+    {
+      weight: 2,
+      arbitrary: fc.record({ kind: fc.constant("lead" as const), size: fc.integer({ min: 2, max: teamSize }), rating }),
+    },
     { weight: 4, arbitrary: fc.record({ kind: fc.constant("member" as const), pick, rating }) },
     { weight: 1, arbitrary: fc.record({ kind: fc.constant("wrongCode" as const), rating }) },
     on("leave", 2),
@@ -44,7 +47,13 @@ const opArb = (teamSize: number): fc.Arbitrary<Op> => {
     on("decline", 1),
     on("start", 2),
     { weight: 4, arbitrary: fc.constant({ kind: "acceptAll" as const }) },
-    { weight: 3, arbitrary: fc.record({ kind: fc.constant("advance" as const), ms: fc.oneof(fc.integer({ min: 0, max: 500 }), fc.integer({ min: 0, max: 3000 })) }) },
+    {
+      weight: 3,
+      arbitrary: fc.record({
+        kind: fc.constant("advance" as const),
+        ms: fc.oneof(fc.integer({ min: 0, max: 500 }), fc.integer({ min: 0, max: 3000 })),
+      }),
+    },
     { weight: 5, arbitrary: fc.record({ kind: fc.constant("spawnOk" as const), pick }) },
     { weight: 2, arbitrary: fc.record({ kind: fc.constant("spawnFail" as const), pick }) },
   );
@@ -59,14 +68,29 @@ const scenarioArb = fc
     // Bot-filled games after a maximum wait: matches with fewer humans than seats.
     fillWithBots: fc.boolean(),
   })
-  .chain((config) => fc.record({ config: fc.constant(config), ops: fc.array(opArb(Math.max(2, config.teamSize)), { minLength: 20, maxLength: 100, size: "max" }) }));
+  .chain((config) =>
+    fc.record({
+      config: fc.constant(config),
+      ops: fc.array(opArb(Math.max(2, config.teamSize)), { minLength: 20, maxLength: 100, size: "max" }),
+    }),
+  );
 
 const TIMEOUT_MS = 2000;
 
 /** One simulated queue: the session under test and everything its effects told the outside world. */
-function harness(config: { teamSize: number; readyCheck: boolean; allowPartialParties: boolean; policy: string; fillWithBots: boolean }) {
+function harness(config: {
+  teamSize: number;
+  readyCheck: boolean;
+  allowPartialParties: boolean;
+  policy: string;
+  fillWithBots: boolean;
+}) {
   let codeSeq = 0;
-  const mm = new Matchmaker({ teamSize: config.teamSize, policy: config.policy, ...(config.fillWithBots ? { maxWaitMs: 2500, fillWithBots: true } : {}) });
+  const mm = new Matchmaker({
+    teamSize: config.teamSize,
+    policy: config.policy,
+    ...(config.fillWithBots ? { maxWaitMs: 2500, fillWithBots: true } : {}),
+  });
   const connected = new Set<string>();
   const gone = new Set<string>();
   const shown = new Set<string>();
@@ -135,16 +159,22 @@ function checkInvariants(h: Harness, joined: readonly string[]): void {
   const views = new Map([...session.players()].map((p) => [p.id, p]));
   // The session holds exactly the players who joined and are not gone.
   check(sorted(views.keys()) === sorted(live), () => `session holds ${sorted(views.keys())}, expected ${sorted(live)}`);
-  for (const id of live) check(views.get(id)!.connected === h.connected.has(id), () => `${id}: session and client disagree on the connection`);
+  for (const id of live)
+    check(
+      views.get(id)!.connected === h.connected.has(id),
+      () => `${id}: session and client disagree on the connection`,
+    );
 
   // Count every appearance of every player across the places a player can be.
   const seen = new Map<string, string[]>();
   const note = (id: string, where: string) => seen.set(id, [...(seen.get(id) ?? []), where]);
   const waitingTickets = [...mm.waiting()];
   for (const t of waitingTickets) for (const p of t.players) note(p.id, `waiting:${t.id}`);
-  for (const pm of session.pending.all()) for (const id of pm.humans) if (!pm.gone.has(id)) note(id, `${pm.stage}:${pm.match.id}`);
+  for (const pm of session.pending.all())
+    for (const id of pm.humans) if (!pm.gone.has(id)) note(id, `${pm.stage}:${pm.match.id}`);
   for (const party of session.parties.all()) {
-    if (party.status === "forming" || party.status === "held") for (const id of party.members) note(id, `party:${party.id}`);
+    if (party.status === "forming" || party.status === "held")
+      for (const id of party.members) note(id, `party:${party.id}`);
   }
   for (const id of live) {
     const view = views.get(id)!;
@@ -154,15 +184,24 @@ function checkInvariants(h: Harness, joined: readonly string[]): void {
       // A connected seated player has had its seat; one away may have it held.
       if (view.connected) check(h.seats.get(id) === 1, () => `seated ${id} got ${h.seats.get(id) ?? 0} seats`);
     } else {
-      check(where.length === 1, () => `${id} (${view.place}) must be in exactly one place, is in [${where.join(", ")}]`);
-      check(where[0]!.startsWith(view.place === "party" ? "party:" : view.place), () => `${id} is ${view.place} but found in ${where[0]}`);
+      check(
+        where.length === 1,
+        () => `${id} (${view.place}) must be in exactly one place, is in [${where.join(", ")}]`,
+      );
+      check(
+        where[0]!.startsWith(view.place === "party" ? "party:" : view.place),
+        () => `${id} is ${view.place} but found in ${where[0]}`,
+      );
     }
   }
   for (const [id] of seen) check(liveSet.has(id), () => `${id} is gone but still placed`);
   for (const [id, n] of h.seats) check(n === 1, () => `${id} got ${n} seats`);
 
   // The waiting list shown to clients and the monitor is the engine's.
-  check(sorted(h.shown) === sorted(waitingTickets.map((t) => t.id)), () => `shown ${sorted(h.shown)} but the engine has ${sorted(waitingTickets.map((t) => t.id))}`);
+  check(
+    sorted(h.shown) === sorted(waitingTickets.map((t) => t.id)),
+    () => `shown ${sorted(h.shown)} but the engine has ${sorted(waitingTickets.map((t) => t.id))}`,
+  );
 
   // Parties are never split: all members share one place, one ticket, one team.
   for (const party of session.parties.all()) {
@@ -170,12 +209,18 @@ function checkInvariants(h: Harness, joined: readonly string[]): void {
     check(places.size === 1, () => `party ${party.id} split across ${[...places].join(", ")}`);
     if (party.status === "queued") {
       const ticket = mm.get(party.id);
-      check(sorted(ticket?.players.map((p) => p.id) ?? []) === sorted(party.members), () => `party ${party.id}'s ticket does not hold its members`);
+      check(
+        sorted(ticket?.players.map((p) => p.id) ?? []) === sorted(party.members),
+        () => `party ${party.id}'s ticket does not hold its members`,
+      );
     }
     if (party.status === "matched") {
       const pm = session.pending.of(party.members[0]!)!;
       const team = pm.match.teams.find((t) => t.ticketIds.includes(party.id));
-      check(team !== undefined && party.members.every((id) => team.players.some((p) => p.id === id)), () => `party ${party.id} is not whole on one team`);
+      check(
+        team !== undefined && party.members.every((id) => team.players.some((p) => p.id === id)),
+        () => `party ${party.id} is not whole on one team`,
+      );
     }
   }
   // Every pending match is whole: 2k distinct players.
@@ -195,7 +240,8 @@ describe("QueueSession under random sessions", () => {
       let now = 0;
       let seq = 0;
       const live = () => joined.filter((id) => !h.gone.has(id));
-      const pickOf = <T>(list: readonly T[], n: number): T | undefined => (list.length ? list[n % list.length] : undefined);
+      const pickOf = <T>(list: readonly T[], n: number): T | undefined =>
+        list.length ? list[n % list.length] : undefined;
       const join = (extra: { party?: { size: number }; partyCode?: string }, r: number): boolean => {
         const id = `p${++seq}`;
         h.connected.add(id); // the client is connected while it joins
@@ -306,7 +352,11 @@ describe("QueueSession under random sessions", () => {
             else {
               const humans = match.teams.flatMap((t) => t.players.filter((p) => !p.bot).map((p) => p.id));
               const before = new Set(humans.filter((id) => !h.gone.has(id)));
-              const outcome = session.spawned(match.id, new Map(humans.map((id) => [id, { roomId: match.id, sessionId: id }])), now);
+              const outcome = session.spawned(
+                match.id,
+                new Map(humans.map((id) => [id, { roomId: match.id, sessionId: id }])),
+                now,
+              );
               expect(outcome).toBe(before.size === humans.length ? "seated" : "abandoned");
             }
             session.tick(now);
@@ -322,7 +372,9 @@ describe("QueueSession under random sessions", () => {
       for (const m of h.messages.filter((x) => x.type === "seat")) {
         const seat = m.payload as { roomId: string; sessionId: string };
         expect(seat.sessionId).toBe(m.to);
-        expect(h.spawns.find((s) => s.id === seat.roomId)?.teams.some((t) => t.players.some((p) => p.id === m.to))).toBe(true);
+        expect(
+          h.spawns.find((s) => s.id === seat.roomId)?.teams.some((t) => t.players.some((p) => p.id === m.to)),
+        ).toBe(true);
       }
     },
   );

@@ -1,7 +1,13 @@
 /** QueueSession and PartyBook scenarios with injected time and recorded effects (no sockets). */
 import { describe, expect, it } from "vitest";
 import { Matchmaker, type Match, type Ticket } from "../../src/core/index.js";
-import { newPartyCode, PARTY_CODE_PATTERN, PartyBook, partyTicketId, type PartyMessage } from "../../src/colyseus/parties.js";
+import {
+  newPartyCode,
+  PARTY_CODE_PATTERN,
+  PartyBook,
+  partyTicketId,
+  type PartyMessage,
+} from "../../src/colyseus/parties.js";
 import { JoinRefused, QueueSession, type RemovedMessage, type RequeuedMessage } from "../../src/colyseus/session.js";
 
 function setup(options: { teamSize?: number; readyCheck?: number; allowPartialParties?: boolean } = {}) {
@@ -64,7 +70,12 @@ describe("QueueSession", () => {
     expect(created).toMatchObject({ size: 2, members: 1, leader: true, status: "forming", event: "created" });
     expect(shown.size).toBe(0);
     session.join({ player: { id: "M", rating: 1500 }, partyCode: created.code }, 10);
-    expect(last<PartyMessage>("M", "party")).toMatchObject({ members: 2, leader: false, status: "queued", event: "queued" });
+    expect(last<PartyMessage>("M", "party")).toMatchObject({
+      members: 2,
+      leader: false,
+      status: "queued",
+      event: "queued",
+    });
     expect([...shown.keys()]).toEqual([partyTicketId(created.code)]);
     solo("s1", 20);
     solo("s2", 30);
@@ -78,10 +89,14 @@ describe("QueueSession", () => {
     const { session, last } = setup();
     session.join({ player: { id: "L", rating: 1500 }, party: { size: 2 } }, 0);
     const { code } = last<PartyMessage>("L", "party")!;
-    expect(() => session.join({ player: { id: "X", rating: 1 }, partyCode: "B".repeat(22) }, 0)).toThrow(new JoinRefused("partyCode: no such party"));
+    expect(() => session.join({ player: { id: "X", rating: 1 }, partyCode: "B".repeat(22) }, 0)).toThrow(
+      new JoinRefused("partyCode: no such party"),
+    );
     expect(() => session.join({ player: { id: "X", rating: 1 }, partyCode: code, side: "A" }, 0)).toThrow(/^side: /);
     session.join({ player: { id: "M", rating: 1 }, partyCode: code }, 0);
-    expect(() => session.join({ player: { id: "Y", rating: 1 }, partyCode: code }, 0)).toThrow("partyCode: the party is full");
+    expect(() => session.join({ player: { id: "Y", rating: 1 }, partyCode: code }, 0)).toThrow(
+      "partyCode: the party is full",
+    );
     expect(session.placeOf("X")).toBeUndefined();
     expect(session.placeOf("Y")).toBeUndefined();
   });
@@ -96,7 +111,13 @@ describe("QueueSession", () => {
     session.leave("L", 5);
     expect(shown.size).toBe(0);
     expect(session.matchmaker.size).toBe(0);
-    for (const id of ["M1", "M2"]) expect(last<PartyMessage>(id, "party")).toMatchObject({ event: "member_left", status: "held", members: 2, reason: "left" });
+    for (const id of ["M1", "M2"])
+      expect(last<PartyMessage>(id, "party")).toMatchObject({
+        event: "member_left",
+        status: "held",
+        members: 2,
+        reason: "left",
+      });
     expect(last<PartyMessage>("M1", "party")!.leader).toBe(true);
     expect(session.start("M2", 6)).toEqual({ ok: false, error: "only the party leader can start" });
     // Solos can fill a 3v3 around the restarted party of two.
@@ -110,7 +131,10 @@ describe("QueueSession", () => {
   it("start refuses an incomplete party unless the queue allows it", () => {
     const { session, last } = setup();
     session.join({ player: { id: "L", rating: 1500 }, party: { size: 2 } }, 0);
-    expect(session.start("L", 0)).toEqual({ ok: false, error: "the party has 1 of 2 players and this queue does not start incomplete parties" });
+    expect(session.start("L", 0)).toEqual({
+      ok: false,
+      error: "the party has 1 of 2 players and this queue does not start incomplete parties",
+    });
     expect(last<PartyMessage>("L", "party")!.status).toBe("forming");
   });
 
@@ -202,7 +226,13 @@ describe("QueueSession", () => {
     expect(session.placeOf("L")).toBe("ready-check");
     session.decline("M", 10);
     expect(removed.get("M")?.reason).toBe("declined");
-    expect(last<PartyMessage>("L", "party")).toMatchObject({ event: "member_left", reason: "declined", status: "held", members: 1, leader: true });
+    expect(last<PartyMessage>("L", "party")).toMatchObject({
+      event: "member_left",
+      reason: "declined",
+      status: "held",
+      members: 1,
+      leader: true,
+    });
     expect(session.placeOf("L")).toBe("party");
     expect(session.matchmaker.has(partyTicketId(code))).toBe(false);
     expect([...session.matchmaker.waiting()].map((t) => [t.id, t.enqueuedAt])).toEqual([

@@ -32,7 +32,10 @@ describe("npm run sim: options", () => {
     [["--policy", "greedy", "--zones", "a+a:1"], /--zones: "a\+a" names a zone twice/],
     [["--policy", "greedy", "--imbalance-cost", "2"], /needs --skill two-type/],
     [["--policy", "greedy", "--opt"], /--opt: needs --max-wait/],
-    [["--policy", "greedy", "--opt", "--max-wait", "5", "--team-size", "2"], /--opt: the offline optimum is for team size 1/],
+    [
+      ["--policy", "greedy", "--opt", "--max-wait", "5", "--team-size", "2"],
+      /--opt: the offline optimum is for team size 1/,
+    ],
     [["--policy", "greedy", "--plot", "x.svg"], /--plot: needs --sweep/],
     [["--policy", "greedy", "--tickets", "10", "--duration", "5"], /give one or the other/],
     [["--policy", "greedy", "--set", "novalue"], /--set: "novalue" is not KEY=VALUE/],
@@ -49,24 +52,56 @@ describe("npm run sim: options", () => {
 
   it("parses a full request", () => {
     const r = parseSimulationArgs([
-      "--policy", "multi-queue", "--set", "r=auto", "--set", "min=0", "--team-size", "2", "--arrivals", "regular",
-      "--rate", "2.5", "--parties", "1:2,2:1", "--skill", "normal:1500:300", "--sides", "A:1,B:1,any:2",
-      "--max-wait", "5", "--tickets", "500", "--warmup", "50", "--seed", "9",
+      "--policy",
+      "multi-queue",
+      "--set",
+      "r=auto",
+      "--set",
+      "min=0",
+      "--team-size",
+      "2",
+      "--arrivals",
+      "regular",
+      "--rate",
+      "2.5",
+      "--parties",
+      "1:2,2:1",
+      "--skill",
+      "normal:1500:300",
+      "--sides",
+      "A:1,B:1,any:2",
+      "--max-wait",
+      "5",
+      "--tickets",
+      "500",
+      "--warmup",
+      "50",
+      "--seed",
+      "9",
     ]);
     expect(r.params).toEqual({ r: "auto", min: 0 });
     expect(r.teamSize).toBe(2);
     expect(r.traffic).toEqual({
       arrivals: "regular",
       rate: 2.5,
-      parties: [{ value: 1, weight: 2 }, { value: 2, weight: 1 }],
+      parties: [
+        { value: 1, weight: 2 },
+        { value: 2, weight: 1 },
+      ],
       skill: { kind: "normal", mean: 1500, sd: 300 },
-      sides: [{ value: "A", weight: 1 }, { value: "B", weight: 1 }, { value: undefined, weight: 2 }],
+      sides: [
+        { value: "A", weight: 1 },
+        { value: "B", weight: 1 },
+        { value: undefined, weight: 2 },
+      ],
     });
     expect([r.maxWait, r.tickets, r.warmup, r.seed]).toEqual([5, 500, 50, 9]);
   });
 
   it("parses an imbalance spec, with inf exponents", () => {
-    expect(parseSimulationArgs(["--policy", "greedy", "--imbalance", "alman-mckay:alpha=2,p=inf,q=2"]).imbalance).toEqual({
+    expect(
+      parseSimulationArgs(["--policy", "greedy", "--imbalance", "alman-mckay:alpha=2,p=inf,q=2"]).imbalance,
+    ).toEqual({
       kind: "alman-mckay",
       alpha: 2,
       p: "inf",
@@ -87,8 +122,24 @@ describe("npm run sim: runs", () => {
     expect(code).toBe(0);
     const report = JSON.parse(out.trim().split("\n").at(-1)!);
     for (const field of [
-      "policy", "params", "tickets", "players", "games", "bots", "meanWait", "varWait", "p50Wait", "p95Wait", "p99Wait",
-      "waitByClass", "meanImbalance", "meanSpread", "schlupCostPerGame", "wuCostPerTime", "optCostPerGame", "ratioToOpt",
+      "policy",
+      "params",
+      "tickets",
+      "players",
+      "games",
+      "bots",
+      "meanWait",
+      "varWait",
+      "p50Wait",
+      "p95Wait",
+      "p99Wait",
+      "waitByClass",
+      "meanImbalance",
+      "meanSpread",
+      "schlupCostPerGame",
+      "wuCostPerTime",
+      "optCostPerGame",
+      "ratioToOpt",
     ]) {
       expect(report).toHaveProperty(field);
     }
@@ -98,7 +149,18 @@ describe("npm run sim: runs", () => {
   });
 
   it("prints a table by default, with the per-class waits", async () => {
-    const { code, out } = await run("--policy", "greedy", "--team-size", "2", "--parties", "1:1,2:1", "--sides", "A:1,any:3", "--tickets", "400");
+    const { code, out } = await run(
+      "--policy",
+      "greedy",
+      "--team-size",
+      "2",
+      "--parties",
+      "1:1,2:1",
+      "--sides",
+      "A:1,any:3",
+      "--tickets",
+      "400",
+    );
     expect(code).toBe(0);
     expect(out).toMatch(/mean wait party:2/);
     expect(out).toMatch(/mean wait side:A/);
@@ -106,9 +168,45 @@ describe("npm run sim: runs", () => {
   });
 
   it("is reproducible: the same seed gives the same figures", async () => {
-    const a = await run("--policy", "periodic", "--set", "x=2", "--rate", "3", "--tickets", "300", "--json", "--seed", "5");
-    const b = await run("--policy", "periodic", "--set", "x=2", "--rate", "3", "--tickets", "300", "--json", "--seed", "5");
-    const c = await run("--policy", "periodic", "--set", "x=2", "--rate", "3", "--tickets", "300", "--json", "--seed", "6");
+    const a = await run(
+      "--policy",
+      "periodic",
+      "--set",
+      "x=2",
+      "--rate",
+      "3",
+      "--tickets",
+      "300",
+      "--json",
+      "--seed",
+      "5",
+    );
+    const b = await run(
+      "--policy",
+      "periodic",
+      "--set",
+      "x=2",
+      "--rate",
+      "3",
+      "--tickets",
+      "300",
+      "--json",
+      "--seed",
+      "5",
+    );
+    const c = await run(
+      "--policy",
+      "periodic",
+      "--set",
+      "x=2",
+      "--rate",
+      "3",
+      "--tickets",
+      "300",
+      "--json",
+      "--seed",
+      "6",
+    );
     expect(a.out).toBe(b.out);
     expect(a.out).not.toBe(c.out);
   });
@@ -117,7 +215,19 @@ describe("npm run sim: runs", () => {
     const dir = await mkdtemp(join(tmpdir(), "sim-"));
     const file = join(dir, "sweep.svg");
     const { code, out } = await run(
-      "--policy", "multi-queue", "--sweep", "r=1,3,6", "--rate", "10", "--max-wait", "5", "--tickets", "1000", "--plot", file, "--json",
+      "--policy",
+      "multi-queue",
+      "--sweep",
+      "r=1,3,6",
+      "--rate",
+      "10",
+      "--max-wait",
+      "5",
+      "--tickets",
+      "1000",
+      "--plot",
+      file,
+      "--json",
     );
     expect(code).toBe(0);
     const { sweep, runs } = JSON.parse(out.trim().split("\n").at(-1)!);

@@ -20,7 +20,15 @@ describe("Random", () => {
   it("repeats a stream for a seed and differs between seeds", () => {
     const draw = (seed: number) => {
       const r = new Random(seed);
-      return [r.uniform(), r.exponential(2), r.normal(), r.weighted([{ value: "a", weight: 1 }, { value: "b", weight: 3 }])];
+      return [
+        r.uniform(),
+        r.exponential(2),
+        r.normal(),
+        r.weighted([
+          { value: "a", weight: 1 },
+          { value: "b", weight: 3 },
+        ]),
+      ];
     };
     expect(draw(4)).toEqual(draw(4));
     expect(draw(4)).not.toEqual(draw(5));
@@ -60,9 +68,15 @@ describe("traffic", () => {
       {
         arrivals: "poisson",
         rate: 1,
-        parties: [{ value: 1, weight: 3 }, { value: 2, weight: 1 }],
+        parties: [
+          { value: 1, weight: 3 },
+          { value: 2, weight: 1 },
+        ],
         skill: { kind: "two-type", q: 0.2 },
-        sides: [{ value: "A", weight: 1 }, { value: undefined, weight: 1 }],
+        sides: [
+          { value: "A", weight: 1 },
+          { value: undefined, weight: 1 },
+        ],
       },
       n,
     );
@@ -81,7 +95,13 @@ describe("traffic", () => {
 
 /** A 1v1 match by hand. */
 function duel(ratingA: number, ratingB: number, waitA: number, waitB: number, bots = 0): Match {
-  const player = (id: string, rating: number, waitMs: number, bot = false) => ({ id, rating, ticketId: id, waitMs, ...(bot ? { bot: true as const } : {}) });
+  const player = (id: string, rating: number, waitMs: number, bot = false) => ({
+    id,
+    rating,
+    ticketId: id,
+    waitMs,
+    ...(bot ? { bot: true as const } : {}),
+  });
   return {
     id: "m",
     createdAt: 10_000,
@@ -92,7 +112,12 @@ function duel(ratingA: number, ratingB: number, waitA: number, waitB: number, bo
     ],
     tickets: [{ id: "a", players: [{ id: "a", rating: ratingA }], enqueuedAt: 10_000 - waitA }],
     bots,
-    quality: { imbalance: Math.abs(ratingA - ratingB), spread: Math.abs(ratingA - ratingB), meanWaitMs: 0, maxWaitMs: 0 },
+    quality: {
+      imbalance: Math.abs(ratingA - ratingB),
+      spread: Math.abs(ratingA - ratingB),
+      meanWaitMs: 0,
+      maxWaitMs: 0,
+    },
   };
 }
 
@@ -131,7 +156,14 @@ describe("measures", () => {
 
 describe("simulate", () => {
   it("ends with every ticket matched when bots fill after the maximum wait", () => {
-    const trace = simulate({ policy: "multi-queue", params: { r: 8 }, teamSize: 1, traffic: uniformSolos(0.2), maxWait: 5, tickets: 300 });
+    const trace = simulate({
+      policy: "multi-queue",
+      params: { r: 8 },
+      teamSize: 1,
+      traffic: uniformSolos(0.2),
+      maxWait: 5,
+      tickets: 300,
+    });
     expect(trace.unmatched).toHaveLength(0);
     const seated = trace.matches.flatMap((m) => m.tickets.map((t) => t.id));
     expect(new Set(seated).size).toBe(300);
@@ -142,9 +174,17 @@ describe("simulate", () => {
     registerPolicy({
       name: "test-restless",
       summary: "always wants to be woken now",
-      create: () => ({ name: "test-restless", add() {}, remove() {}, poll: () => [], nextWakeup: (now: number) => now }),
+      create: () => ({
+        name: "test-restless",
+        add() {},
+        remove() {},
+        poll: () => [],
+        nextWakeup: (now: number) => now,
+      }),
     });
-    expect(() => simulate({ policy: "test-restless", teamSize: 1, traffic: uniformSolos(1), tickets: 5 })).toThrow(/keeps asking to be woken/);
+    expect(() => simulate({ policy: "test-restless", teamSize: 1, traffic: uniformSolos(1), tickets: 5 })).toThrow(
+      /keeps asking to be woken/,
+    );
     expect(new Matchmaker({ teamSize: 1, policy: "test-restless" }).nextWakeup(7)).toBe(7);
   });
 });

@@ -81,7 +81,10 @@ describe("RecentWindow", () => {
    * is exact for integer p. The engine's own p95 is not affected for any count up to 100,000.
    */
   it("gives the exact nearest rank for p = 7 of 1..100", () => {
-    const w = windowOf(100, Array.from({ length: 100 }, (_, i) => i + 1));
+    const w = windowOf(
+      100,
+      Array.from({ length: 100 }, (_, i) => i + 1),
+    );
     expect(w.percentile(7)).toBe(7);
   });
 });

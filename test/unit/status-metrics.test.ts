@@ -4,11 +4,25 @@ import { breakdown, StatusPublisher, Throttle } from "../../src/colyseus/status.
 import type { Ticket } from "../../src/core/types.js";
 import { WaitEstimator } from "../../src/core/wait-estimate.js";
 
-const solo = (id: string, rating: number, extra: Partial<Ticket> = {}): Ticket => ({ id, players: [{ id, rating }], enqueuedAt: 0, ...extra });
+const solo = (id: string, rating: number, extra: Partial<Ticket> = {}): Ticket => ({
+  id,
+  players: [{ id, rating }],
+  enqueuedAt: 0,
+  ...extra,
+});
 
 describe("breakdown", () => {
   it("counts players by party size, side and zone", () => {
-    const duo: Ticket = { id: "d", players: [{ id: "d1", rating: 1 }, { id: "d2", rating: 1 }], enqueuedAt: 0, side: "B", zones: ["eu", "us"] };
+    const duo: Ticket = {
+      id: "d",
+      players: [
+        { id: "d1", rating: 1 },
+        { id: "d2", rating: 1 },
+      ],
+      enqueuedAt: 0,
+      side: "B",
+      zones: ["eu", "us"],
+    };
     expect(breakdown([solo("a", 1, { side: "A", zones: ["eu"] }), duo, solo("c", 1)])).toEqual({
       players: 4,
       tickets: 3,
@@ -56,10 +70,14 @@ describe("StatusPublisher", () => {
 
   it("includes the policy's acceptance window and the ticket's zones", () => {
     const sent: unknown[] = [];
-    const publisher = new StatusPublisher(new WaitEstimator({ bandWidth: 100 }), { acceptanceWindow: (id) => (id === "a" ? { min: 1, max: 2 } : undefined) }, (_id, type, payload) => {
-      if (type === "status") sent.push(payload);
-      return true;
-    });
+    const publisher = new StatusPublisher(
+      new WaitEstimator({ bandWidth: 100 }),
+      { acceptanceWindow: (id) => (id === "a" ? { min: 1, max: 2 } : undefined) },
+      (_id, type, payload) => {
+        if (type === "status") sent.push(payload);
+        return true;
+      },
+    );
     publisher.publish([solo("a", 1000, { zones: ["eu"] }), solo("b", 1000, { zones: ["us"] })], 0);
     expect(sent).toEqual([
       { waiting: 2, waitingByZone: { eu: 1 }, waitedMs: 0, estimatedWaitMs: null, window: { min: 1, max: 2 } },
@@ -146,6 +164,10 @@ describe("prometheusText", () => {
   });
 
   it("writes only the family headers when no queue is live", () => {
-    expect(prometheusText([]).split("\n").filter((l) => l && !l.startsWith("#"))).toEqual([]);
+    expect(
+      prometheusText([])
+        .split("\n")
+        .filter((l) => l && !l.startsWith("#")),
+    ).toEqual([]);
   });
 });

@@ -6,7 +6,12 @@ let seq = 0;
 function ticket(rating: number, extra: Partial<Ticket> & { party?: number } = {}): Ticket {
   const { party = 1, ...rest } = extra;
   const id = `t${++seq}`;
-  return { id, players: Array.from({ length: party }, (_, i) => ({ id: `${id}p${i}`, rating })), enqueuedAt: 0, ...rest };
+  return {
+    id,
+    players: Array.from({ length: party }, (_, i) => ({ id: `${id}p${i}`, rating })),
+    enqueuedAt: 0,
+    ...rest,
+  };
 }
 
 describe("WaitEstimator", () => {

@@ -40,7 +40,10 @@ describe("zones", () => {
       ["a", "j"],
     ]) {
       const mm = zoned();
-      const tickets = { j: solo("j", 1000, { zones: ["junior"] }), a: solo("a", 2000, { zones: ["advanced"] }) } as const;
+      const tickets = {
+        j: solo("j", 1000, { zones: ["junior"] }),
+        a: solo("a", 2000, { zones: ["advanced"] }),
+      } as const;
       mm.enqueue({ ...tickets[first as "j" | "a"], enqueuedAt: 0 }, 0);
       mm.enqueue({ ...tickets[second as "j" | "a"], enqueuedAt: 1 }, 1);
       mm.tick(1);
@@ -71,8 +74,12 @@ describe("zones", () => {
 
   it("refuses a zone that does not admit the rating, an unknown zone, and zones in a queue without them", () => {
     const mm = zoned();
-    expect(() => mm.enqueue(solo("x", 1500, { zones: ["advanced"] }), 0)).toThrow(/zones: zone "advanced" needs a rating of at least 1800/);
-    expect(() => mm.enqueue(solo("y", 1500, { zones: ["pro"] }), 0)).toThrow(/zones: "pro" is not one of junior, advanced/);
+    expect(() => mm.enqueue(solo("x", 1500, { zones: ["advanced"] }), 0)).toThrow(
+      /zones: zone "advanced" needs a rating of at least 1800/,
+    );
+    expect(() => mm.enqueue(solo("y", 1500, { zones: ["pro"] }), 0)).toThrow(
+      /zones: "pro" is not one of junior, advanced/,
+    );
     // A party enters a zone only if every member may.
     expect(() => mm.enqueue(party("p", [1900, 1700], { zones: ["advanced"] }), 0)).toThrow(MatchmakerError);
     expect(mm.size).toBe(0);
@@ -143,18 +150,28 @@ describe("the side mix (Xu et al., Fact 3)", () => {
   };
 
   it("is unstable when the sides differ by at least the choice-free arrivals", () => {
-    expect(run(Array.from({ length: 40 }, (_, i) => (i % 2 ? "A" : "B")))).toMatchObject({ unstable: true, arrivals: { A: 20, B: 20, any: 0 } });
-    expect(run(Array.from({ length: 40 }, (_, i) => (i % 4 === 0 ? undefined : i % 4 === 3 ? "B" : "A"))).unstable).toBe(true);
+    expect(run(Array.from({ length: 40 }, (_, i) => (i % 2 ? "A" : "B")))).toMatchObject({
+      unstable: true,
+      arrivals: { A: 20, B: 20, any: 0 },
+    });
+    expect(
+      run(Array.from({ length: 40 }, (_, i) => (i % 4 === 0 ? undefined : i % 4 === 3 ? "B" : "A"))).unstable,
+    ).toBe(true);
   });
 
   it("is stable when choice-free players outnumber the difference, or nobody picks a side", () => {
-    expect(run(Array.from({ length: 40 }, (_, i) => (i % 3 === 0 ? undefined : i % 3 === 1 ? "A" : "B"))).unstable).toBe(false);
+    expect(
+      run(Array.from({ length: 40 }, (_, i) => (i % 3 === 0 ? undefined : i % 3 === 1 ? "A" : "B"))).unstable,
+    ).toBe(false);
     expect(run(Array.from({ length: 40 }, () => undefined)).unstable).toBe(false);
     expect(run(["A", "B", "A"]).unstable).toBe(false); // too few arrivals to say
   });
 
   it("counts only the most recent arrivals", () => {
-    const sides: Array<"A" | "B" | undefined> = [...Array.from({ length: 60 }, () => "A" as const), ...Array.from({ length: 200 }, () => undefined)];
+    const sides: Array<"A" | "B" | undefined> = [
+      ...Array.from({ length: 60 }, () => "A" as const),
+      ...Array.from({ length: 200 }, () => undefined),
+    ];
     expect(run(sides)).toEqual({ arrivals: { A: 0, B: 0, any: 200 }, unstable: false });
   });
 
