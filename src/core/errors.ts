@@ -1,12 +1,24 @@
-/** Why the engine refused a request. Stable strings, safe to show to operators. */
+/**
+ * Why a request was refused. Stable strings, safe to show to operators and players; the room
+ * turns them into the client's error in one place.
+ */
 export type MatchmakerErrorCode =
-  "invalid_ticket" | "duplicate_ticket" | "duplicate_player" | "invalid_config" | "unknown_policy" | "policy_contract";
+  | "invalid_ticket"
+  | "duplicate_ticket"
+  | "duplicate_player"
+  | "invalid_config"
+  | "unknown_policy"
+  | "policy_contract";
 
-/** An error the engine raises for a request it cannot honour; the engine's state is unchanged. */
+/**
+ * The one error the engine and the room raise for a request they cannot honour; the state is
+ * unchanged. `field` names the option or message field at fault, where there is one.
+ */
 export class MatchmakerError extends Error {
   constructor(
     readonly code: MatchmakerErrorCode,
     message: string,
+    readonly field?: string,
   ) {
     super(message);
     this.name = "MatchmakerError";
