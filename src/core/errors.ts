@@ -3,12 +3,7 @@
  * turns them into the client's error in one place.
  */
 export type MatchmakerErrorCode =
-  | "invalid_ticket"
-  | "duplicate_ticket"
-  | "duplicate_player"
-  | "invalid_config"
-  | "unknown_policy"
-  | "policy_contract";
+  "invalid_ticket" | "duplicate_ticket" | "duplicate_player" | "invalid_config" | "unknown_policy" | "policy_contract";
 
 /**
  * The one error the engine and the room raise for a request they cannot honour; the state is
