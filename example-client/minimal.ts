@@ -1,6 +1,7 @@
 /**
  * The README's complete client, runnable against example-server/minimal.ts:
- * `npx tsx example-client/minimal.ts`.
+ * `npx tsx example-client/minimal.ts` (ENDPOINT, default ws://localhost:2567). The README shows
+ * this file from the SDK import to the end, with "colyseus-matchmaker" for "../src/index.js".
  */
 import { Client } from "@colyseus/sdk";
 import type { SeatMessage, StatusMessage } from "../src/index.js";

@@ -1,9 +1,11 @@
 /**
- * The README's complete server, runnable: `npx tsx example-server/minimal.ts`.
- * (In your project, import from "colyseus-matchmaker" instead of "../src/index.js".)
+ * The README's complete server, runnable: `npx tsx example-server/minimal.ts` (PORT, default 2567).
+ * The README shows this file from the `colyseus` import to the end, with "colyseus-matchmaker"
+ * for "../src/index.js"; test/docs/snippets.test.ts keeps the two identical and
+ * test/integration/readme.test.ts runs it.
  */
 import "./node20.js";
-import { defineRoom, defineServer, Room, type Client } from "@colyseus/core";
+import { defineRoom, defineServer, Room, type Client } from "colyseus";
 import { monitor } from "@colyseus/monitor";
 import { defineQueue, type MatchInfo, type SeatOptions } from "../src/index.js";
 
@@ -28,4 +30,4 @@ export const server = defineServer({
   },
 });
 
-if (import.meta.url === `file://${process.argv[1]}`) await server.listen(Number(process.env.PORT ?? 2567));
+await server.listen(Number(process.env.PORT ?? 2567));

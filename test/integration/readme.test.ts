@@ -1,15 +1,15 @@
 import { ColyseusTestServer } from "@colyseus/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { playOneGame } from "../../example-client/minimal.js";
-import { server as minimalServer } from "../../example-server/minimal.js";
 import { testPort, within } from "../helpers/sdk.js";
 
 describe("the README's complete server and client", () => {
   let server: ColyseusTestServer;
 
   beforeAll(async () => {
-    // @colyseus/testing's boot() always puts a Server instance on 2568; listen on our own port.
-    await minimalServer.listen(testPort(0));
+    // The README's server listens on PORT when its module loads.
+    process.env.PORT = String(testPort(0));
+    const { server: minimalServer } = await import("../../example-server/minimal.js");
     server = new ColyseusTestServer(minimalServer);
   });
   afterAll(async () => {
