@@ -1,12 +1,15 @@
 /**
  * The example server's definition: three queues (1v1, 2v2, 5v5), the demo game room, the
  * Colyseus monitor at /monitor, and the queues' figures at /matchmaker/metrics (JSON) and
- * /matchmaker/metrics/prometheus (Prometheus text). The tests boot this same definition.
+ * /matchmaker/metrics/prometheus (Prometheus text), both behind `operatorAuth` (credentials from
+ * MATCHMAKER_OPERATOR_USER / MATCHMAKER_OPERATOR_PASSWORD; without them, this machine only), and
+ * matchmaking request bodies bounded before they are read. The tests boot this same definition.
  */
 import { monitor } from "@colyseus/monitor";
 import config from "@colyseus/tools";
 import { defineRoom } from "@colyseus/core";
-import { defineQueue, matchmakerMetrics } from "../src/index.js";
+import { WebSocketTransport } from "@colyseus/ws-transport";
+import { defineQueue, limitRequestBodies, matchmakerMetrics, operatorAuth } from "../src/index.js";
 import { DemoGameRoom } from "./DemoGameRoom.js";
 
 export const rooms = {
@@ -18,8 +21,12 @@ export const rooms = {
 
 export default config({
   rooms,
+  initializeTransport: (options) => {
+    limitRequestBodies(options.server);
+    return new WebSocketTransport(options);
+  },
   initializeExpress: (app) => {
-    app.use("/monitor", monitor());
-    app.use("/matchmaker/metrics", matchmakerMetrics());
+    app.use("/monitor", operatorAuth(), monitor());
+    app.use("/matchmaker/metrics", operatorAuth(), matchmakerMetrics());
   },
 });

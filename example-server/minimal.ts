@@ -7,7 +7,7 @@
 import "./node20.js";
 import { defineRoom, defineServer, Room, type Client } from "colyseus";
 import { monitor } from "@colyseus/monitor";
-import { defineQueue, type MatchInfo, type SeatOptions } from "../src/index.js";
+import { defineQueue, operatorAuth, type MatchInfo, type SeatOptions } from "../src/index.js";
 
 // Your game. The queue creates one per match and reserves a seat for every player.
 export class ArenaRoom extends Room {
@@ -26,7 +26,8 @@ export const server = defineServer({
     arena: defineRoom(ArenaRoom),
   },
   express: (app) => {
-    app.use("/monitor", monitor());
+    // Operators only: credentials from MATCHMAKER_OPERATOR_USER / _PASSWORD, else this machine only.
+    app.use("/monitor", operatorAuth(), monitor());
   },
 });
 

@@ -52,3 +52,10 @@ export {
   type MetricsSource,
 } from "./colyseus/metrics.js";
 export { requestBackfill, cancelBackfill, type BackfillReceipt } from "./colyseus/backfill.js";
+export {
+  operatorAuth,
+  operatorCredentialsFromEnv,
+  type OperatorAuthOptions,
+  type OperatorCredentials,
+} from "./http/operator-auth.js";
+export { limitRequestBodies, DEFAULT_MAX_BODY_BYTES, type BodyLimitOptions } from "./http/body-limit.js";
