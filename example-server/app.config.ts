@@ -3,13 +3,14 @@
  * Colyseus monitor at /monitor, and the queues' figures at /matchmaker/metrics (JSON) and
  * /matchmaker/metrics/prometheus (Prometheus text), both behind `operatorAuth` (credentials from
  * MATCHMAKER_OPERATOR_USER / MATCHMAKER_OPERATOR_PASSWORD; without them, this machine only), and
- * matchmaking request bodies bounded before they are read. The tests boot this same definition.
+ * matchmaking request bodies bounded before they are read, and repeated errors folded in the log.
+ * The tests boot this same definition.
  */
 import { monitor } from "@colyseus/monitor";
 import config from "@colyseus/tools";
 import { defineRoom } from "@colyseus/core";
 import { WebSocketTransport } from "@colyseus/ws-transport";
-import { defineQueue, limitRequestBodies, matchmakerMetrics, operatorAuth } from "../src/index.js";
+import { aggregatingLogger, defineQueue, limitRequestBodies, matchmakerMetrics, operatorAuth } from "../src/index.js";
 import { DemoGameRoom } from "./DemoGameRoom.js";
 
 export const rooms = {
@@ -21,6 +22,8 @@ export const rooms = {
 
 export default config({
   rooms,
+  // Repeated errors (malformed frames, a flooding client) fold into one line per kind and window.
+  options: { logger: aggregatingLogger() },
   initializeTransport: (options) => {
     limitRequestBodies(options.server);
     return new WebSocketTransport(options);

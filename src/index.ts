@@ -57,5 +57,11 @@ export {
   operatorCredentialsFromEnv,
   type OperatorAuthOptions,
   type OperatorCredentials,
-} from "./http/operator-auth.js";
-export { limitRequestBodies, DEFAULT_MAX_BODY_BYTES, type BodyLimitOptions } from "./http/body-limit.js";
+} from "./server/operator-auth.js";
+export {
+  aggregatingLogger,
+  type AggregatingLogger,
+  type AggregatingLoggerOptions,
+  type LoggerLike,
+} from "./server/aggregating-logger.js";
+export { limitRequestBodies, DEFAULT_MAX_BODY_BYTES, type BodyLimitOptions } from "./server/body-limit.js";
