@@ -12,7 +12,6 @@
  * Options: --out FILE.svg (default docs/forum-sweep.svg), --json, --tickets N.
  */
 import { parseArgs } from "node:util";
-import "../src/policies/index.js";
 import { writeOverlayPlot, type OverlayPoint } from "../src/sim/plot.js";
 import { simulate } from "../src/sim/simulator.js";
 import type { TrafficModel } from "../src/sim/traffic.js";

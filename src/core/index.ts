@@ -1,6 +1,4 @@
 /** The engine without Colyseus: import this from a simulator, a test or another server. */
-import "../policies/index.js";
-
 export * from "./types.js";
 export * from "./errors.js";
 export * from "./imbalance.js";

@@ -8,7 +8,8 @@ import { ArrivalIndex } from "./arrival-order.js";
 import { assembleTeams, fitsWithBots, playersOf, type TeamSplit } from "./assembly.js";
 import { MatchmakerError } from "./errors.js";
 import { imbalanceFunction, resolveImbalance, type ImbalanceFn, type ImbalanceSpec } from "./imbalance.js";
-import { createPolicy, getPolicyDefinition, type Policy, type PolicyParams } from "./policy.js";
+import { defaultPolicies } from "../policies/default-registry.js";
+import type { Policy, PolicyParams, PolicyRegistry } from "./policy.js";
 import { fitsWithBotsAndRoles, queueRolesProblem, RoleTable, ticketRolesProblem } from "./roles.js";
 import { SideMix } from "./side-mix.js";
 import { RecentWindow, type ClassFigures, type MatchmakerStats } from "./stats.js";
@@ -31,6 +32,8 @@ export interface MatchmakerOptions {
   readonly policy?: string | Policy;
   /** Parameters for a policy given by name. */
   readonly params?: PolicyParams;
+  /** Where a policy given by name is looked up (default: `defaultPolicies`, the built-in policies). */
+  readonly policies?: PolicyRegistry;
   /**
    * How to score a team split: a named {@link ImbalanceSpec} (default `{ kind: "rating-sum" }`,
    * the difference of rating sums) or your own function.
@@ -215,13 +218,14 @@ export class Matchmaker {
             parsed.avoidRecentMs,
           );
     const policy = options.policy ?? (this.roles ? "roles" : "greedy");
-    if (this.recentOpponents && typeof policy === "string" && !getPolicyDefinition(policy).avoidsRepeats) {
+    const registry = options.policies ?? defaultPolicies;
+    if (this.recentOpponents && typeof policy === "string" && !registry.get(policy).avoidsRepeats) {
       throw new MatchmakerError(
         "invalid_config",
-        `matchmaker options: avoidRecent: policy "${policy}" does not avoid rematches (greedy, fifo, lifo, expanding-window and brackets do)`,
+        `matchmaker options: avoidRecent: policy "${policy}" does not avoid rematches (${andList(registry.namesWith("avoidsRepeats"))} do)`,
       );
     }
-    if (this.roles && typeof policy === "string" && !getPolicyDefinition(policy).supportsRoles) {
+    if (this.roles && typeof policy === "string" && !registry.get(policy).supportsRoles) {
       throw new MatchmakerError(
         "invalid_config",
         `matchmaker options: roles: policy "${policy}" does not form role-valid games; use policy "roles"`,
@@ -236,7 +240,7 @@ export class Matchmaker {
     }
     const makePolicy = (): Policy =>
       typeof policy === "string"
-        ? createPolicy(
+        ? registry.create(
             policy,
             {
               teamSize: this.teamSize,
@@ -601,6 +605,11 @@ export class Matchmaker {
     this.recentOpponents?.record(match);
     return match;
   }
+}
+
+/** "a, b and c". */
+function andList(items: readonly string[]): string {
+  return items.length <= 1 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
 }
 
 interface WaitingCount {

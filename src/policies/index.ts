@@ -1,34 +1,5 @@
-/** The built-in policies, registered by name when the package loads. */
-import { registerPolicy, type PolicyDefinition } from "../core/policy.js";
-import { bestGame } from "./best-game.js";
-import { brackets } from "./brackets.js";
-import { differenceWait } from "./difference-wait.js";
-import { expandingWindow } from "./expanding-window.js";
-import { greedy } from "./greedy.js";
-import { multiQueue } from "./multi-queue.js";
-import { patient } from "./patient.js";
-import { periodic } from "./periodic.js";
-import { roles } from "./roles.js";
-import { fifo, lifo, packing, twoQueue } from "./service-orders.js";
-
-export const builtInPolicies: readonly PolicyDefinition[] = [
-  greedy,
-  periodic,
-  multiQueue,
-  differenceWait,
-  bestGame,
-  patient,
-  fifo,
-  packing,
-  lifo,
-  twoQueue,
-  roles,
-  expandingWindow,
-  brackets,
-];
-
-for (const definition of builtInPolicies) registerPolicy(definition);
-
+/** The built-in policies and the default registry that holds them (nothing is registered on import). */
+export { defaultPolicies, policiesWith } from "./default-registry.js";
 export { greedy, GreedyPolicy, type ServiceOrder } from "./greedy.js";
 export { periodic, PeriodicPolicy } from "./periodic.js";
 export { multiQueue, MultiQueuePolicy } from "./multi-queue.js";

@@ -5,7 +5,7 @@
 import { parseArgs } from "node:util";
 import type { Side } from "../core/types.js";
 import { resolveImbalance, type ImbalanceSpec } from "../core/imbalance.js";
-import { policyNames } from "../core/policy.js";
+import { defaultPolicies } from "../policies/default-registry.js";
 import type { SkillModel, TrafficModel, Weighted } from "./traffic.js";
 
 export interface SimulationRequest {
@@ -104,8 +104,8 @@ export function parseSimulationArgs(argv: readonly string[]): SimulationRequest 
   }
   const o = parsed.values;
   if (!o.policy) throw new UsageError("--policy is required");
-  if (!policyNames().includes(o.policy)) {
-    throw new UsageError(`--policy: unknown policy "${o.policy}"; registered: ${policyNames().join(", ")}`);
+  if (!defaultPolicies.names().includes(o.policy)) {
+    throw new UsageError(`--policy: unknown policy "${o.policy}"; registered: ${defaultPolicies.names().join(", ")}`);
   }
   if (o.tickets !== undefined && o.duration !== undefined)
     throw new UsageError("--tickets and --duration: give one or the other");

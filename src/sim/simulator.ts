@@ -4,7 +4,7 @@
  */
 import { Matchmaker } from "../core/matchmaker.js";
 import type { ImbalanceFn, ImbalanceSpec } from "../core/imbalance.js";
-import type { PolicyParams } from "../core/policy.js";
+import type { PolicyParams, PolicyRegistry } from "../core/policy.js";
 import type { Match } from "../core/types.js";
 import type { MatchmakerStats } from "../core/stats.js";
 import { arrivals, ratingScale, zoneNames, type Arrival, type TrafficModel } from "./traffic.js";
@@ -12,6 +12,8 @@ import { arrivals, ratingScale, zoneNames, type Arrival, type TrafficModel } fro
 export interface SimulationConfig {
   readonly policy: string;
   readonly params?: PolicyParams;
+  /** Where `policy` is looked up (default: the built-in policies). */
+  readonly policies?: PolicyRegistry;
   readonly teamSize: number;
   readonly traffic: TrafficModel;
   /** Seconds after which bots fill a waiting ticket's game (Schlup's tau_max). */
@@ -49,6 +51,7 @@ export function simulate(config: SimulationConfig): SimulationTrace {
     teamSize: config.teamSize,
     policy: config.policy,
     params: config.params ?? {},
+    ...(config.policies ? { policies: config.policies } : {}),
     ...(config.imbalance ? { imbalance: config.imbalance } : {}),
     ...(maxWaitMs !== undefined ? { maxWaitMs, fillWithBots: true } : {}),
     ratingRange: ratingScale(config.traffic.skill),

@@ -8,7 +8,6 @@
  * window strands far-tail players, and leaving them out would flatter it.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import "../../src/index.js";
 import { simulate } from "../../src/sim/simulator.js";
 import type { TrafficModel } from "../../src/sim/traffic.js";
 import { batchMeans } from "../helpers/statistics.js";

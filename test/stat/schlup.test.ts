@@ -3,7 +3,6 @@
  * running the same policies the room runs. k = 2 players per game, one criterion on [0, 1].
  */
 import { describe, expect, it } from "vitest";
-import "../../src/index.js";
 import {
   schlupGreedyCost,
   schlupMultiQueueCost,

@@ -17,7 +17,7 @@ import { describe, expect } from "vitest";
 import {
   almanMcKay,
   BestGamePolicy,
-  createPolicy,
+  defaultPolicies,
   lemma2Window,
   Matchmaker,
   ratingSumDifference,
@@ -105,7 +105,7 @@ class Session {
   private issued = 0;
 
   constructor(k: number, spec: ResolvedImbalance, f: ImbalanceFn, params: Record<string, unknown>) {
-    this.policy = createPolicy(
+    this.policy = defaultPolicies.create(
       "best-game",
       { teamSize: k, imbalance: f, imbalanceSpec: spec },
       params,

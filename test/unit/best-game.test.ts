@@ -7,13 +7,12 @@ import { describe, expect, it } from "vitest";
 import {
   almanMcKay,
   BestGamePolicy,
-  createPolicy,
+  defaultPolicies,
   defaultWindow,
   highLowDifference,
   lemma2Window,
   Matchmaker,
   MatchmakerError,
-  policyNames,
   ratingSumDifference,
   resolveImbalance,
   type ImbalanceSpec,
@@ -36,7 +35,7 @@ function context(teamSize: number, spec: ImbalanceSpec = { kind: "rating-sum" })
 }
 
 function policy(teamSize: number, params: PolicyParams = {}, spec?: ImbalanceSpec): BestGamePolicy {
-  return createPolicy("best-game", context(teamSize, spec), params) as BestGamePolicy;
+  return defaultPolicies.create("best-game", context(teamSize, spec), params) as BestGamePolicy;
 }
 
 function addAll(p: BestGamePolicy, tickets: readonly Ticket[], now = 0): void {
@@ -57,7 +56,7 @@ function expectConfigError(fn: () => unknown, field: string): void {
 
 describe("best-game: the most balanced game forms first", () => {
   it("is registered by name and runs in the engine", () => {
-    expect(policyNames()).toContain("best-game");
+    expect(defaultPolicies.names()).toContain("best-game");
     const mm = new Matchmaker({ teamSize: 1, policy: "best-game" });
     for (const [i, r] of [1000, 1500, 1520, 2000].entries()) mm.enqueue(solo(`s${r}`, r, { at: i }), i);
     const matches = mm.tick(10);
