@@ -9,10 +9,10 @@
  * - for each ticket, its *anchor* search: the best game made of that ticket and tickets among
  *   the next `window` positions after it, each candidate set scored by the shared assembly's
  *   exact split ({@link assembleTeams} with the queue's imbalance);
- * - a heap-js min-heap of the anchors' candidates with lazy invalidation (heap-js has no
- *   decrease-key and an O(n) `remove`): every anchor carries a version, a heap entry is stale
- *   when its anchor's version moved on or one of its tickets left, and stale entries are
- *   dropped when they reach the top (the heap is rebuilt when stale entries outnumber live ones).
+ * - a min-heap of the anchors' candidates with lazy invalidation (the shared {@link LazyHeap}):
+ *   every anchor carries a version, a heap entry is stale when its anchor's version moved on or
+ *   one of its tickets left, and stale entries are dropped when they reach the top (the heap is
+ *   rebuilt when stale entries outnumber live ones).
  *
  * An insert or a delete at some position changes only the searches that looked at that
  * position: the at most `window` anchors just before it (each records how far its last search
@@ -69,7 +69,6 @@
  * bot fill.
  */
 import * as v from "valibot";
-import { Heap } from "heap-js";
 import { assembleTeams, canAssemble } from "../core/assembly.js";
 import { MatchmakerError } from "../core/errors.js";
 import type { ImbalanceFn, ResolvedImbalance } from "../core/imbalance.js";
@@ -77,6 +76,7 @@ import type { Policy, PolicyContext, PolicyDefinition, PolicyParams } from "../c
 import { meanRating, type Ticket } from "../core/types.js";
 import { parseConfig, unknownKeyMessage } from "../core/validation.js";
 import { compareRanked, sortedTree, type RankedKey, type SortedTree } from "../core/sorted-tree.js";
+import { LazyHeap } from "./shared/lazy-heap.js";
 
 /** Largest accepted (and default) window: the tickets after an anchor that its search may look at. */
 export const MAX_WINDOW = 1024;
@@ -199,6 +199,13 @@ interface Candidate {
   readonly priority: number;
 }
 
+/** A candidate stands while its anchor has not been searched again and all its tickets still wait. */
+function isLive(c: Candidate): boolean {
+  if (!c.anchor.alive || c.anchor.version !== c.version) return false;
+  for (const m of c.members) if (!m.alive) return false;
+  return true;
+}
+
 /** The current best candidate, as {@link BestGamePolicy.peek} reports it. */
 export interface BestGameCandidate {
   readonly tickets: readonly Ticket[];
@@ -219,8 +226,9 @@ export class BestGamePolicy implements Policy {
   private readonly lowerBound: ((low: number, high: number) => number) | undefined;
   private readonly tree: SortedTree<RatingKey, Entry> = sortedTree<RatingKey, Entry>(compareRating);
   private readonly byId = new Map<string, Entry>();
-  private readonly heap = new Heap<Candidate>(
+  private readonly heap = new LazyHeap<Candidate>(
     (a, b) => a.priority - b.priority || compareRating(a.anchor.key, b.anchor.key),
+    isLive,
   );
   /** Anchors whose current candidate is in the heap. */
   private live = 0;
@@ -339,11 +347,6 @@ export class BestGamePolicy implements Policy {
     );
   }
 
-  /** The waiting tickets in rating order (mean rating, then arrival). */
-  *inRatingOrder(): IterableIterator<Ticket> {
-    for (const [, e] of this.tree.entries()) yield e.ticket;
-  }
-
   /** Heap entries held, live and stale (for tests and benchmarks). */
   get heapSize(): number {
     return this.heap.length;
@@ -360,19 +363,9 @@ export class BestGamePolicy implements Policy {
     return c.oldest + (1000 * (c.imbalance - this.threshold)) / this.thresholdGrowth;
   }
 
-  /** The best live candidate; stale entries met on the way are dropped. */
+  /** The best live candidate. */
   private top(): Candidate | undefined {
-    for (;;) {
-      const c = this.heap.peek();
-      if (!c || this.isLive(c)) return c;
-      this.heap.pop();
-    }
-  }
-
-  private isLive(c: Candidate): boolean {
-    if (!c.anchor.alive || c.anchor.version !== c.version) return false;
-    for (const m of c.members) if (!m.alive) return false;
-    return true;
+    return this.heap.peek();
   }
 
   private insert(ticket: Ticket): Entry {
@@ -422,10 +415,7 @@ export class BestGamePolicy implements Policy {
 
   /** Rebuild the heap from the live candidates once stale entries outnumber them (amortized O(window) per operation). */
   private compactIfStale(): void {
-    if (this.heap.length <= 2 * this.live + 1024) return;
-    const candidates: Candidate[] = [];
-    for (const e of this.byId.values()) if (e.candidate) candidates.push(e.candidate);
-    this.heap.init(candidates);
+    this.heap.compact(this.live, 1024);
   }
 
   /**

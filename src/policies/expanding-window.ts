@@ -21,8 +21,8 @@ import type { AcceptanceWindow, Policy, PolicyContext, PolicyDefinition, PolicyP
 import { RatingRanks } from "../core/rating-ranks.js";
 import type { Ticket } from "../core/types.js";
 import { parseConfig, unknownKeyMessage } from "../core/validation.js";
-import { DEFAULT_WINDOW_BUDGET, SweepMatcher } from "./sweep-matcher.js";
-import { WindowRule, windowRuleEntries, type PlayerWindow, type WindowUnit } from "./window-rule.js";
+import { DEFAULT_WINDOW_BUDGET, SweepMatcher } from "./shared/sweep-matcher.js";
+import { WindowRule, windowRuleEntries, type PlayerWindow, type WindowUnit } from "./shared/window-rule.js";
 
 export { DEFAULT_WINDOW_BUDGET };
 /** Default size of the rating distribution behind percentile windows (the last N arrivals). */

@@ -22,7 +22,7 @@ export {
   type RolesPolicyOptions,
   type RoleGameCandidate,
 } from "./roles.js";
-export { RoleWindows, SeatMatching, type RoleWindow } from "./role-windows.js";
+export { RoleWindows, SeatMatching, type RoleWindow } from "./shared/role-windows.js";
 export {
   expandingWindow,
   ExpandingWindowPolicy,
@@ -31,5 +31,5 @@ export {
   type ExpandingWindowOptions,
 } from "./expanding-window.js";
 export { brackets, BracketsPolicy, type BracketsOptions } from "./brackets.js";
-export { SweepMatcher, DEFAULT_WINDOW_BUDGET } from "./sweep-matcher.js";
-export { WindowRule, type WindowRuleOptions, type WindowUnit } from "./window-rule.js";
+export { SweepMatcher, DEFAULT_WINDOW_BUDGET } from "./shared/sweep-matcher.js";
+export { WindowRule, type WindowRuleOptions, type WindowUnit } from "./shared/window-rule.js";

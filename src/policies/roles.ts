@@ -36,7 +36,7 @@ import type { Policy, PolicyContext, PolicyDefinition, PolicyParams } from "../c
 import { RoleTable } from "../core/roles.js";
 import type { Ticket } from "../core/types.js";
 import { parseConfig, unknownKeyMessage } from "../core/validation.js";
-import { RoleWindows } from "./role-windows.js";
+import { RoleWindows } from "./shared/role-windows.js";
 
 /** Largest pool (waiting tickets) the exact mode searches. */
 export const EXACT_ROLE_POOL_LIMIT = 16;

@@ -14,7 +14,7 @@ import {
   type Side,
   type Ticket,
 } from "../../src/core/index.js";
-import { RoleWindows, SeatMatching } from "../../src/policies/role-windows.js";
+import { RoleWindows, SeatMatching } from "../../src/policies/shared/role-windows.js";
 import { lemma6Bound } from "../../src/policies/roles.js";
 import { expectValidMatch } from "../helpers/match-checks.js";
 import {

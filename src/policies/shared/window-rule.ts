@@ -6,7 +6,7 @@
  */
 import * as v from "valibot";
 
-import type { PlayerWindow } from "../core/types.js";
+import type { PlayerWindow } from "../../core/types.js";
 
 /** How a window's width is measured. */
 export type WindowUnit = PlayerWindow["unit"];
