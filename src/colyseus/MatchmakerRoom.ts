@@ -252,16 +252,21 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
     if (!parsed.ok) throw new ServerError(ErrorCode.AUTH_FAILED, `invalid join options: ${parsed.message}`);
     // A zone's rating band is the one rule the schema cannot see.
     if (this.matchmaker.zones) {
-      const zones = ticketZones(
-        {
-          id: "join",
-          players: [{ id: "join", rating: parsed.value.rating }],
-          enqueuedAt: 0,
-          ...(parsed.value.zones ? { zones: parsed.value.zones } : {}),
-        },
-        this.matchmaker.zones,
-      );
-      if (typeof zones === "string") throw new ServerError(ErrorCode.AUTH_FAILED, `invalid join options: ${zones}`);
+      try {
+        ticketZones(
+          {
+            id: "join",
+            players: [{ id: "join", rating: parsed.value.rating }],
+            enqueuedAt: 0,
+            ...(parsed.value.zones ? { zones: parsed.value.zones } : {}),
+          },
+          this.matchmaker.zones,
+          "invalid join options",
+        );
+      } catch (error) {
+        if (error instanceof MatchmakerError) throw new ServerError(ErrorCode.AUTH_FAILED, error.message);
+        throw error;
+      }
     }
     return parsed.value;
   }

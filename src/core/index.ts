@@ -13,7 +13,7 @@ export * from "./side-mix.js";
 export {
   resolveZones,
   ticketZones,
-  zoneRefusal,
+  zoneAdmits,
   ZoneRouter,
   type ZoneOption,
   type ZoneProposal,

@@ -10,12 +10,12 @@ import { MatchmakerError } from "./errors.js";
 import { imbalanceFunction, resolveImbalance, type ImbalanceFn, type ImbalanceSpec } from "./imbalance.js";
 import { defaultPolicies } from "../policies/default-registry.js";
 import type { Policy, PolicyParams, PolicyRegistry } from "./policy.js";
-import { fitsWithBotsAndRoles, queueRolesProblem, RoleTable, ticketRolesProblem } from "./roles.js";
+import { checkQueueRoles, checkTicketRoles, fitsWithBotsAndRoles, RoleTable } from "./roles.js";
 import { SideMix } from "./side-mix.js";
 import { RecentWindow, type ClassFigures, type MatchmakerStats } from "./stats.js";
 import { DEFAULT_AVOID_RECENT_FALLBACK_MS, RecentOpponents } from "./recent-opponents.js";
 import { reachedMaxWait, type Match, type MatchedPlayer, type MatchTeam, type Side, type Ticket } from "./types.js";
-import { describeIssues, parseConfig, unknownKeyMessage } from "./validation.js";
+import { describeIssues, firstIssueField, parseConfig, unknownKeyMessage } from "./validation.js";
 import { resolveZones, ticketZones, ZoneRouter, type ZoneOption, type ZoneSpec } from "./zones.js";
 
 /** The fewest recent arrivals the side-mix flag looks at (enough to tell 0.4 choice-free from 0 by 7 standard errors). */
@@ -189,10 +189,7 @@ export class Matchmaker {
     this.maxWaitMs = parsed.maxWaitMs;
     this.fillWithBots = parsed.fillWithBots ?? false;
     this.teamSize = parsed.teamSize;
-    if (parsed.roles) {
-      const problem = queueRolesProblem(parsed.roles, parsed.teamSize);
-      if (problem) throw new MatchmakerError("invalid_config", `matchmaker options: roles: ${problem}`);
-    }
+    if (parsed.roles) checkQueueRoles(parsed.roles, parsed.teamSize);
     this.roles = parsed.roles;
     this.roleTable = parsed.roles && new RoleTable(parsed.roles);
     const resolvedImbalance =
@@ -302,24 +299,25 @@ export class Matchmaker {
   private enter(ticket: Ticket, now: number): void {
     const result = v.safeParse(this.validTicket, ticket);
     if (!result.success)
-      throw new MatchmakerError("invalid_ticket", `invalid ticket: ${describeIssues(result.issues)}`);
+      throw new MatchmakerError(
+        "invalid_ticket",
+        `invalid ticket: ${describeIssues(result.issues)}`,
+        firstIssueField(result.issues),
+      );
     let zones: readonly string[] | undefined;
     if (this.zones) {
-      const resolved = ticketZones(ticket, this.zones);
-      if (typeof resolved === "string") throw new MatchmakerError("invalid_ticket", `invalid ticket: ${resolved}`);
-      zones = resolved;
+      zones = ticketZones(ticket, this.zones);
     } else if (ticket.zones && ticket.zones.length > 0) {
-      throw new MatchmakerError("invalid_ticket", "invalid ticket: zones: this queue has no zones");
+      throw new MatchmakerError("invalid_ticket", "invalid ticket: zones: this queue has no zones", "zones");
     }
-    const roleProblem = ticketRolesProblem(ticket, this.roleTable);
-    if (roleProblem) throw new MatchmakerError("invalid_ticket", `invalid ticket: ${roleProblem}`);
+    checkTicketRoles(ticket, this.roleTable);
     if (this.tickets.has(ticket.id)) {
-      throw new MatchmakerError("duplicate_ticket", `ticket "${ticket.id}" is already waiting`);
+      throw new MatchmakerError("duplicate_ticket", `ticket "${ticket.id}" is already waiting`, "id");
     }
     const seen = new Set<string>();
     for (const p of ticket.players) {
       if (seen.has(p.id) || this.playerTicket.has(p.id)) {
-        throw new MatchmakerError("duplicate_player", `player "${p.id}" is already waiting`);
+        throw new MatchmakerError("duplicate_player", `player "${p.id}" is already waiting`, "players");
       }
       seen.add(p.id);
     }
@@ -357,15 +355,18 @@ export class Matchmaker {
   tick(now: number): Match[] {
     const matches: Match[] = [];
     for (const { zone, tickets: proposal } of this.router.poll(now)) {
-      const split = this.checkProposal(proposal);
-      if (typeof split === "string") {
+      let split: TeamSplit;
+      try {
+        split = this.checkProposal(proposal);
+      } catch (error) {
+        if (!(error instanceof MatchmakerError)) throw error;
         this.counters.policyErrors++;
         // Hand each still-waiting ticket back once, as the engine holds it.
         for (const id of new Set(proposal.map((t) => t.id))) {
           const waiting = this.tickets.get(id);
           if (waiting) this.router.add(waiting, this.zonesOf.get(id), now);
         }
-        this.onPolicyError?.(new MatchmakerError("policy_contract", `policy ${this.policy.name}: ${split}`));
+        this.onPolicyError?.(error);
         continue;
       }
       for (const t of proposal) this.forget(t.id);
@@ -459,19 +460,24 @@ export class Matchmaker {
     for (const zone of this.zonesOf.get(ticket.id) ?? []) add(this.waitingByZone, zone);
   }
 
-  /** A team split for the proposal, or why it breaks the policy contract. */
-  private checkProposal(proposal: readonly Ticket[]): TeamSplit | string {
+  /** A team split for the proposal; throws `MatchmakerError("policy_contract")` if the proposal breaks the contract. */
+  private checkProposal(proposal: readonly Ticket[]): TeamSplit {
+    const refuse = (problem: string): never => {
+      throw new MatchmakerError("policy_contract", `policy ${this.policy.name}: ${problem}`);
+    };
     const ids = new Set<string>();
     for (const t of proposal) {
-      if (this.tickets.get(t.id) !== t) return `proposed ticket "${t.id}" is not waiting`;
-      if (ids.has(t.id)) return `proposed ticket "${t.id}" twice`;
+      if (this.tickets.get(t.id) !== t) refuse(`proposed ticket "${t.id}" is not waiting`);
+      if (ids.has(t.id)) refuse(`proposed ticket "${t.id}" twice`);
       ids.add(t.id);
     }
     return (
       assembleTeams(proposal, this.teamSize, this.imbalance, this.roleTable) ??
-      (this.roleTable
-        ? "proposed tickets cannot form two full teams with one player per role"
-        : "proposed tickets cannot form two full teams")
+      refuse(
+        this.roleTable
+          ? "proposed tickets cannot form two full teams with one player per role"
+          : "proposed tickets cannot form two full teams",
+      )
     );
   }
 
@@ -516,7 +522,8 @@ export class Matchmaker {
         });
       }
       const split = assembleTeams([...chosen, ...bots], this.teamSize, this.imbalance, this.roleTable);
-      if (!split) throw new Error(`internal: bot game ${id} cannot be assembled`); // fitsWithBots guarantees it
+      // An invariant, not a refusal: fitsWithBots(AndRoles) chose tickets that bots can complete.
+      if (!split) throw new Error(`invariant broken: bot game ${id} cannot be assembled`);
       for (const t of chosen) {
         this.forget(t.id);
         this.router.remove(t.id);

@@ -5,7 +5,7 @@ import {
   MatchmakerError,
   Matchmaker,
   matchRoles,
-  queueRolesProblem,
+  checkQueueRoles,
   ratingSumDifference,
   RoleGameSearch,
   RoleTable,
@@ -139,7 +139,7 @@ describe("assembleTeams with roles", () => {
 
 describe("role queue configuration", () => {
   it("needs exactly teamSize distinct non-empty role names, teamSize at most 8", () => {
-    expect(queueRolesProblem(R5, 5)).toBeUndefined();
+    expect(checkQueueRoles(R5, 5)).toBeUndefined();
     const bad: Array<[unknown, RegExp]> = [
       [["top", "mid"], /roles: must name exactly teamSize = 5 roles, got 2/],
       [["top", "top", "mid", "bot", "support"], /roles: "top" is listed twice/],
