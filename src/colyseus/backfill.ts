@@ -6,7 +6,7 @@
  * reservation fails they go back to the queue with their original enqueue time.
  */
 import { logger, matchMaker } from "@colyseus/core";
-import { MAX_BACKFILL_SEATS, selectPartialBackfill } from "../core/backfill.js";
+import { MAX_BACKFILL_SEATS, selectPartialBackfill } from "../core/backfill-selection.js";
 import type { Match, Side, Ticket } from "../core/types.js";
 import type { MatchInfo, SeatMessage, SeatOptions } from "./seats.js";
 

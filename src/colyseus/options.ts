@@ -5,7 +5,7 @@
 import * as v from "valibot";
 import { MatchmakerError } from "../core/errors.js";
 import type { ImbalanceSpec } from "../core/imbalance.js";
-import { checkQueueRoles } from "../core/roles.js";
+import { checkQueueRoles } from "../core/role-rules.js";
 import { describeIssues, parseConfig, unknownKeyMessage } from "../core/validation.js";
 import type { Side } from "../core/types.js";
 import { resolveZones, ZonesSchema, type ZoneOption, type ZoneSpec } from "../core/zones.js";

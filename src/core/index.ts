@@ -8,7 +8,7 @@ export * from "./stats.js";
 export * from "./matchmaker.js";
 export * from "./closed-forms.js";
 export * from "./partition.js";
-export * from "./roles.js";
+export * from "./role-rules.js";
 export * from "./side-mix.js";
 export {
   resolveZones,
@@ -20,7 +20,7 @@ export {
   type ZoneSpec,
 } from "./zones.js";
 export * from "./wait-estimate.js";
-export * from "./backfill.js";
+export * from "./backfill-selection.js";
 export { RatingRanks } from "./rating-ranks.js";
 export {
   RecentOpponents,

@@ -10,7 +10,7 @@ import { MatchmakerError } from "./errors.js";
 import { imbalanceFunction, resolveImbalance, type ImbalanceFn, type ImbalanceSpec } from "./imbalance.js";
 import { defaultPolicies } from "../policies/default-registry.js";
 import type { Policy, PolicyParams, PolicyRegistry } from "./policy.js";
-import { checkQueueRoles, checkTicketRoles, fitsWithBotsAndRoles, RoleTable } from "./roles.js";
+import { checkQueueRoles, checkTicketRoles, fitsWithBotsAndRoles, RoleTable } from "./role-rules.js";
 import { SideMix } from "./side-mix.js";
 import { RecentWindow, type ClassFigures, type MatchmakerStats } from "./stats.js";
 import { DEFAULT_AVOID_RECENT_FALLBACK_MS, RecentOpponents } from "./recent-opponents.js";

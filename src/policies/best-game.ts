@@ -79,9 +79,9 @@ import { compareRanked, sortedTree, type RankedKey, type SortedTree } from "../c
 import { LazyHeap } from "./shared/lazy-heap.js";
 
 /** Largest accepted (and default) window: the tickets after an anchor that its search may look at. */
-export const MAX_WINDOW = 1024;
+const MAX_WINDOW = 1024;
 /** Default imbalance evaluations per anchor search. */
-export const DEFAULT_BUDGET = 128;
+const DEFAULT_BUDGET = 128;
 /** Slack on lower bounds so that rounding never prunes a set that ties or wins. */
 const BOUND_SLACK = 1 - 1e-12;
 

@@ -33,7 +33,7 @@ import { assembleTeams } from "../core/assembly.js";
 import { MatchmakerError } from "../core/errors.js";
 import type { ImbalanceFn } from "../core/imbalance.js";
 import type { Policy, PolicyContext, PolicyDefinition, PolicyParams } from "../core/policy.js";
-import { RoleTable } from "../core/roles.js";
+import { RoleTable } from "../core/role-rules.js";
 import type { Ticket } from "../core/types.js";
 import { parseConfig, unknownKeyMessage } from "../core/validation.js";
 import { RoleWindows } from "./shared/role-windows.js";

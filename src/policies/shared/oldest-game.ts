@@ -7,7 +7,7 @@
 import type { Ticket } from "../../core/types.js";
 
 /** Search steps allowed when a pairwise predicate disables memoisation. */
-export const COMPATIBLE_SEARCH_STEPS = 20_000;
+const COMPATIBLE_SEARCH_STEPS = 20_000;
 
 export function findOldestGame(
   candidates: readonly Ticket[],

@@ -47,7 +47,7 @@
  * cannot seat a game (the usual state of a live queue between games) an operation costs
  * O(log n + k²). The best candidate is read in O(1).
  */
-import { RoleGameSearch, type RoleTable } from "../../core/roles.js";
+import { RoleGameSearch, type RoleTable } from "../../core/role-rules.js";
 import type { Side, Ticket } from "../../core/types.js";
 import { compareRanked, sortedTree, type RankedKey, type SortedTree } from "../../core/sorted-tree.js";
 import { LazyHeap } from "./lazy-heap.js";
