@@ -13,7 +13,7 @@ export function solos(random: Random, from: number, count: number, prefix = "w")
   const tickets: Ticket[] = new Array(count);
   for (let i = 0; i < count; i++) {
     const id = `${prefix}${from + i}`;
-    tickets[i] = { id, players: [{ id, rating: random.uniform() * RATING_MAX }], enqueuedAt: from + i };
+    tickets[i] = { id, players: [{ sessionId: id, rating: random.uniform() * RATING_MAX }], enqueuedAt: from + i };
   }
   return tickets;
 }

@@ -76,7 +76,7 @@ export interface MatchmakerOptions {
    * Avoid rematches: remember each player's last `avoidRecent` games (opponents and teammates)
    * and let searching policies prefer games without a repeat. A repeat is accepted once its
    * tickets waited `avoidRecentFallbackMs` (default 30 s). With `avoidRecentMs`, only games of
-   * the last that many ms count. Players are told apart by `Player.identity`, else `Player.id`.
+   * the last that many ms count. Players are told apart by `Player.playerId`, else `Player.sessionId`.
    */
   readonly avoidRecent?: number;
   readonly avoidRecentFallbackMs?: number;
@@ -110,13 +110,13 @@ const OptionsSchema = v.object({
 
 const PlayerSchema = v.strictObject(
   {
-    id: v.pipe(v.string(), v.minLength(1, "must not be empty"), v.maxLength(128)),
+    sessionId: v.pipe(v.string(), v.minLength(1, "must not be empty"), v.maxLength(128)),
     rating: v.pipe(v.number(), v.finite("must be a finite number")),
     uncertainty: v.optional(
       v.pipe(v.number(), v.finite("must be a finite number"), v.minValue(0, "must not be negative")),
     ),
     roles: v.optional(v.array(v.string("must be a string"), "must be a list of role names")),
-    identity: v.optional(v.pipe(v.string(), v.minLength(1, "must not be empty"), v.maxLength(128))),
+    playerId: v.optional(v.pipe(v.string(), v.minLength(1, "must not be empty"), v.maxLength(128))),
   },
   unknownKeyMessage,
 );
@@ -316,10 +316,10 @@ export class Matchmaker {
     }
     const seen = new Set<string>();
     for (const p of ticket.players) {
-      if (seen.has(p.id) || this.playerTicket.has(p.id)) {
-        throw new MatchmakerError("duplicate_player", `player "${p.id}" is already waiting`, "players");
+      if (seen.has(p.sessionId) || this.playerTicket.has(p.sessionId)) {
+        throw new MatchmakerError("duplicate_player", `player "${p.sessionId}" is already waiting`, "players");
       }
-      seen.add(p.id);
+      seen.add(p.sessionId);
     }
     if (zones) this.zonesOf.set(ticket.id, zones);
     this.admit(ticket, now);
@@ -351,7 +351,12 @@ export class Matchmaker {
     return true;
   }
 
-  /** Run the policy and return the matches it formed; their tickets no longer wait. */
+  /**
+   * The driver's call, on every join and at `nextWakeup`: poll each zone's policy (`Policy.poll`
+   * only proposes tickets), assemble and record the matches, form bot games that are due, and
+   * return the matches; their tickets no longer wait. Named for the driver's clock tick, distinct
+   * from the policy's `poll` because it does more than ask.
+   */
   tick(now: number): Match[] {
     const matches: Match[] = [];
     for (const { zone, tickets: proposal } of this.router.poll(now)) {
@@ -429,7 +434,7 @@ export class Matchmaker {
 
   private admit(ticket: Ticket, now: number): void {
     this.tickets.set(ticket.id, ticket);
-    for (const p of ticket.players) this.playerTicket.set(p.id, ticket.id);
+    for (const p of ticket.players) this.playerTicket.set(p.sessionId, ticket.id);
     this.waitingPlayerCount += ticket.players.length;
     this.byArrival.add(ticket);
     this.countWaiting(ticket, 1);
@@ -440,7 +445,7 @@ export class Matchmaker {
     const ticket = this.tickets.get(ticketId);
     if (!ticket) return false;
     this.tickets.delete(ticketId);
-    for (const p of ticket.players) this.playerTicket.delete(p.id);
+    for (const p of ticket.players) this.playerTicket.delete(p.sessionId);
     this.waitingPlayerCount -= ticket.players.length;
     this.byArrival.remove(ticketId);
     this.countWaiting(ticket, -1);
@@ -517,7 +522,7 @@ export class Matchmaker {
         // In a role queue a bot plays whichever role is left.
         bots.push({
           id: botId,
-          players: [{ id: botId, rating: meanRating, ...(this.roles ? { roles: this.roles } : {}) }],
+          players: [{ sessionId: botId, rating: meanRating, ...(this.roles ? { roles: this.roles } : {}) }],
           enqueuedAt: now,
         });
       }
@@ -555,17 +560,17 @@ export class Matchmaker {
         const bot = botIds.has(t.id);
         for (const p of t.players) {
           const waitMs = bot ? 0 : Math.max(0, now - t.enqueuedAt);
-          const role = split.roles?.get(p.id);
+          const role = split.roles?.get(p.sessionId);
           const window = bot ? undefined : policy.windowOf?.(t, now);
           players.push({
-            id: p.id,
+            sessionId: p.sessionId,
             rating: p.rating,
             ticketId: t.id,
             waitMs,
             ...(bot ? { bot: true as const } : {}),
             ...(role !== undefined ? { role } : {}),
             ...(window ? { window } : {}),
-            ...(p.identity !== undefined ? { identity: p.identity } : {}),
+            ...(p.playerId !== undefined ? { playerId: p.playerId } : {}),
           });
           sum += p.rating;
         }

@@ -50,7 +50,10 @@ export interface Policy {
   add(ticket: Ticket, now: number): void;
   /** A ticket stops waiting (its player left). Unknown ids are ignored. */
   remove(ticketId: string): void;
-  /** The games to form now, each a list of tickets that can fill 2 x teamSize seats. */
+  /**
+   * The games to form now, each a list of tickets that can fill 2 x teamSize seats: proposals
+   * only; the engine's `Matchmaker.tick` checks, assembles and records them.
+   */
   poll(now: number): Ticket[][];
   /** The next time `poll` could form a game without any arrival, if the policy waits on time. */
   nextWakeup(now: number): number | undefined;

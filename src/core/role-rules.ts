@@ -205,7 +205,7 @@ export function assignRoles(
       table.k,
     );
     if (!roleOf) return undefined;
-    team.forEach((p, i) => assignment.set(p.id, table.names[roleOf[i]]));
+    team.forEach((p, i) => assignment.set(p.sessionId, table.names[roleOf[i]]));
   }
   return assignment;
 }

@@ -69,7 +69,7 @@ describe("auto parameters follow eq. (6) and eq. (9) on the measured arrival rat
     const engine = new Matchmaker({ teamSize: 1, policy, params, maxWaitMs: TAU_MAX * 1000, ratingRange: UNIT });
     for (let i = 0; i < 400; i++) {
       const now = (i * 1000) / rate;
-      engine.enqueue({ id: `t${i}`, players: [{ id: `p${i}`, rating: (i * 0.618) % 1 }], enqueuedAt: now }, now);
+      engine.enqueue({ id: `t${i}`, players: [{ sessionId: `p${i}`, rating: (i * 0.618) % 1 }], enqueuedAt: now }, now);
       engine.tick(now);
     }
     return engine.policy as P;

@@ -6,7 +6,7 @@ import type { Side, Ticket } from "../../src/core/types.js";
 function party(id: string, ratings: number[], enqueuedAt = 0, side?: Side): Ticket {
   return {
     id,
-    players: ratings.map((rating, i) => ({ id: `${id}.${i}`, rating })),
+    players: ratings.map((rating, i) => ({ sessionId: `${id}.${i}`, rating })),
     enqueuedAt,
     ...(side ? { side } : {}),
   };

@@ -76,7 +76,7 @@ describe("the thread's first suggestion, with the closest game preferred (2300/2
     mm.enqueue(solo("team0", 2300, { at: 0 }), 0);
     mm.enqueue(solo("team3", 1900, { at: 60 * S }), 60 * S);
     const [{ match }] = runUntil(mm, 60 * S, 3600 * S);
-    const windows = Object.fromEntries(match.teams.flatMap((t) => t.players).map((p) => [p.id, p.window]));
+    const windows = Object.fromEntries(match.teams.flatMap((t) => t.players).map((p) => [p.sessionId, p.window]));
     expect(windows["team0/0"]).toEqual({ unit: "rating", initial: 150, width: 500 }); // 150 + 4 × 100, clamped
     expect(windows["team3/0"]).toEqual({ unit: "rating", initial: 150, width: 150 + 3 * (100 / 60) * 60 });
   });

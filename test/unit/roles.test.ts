@@ -18,7 +18,7 @@ import { ids } from "../helpers/tickets.js";
 
 const R3 = ["tank", "healer", "dps"];
 const R5 = ["top", "jungle", "mid", "bot", "support"];
-const p = (id: string, roles: string[], rating = 1000): Player => ({ id, rating, roles });
+const p = (id: string, roles: string[], rating = 1000): Player => ({ sessionId: id, rating, roles });
 
 describe("assignRoles: the shared role-assignment step", () => {
   it("gives every player an accepted role, one per role on each team", () => {
@@ -192,7 +192,7 @@ describe("enqueue validation in role queues", () => {
 
   it("every player must list one or more of the queue's roles, and nothing else", () => {
     const m = mm();
-    expect(refused(m, { id: "t", players: [{ id: "p", rating: 1 }], enqueuedAt: 0 })).toBe(
+    expect(refused(m, { id: "t", players: [{ sessionId: "p", rating: 1 }], enqueuedAt: 0 })).toBe(
       "invalid ticket: players.0.roles: is required in a role queue (one or more of top, jungle, mid, bot, support)",
     );
     expect(refused(m, roleSolo("t", 1, []))).toMatch(/players\.0\.roles: is required/);
@@ -201,7 +201,11 @@ describe("enqueue validation in role queues", () => {
     );
     expect(refused(m, roleSolo("t", 1, ["mid", "mid"]))).toMatch(/players\.0\.roles: "mid" is listed twice/);
     expect(
-      refused(m, { id: "t", players: [{ id: "p", rating: 1, roles: "mid" as unknown as string[] }], enqueuedAt: 0 }),
+      refused(m, {
+        id: "t",
+        players: [{ sessionId: "p", rating: 1, roles: "mid" as unknown as string[] }],
+        enqueuedAt: 0,
+      }),
     ).toMatch(/players\.0\.roles: must be a list of role names/);
     const duo = roleParty("d", [
       { rating: 1, roles: ["mid"] },

@@ -96,7 +96,7 @@ describe("traffic", () => {
 /** A 1v1 match by hand. */
 function duel(ratingA: number, ratingB: number, waitA: number, waitB: number, bots = 0): Match {
   const player = (id: string, rating: number, waitMs: number, bot = false) => ({
-    id,
+    sessionId: id,
     rating,
     ticketId: id,
     waitMs,
@@ -110,7 +110,7 @@ function duel(ratingA: number, ratingB: number, waitA: number, waitB: number, bo
       { side: "A", players: [player("a", ratingA, waitA)], ticketIds: ["a"], ratingSum: ratingA },
       { side: "B", players: [player("b", ratingB, waitB, bots > 0)], ticketIds: ["b"], ratingSum: ratingB },
     ],
-    tickets: [{ id: "a", players: [{ id: "a", rating: ratingA }], enqueuedAt: 10_000 - waitA }],
+    tickets: [{ id: "a", players: [{ sessionId: "a", rating: ratingA }], enqueuedAt: 10_000 - waitA }],
     bots,
     quality: {
       imbalance: Math.abs(ratingA - ratingB),
