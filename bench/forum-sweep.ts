@@ -41,7 +41,7 @@ const series: Array<{
     name: "fixed window",
     policy: "expanding-window",
     label: (p) => `w=${p.initial}`,
-    runs: [10, 20, 40, 80, 160].map((initial) => ({ initial, growth: 0 })),
+    runs: [10, 20, 40, 80, 160].map((initial) => ({ initial, growthPerSecond: 0 })),
   },
   {
     name: "expanding-window",
@@ -87,7 +87,15 @@ interface Row {
 }
 
 function measureRun(policy: string, params: Record<string, unknown>): Omit<Row, "series" | "label"> {
-  const trace = simulate({ policy, params, teamSize: 1, traffic, tickets: TICKETS, maxWait: MAX_WAIT, seed: 1 });
+  const trace = simulate({
+    policy,
+    params,
+    teamSize: 1,
+    traffic,
+    tickets: TICKETS,
+    maxWaitMs: MAX_WAIT * 1000,
+    seed: 1,
+  });
   let waitSum = 0;
   let players = 0;
   let spreadSum = 0;

@@ -61,10 +61,10 @@
  * ticket's enqueue time to keep the numbers small). Each anchor then keeps its best game by g.
  * The Lemma 6 shortcut is off when beta > 0 (the bound does not cover the time term).
  *
- * When to form. The best candidate forms when f ≤ threshold + thresholdGrowth·(its longest wait,
+ * When to form. The best candidate forms when f ≤ threshold + thresholdGrowthPerSecond·(its longest wait,
  * seconds); `threshold` defaults to Infinity (form the best game at once whenever one exists).
  * Only the best candidate is considered: as the order never changes with time, `nextWakeup` is
- * exactly the time the best candidate qualifies (thresholdGrowth > 0), and a later arrival or
+ * exactly the time the best candidate qualifies (thresholdGrowthPerSecond > 0), and a later arrival or
  * departure makes the engine poll again anyway. The queue's `maxWaitMs` is left to the engine's
  * bot fill.
  */
@@ -113,7 +113,7 @@ const BestGameParams = v.strictObject(
       v.union([v.pipe(v.number(), v.minValue(0)), v.literal("inf")], `must be a number of at least 0, Infinity ${INF}`),
       Infinity,
     ),
-    thresholdGrowth: v.optional(
+    thresholdGrowthPerSecond: v.optional(
       v.pipe(v.number(), v.finite("must be a finite number"), v.minValue(0, "must not be negative")),
       0,
     ),
@@ -128,9 +128,9 @@ export interface BestGameOptions {
   readonly window: number;
   /** Imbalance evaluations per anchor search (Infinity: exhaustive over the window). */
   readonly budget: number;
-  /** A game forms when its imbalance is at most threshold + thresholdGrowth·(longest wait, s). */
+  /** A game forms when its imbalance is at most threshold + thresholdGrowthPerSecond·(longest wait, s). */
   readonly threshold: number;
-  readonly thresholdGrowth: number;
+  readonly thresholdGrowthPerSecond: number;
   /** Weight of the longest wait (per second) in the time-sensitive priority g = f − beta·wait. */
   readonly beta: number;
 }
@@ -219,7 +219,7 @@ export class BestGamePolicy implements Policy {
   readonly window: number;
   readonly budget: number;
   readonly threshold: number;
-  readonly thresholdGrowth: number;
+  readonly thresholdGrowthPerSecond: number;
   readonly beta: number;
   private readonly teamSize: number;
   private readonly imbalance: ImbalanceFn;
@@ -254,7 +254,7 @@ export class BestGamePolicy implements Policy {
     this.window = options.window;
     this.budget = options.budget;
     this.threshold = options.threshold;
-    this.thresholdGrowth = options.thresholdGrowth;
+    this.thresholdGrowthPerSecond = options.thresholdGrowthPerSecond;
     this.beta = options.beta;
     this.lowerBound = options.beta > 0 ? undefined : spreadLowerBound(context.imbalanceSpec, context.teamSize);
     this.countingImbalance = (a, b) => {
@@ -359,8 +359,8 @@ export class BestGamePolicy implements Policy {
    */
   private qualifiesAt(c: Candidate): number {
     if (c.imbalance <= this.threshold) return -Infinity;
-    if (this.thresholdGrowth <= 0) return Infinity;
-    return c.oldest + (1000 * (c.imbalance - this.threshold)) / this.thresholdGrowth;
+    if (this.thresholdGrowthPerSecond <= 0) return Infinity;
+    return c.oldest + (1000 * (c.imbalance - this.threshold)) / this.thresholdGrowthPerSecond;
   }
 
   /** The best live candidate. */
@@ -558,7 +558,7 @@ export const bestGame: PolicyDefinition = {
       window,
       budget: inf(parsed.budget),
       threshold: inf(parsed.threshold),
-      thresholdGrowth: parsed.thresholdGrowth,
+      thresholdGrowthPerSecond: parsed.thresholdGrowthPerSecond,
       beta: parsed.beta,
     });
   },

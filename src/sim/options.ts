@@ -13,6 +13,7 @@ export interface SimulationRequest {
   readonly params: Readonly<Record<string, unknown>>;
   readonly teamSize: number;
   readonly traffic: TrafficModel;
+  /** `--max-wait`, in seconds as the command line takes it (the simulator's `maxWaitMs` / 1000). */
   readonly maxWait?: number;
   readonly imbalanceCost: number;
   /** How team splits are scored (the engine's default when absent). */

@@ -46,7 +46,7 @@ function runOne(
     teamSize: request.teamSize,
     traffic: request.traffic,
     ...(request.imbalance ? { imbalance: request.imbalance } : {}),
-    ...(request.maxWait !== undefined ? { maxWait: request.maxWait } : {}),
+    ...(request.maxWait !== undefined ? { maxWaitMs: request.maxWait * 1000 } : {}),
     ...(request.tickets !== undefined ? { tickets: request.tickets } : {}),
     ...(request.duration !== undefined ? { duration: request.duration } : {}),
     seed: request.seed,
@@ -57,7 +57,7 @@ function runOne(
   const measures = measure(trace, {
     teamSize: request.teamSize,
     warmup: request.warmup ?? Math.floor(trace.arrivals.length / 10),
-    ...(request.maxWait !== undefined ? { maxWait: request.maxWait } : {}),
+    ...(request.maxWait !== undefined ? { maxWaitMs: request.maxWait * 1000 } : {}),
     imbalanceCost: request.imbalanceCost,
     ratingScale: scale,
   });

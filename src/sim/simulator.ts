@@ -16,8 +16,8 @@ export interface SimulationConfig {
   readonly policies?: PolicyRegistry;
   readonly teamSize: number;
   readonly traffic: TrafficModel;
-  /** Seconds after which bots fill a waiting ticket's game (Schlup's tau_max). */
-  readonly maxWait?: number;
+  /** Milliseconds after which bots fill a waiting ticket's game (Schlup's tau_max). */
+  readonly maxWaitMs?: number;
   readonly imbalance?: ImbalanceFn | ImbalanceSpec;
   /** Stop after this many arrivals (default 20,000 unless `duration` is given). */
   readonly tickets?: number;
@@ -46,7 +46,7 @@ export interface SimulationTrace {
 const MAX_IDLE_WAKEUPS = 10_000;
 
 export function simulate(config: SimulationConfig): SimulationTrace {
-  const maxWaitMs = config.maxWait === undefined ? undefined : config.maxWait * 1000;
+  const maxWaitMs = config.maxWaitMs;
   const engine = new Matchmaker({
     teamSize: config.teamSize,
     policy: config.policy,

@@ -29,7 +29,7 @@ describe("Schlup's Table 3 ordering against the offline optimum", () => {
           params: p.params,
           teamSize: 1,
           traffic: uniformSolos(rate),
-          maxWait: TAU_MAX,
+          maxWaitMs: TAU_MAX * 1000,
           tickets: 2000,
           seed: 3,
         });

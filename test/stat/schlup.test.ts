@@ -22,7 +22,15 @@ const UNIT = { min: 0, max: 1 };
 
 /** Per-game eq. (1) costs of a seeded run, the first 10% left out as warm-up. */
 function gameCosts(policy: string, params: Record<string, unknown>, rate: number, tickets: number, seed = 7): number[] {
-  const trace = simulate({ policy, params, teamSize: 1, traffic: uniformSolos(rate), maxWait: TAU_MAX, tickets, seed });
+  const trace = simulate({
+    policy,
+    params,
+    teamSize: 1,
+    traffic: uniformSolos(rate),
+    maxWaitMs: TAU_MAX * 1000,
+    tickets,
+    seed,
+  });
   const warmupGames = Math.floor(trace.matches.length / 10);
   return trace.matches.slice(warmupGames).map((m) => schlupGameCost(m, TAU_MAX, UNIT));
 }

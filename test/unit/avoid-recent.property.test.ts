@@ -52,7 +52,7 @@ describe("avoidRecent", () => {
   test.prop([setupArb, fc.array(opArb, { minLength: 5, maxLength: 80 })], { numRuns: 300 })(
     "no rematch within N games while the pool offers any other valid game; a rematch only after the fallback wait",
     ({ policy, n }, ops) => {
-      const params = policy === "expanding-window" ? { initial: 1e6, growth: 0 } : {};
+      const params = policy === "expanding-window" ? { initial: 1e6, growthPerSecond: 0 } : {};
       const mm = new Matchmaker({ teamSize: 1, policy, params, avoidRecent: n, avoidRecentFallbackMs: FALLBACK });
       const model = new Model(n);
       let now = 0;
@@ -105,7 +105,7 @@ describe("avoidRecent", () => {
       const mm = new Matchmaker({
         teamSize: 1,
         policy,
-        params: policy === "greedy" ? {} : { initial: 1000, growth: 0 },
+        params: policy === "greedy" ? {} : { initial: 1000, growthPerSecond: 0 },
         avoidRecent: 2,
         avoidRecentFallbackMs: 10_000,
       });
@@ -136,7 +136,7 @@ describe("avoidRecent", () => {
       const mm = new Matchmaker({
         teamSize: 1,
         policy,
-        params: policy === "greedy" ? {} : { initial: 1000, growth: 0 },
+        params: policy === "greedy" ? {} : { initial: 1000, growthPerSecond: 0 },
         avoidRecent: 1,
         avoidRecentFallbackMs: 10_000,
       });
@@ -165,7 +165,7 @@ describe("avoidRecent", () => {
       const mm = new Matchmaker({
         teamSize: 1,
         policy,
-        params: policy === "greedy" ? {} : { initial: 1000, growth: 0 },
+        params: policy === "greedy" ? {} : { initial: 1000, growthPerSecond: 0 },
         avoidRecent: 3,
         avoidRecentFallbackMs: 60_000,
         avoidRecentMs: 5000,

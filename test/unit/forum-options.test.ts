@@ -56,7 +56,11 @@ describe("queue options", () => {
 
 describe("what the game room receives", () => {
   it("each player's window when matched, from a window policy, in MatchInfo", () => {
-    const mm = new Matchmaker({ teamSize: 1, policy: "expanding-window", params: { initial: 100, growth: 10 } });
+    const mm = new Matchmaker({
+      teamSize: 1,
+      policy: "expanding-window",
+      params: { initial: 100, growthPerSecond: 10 },
+    });
     const t = (id: string, rating: number, at: number): Ticket => ({
       id,
       players: [{ sessionId: id, rating }],

@@ -295,7 +295,7 @@ describe("role queue matches", () => {
     expect(match.quality.imbalance).toBe(10);
     const big = new RolesPolicy(
       { teamSize: 1, imbalance: ratingSumDifference, roles: ["solo"] },
-      { mode: "exact", threshold: Infinity, thresholdGrowth: 0 },
+      { mode: "exact", threshold: Infinity, thresholdGrowthPerSecond: 0 },
     );
     for (let i = 0; i < 17; i++) big.add(roleSolo(`u${i}`, i, ["solo"]));
     expect(() => big.poll(0)).toThrow(
@@ -308,7 +308,7 @@ describe("role queue matches", () => {
       teamSize: 1,
       policy: "roles",
       roles: ["solo"],
-      params: { threshold: 10, thresholdGrowth: 5 },
+      params: { threshold: 10, thresholdGrowthPerSecond: 5 },
     });
     m.enqueue(roleSolo("a", 1000, ["solo"], { at: 0 }), 0);
     m.enqueue(roleSolo("b", 1030, ["solo"], { at: 0 }), 0);

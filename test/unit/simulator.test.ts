@@ -161,7 +161,7 @@ describe("simulate", () => {
       params: { r: 8 },
       teamSize: 1,
       traffic: uniformSolos(0.2),
-      maxWait: 5,
+      maxWaitMs: 5000,
       tickets: 300,
     });
     expect(trace.unmatched).toHaveLength(0);
