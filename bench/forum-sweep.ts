@@ -46,14 +46,18 @@ const series: Array<{
   {
     name: "expanding-window",
     policy: "expanding-window",
-    label: (p) => `+${p.growth}/s`,
-    runs: [0.25, 0.5, 1, 2, 4].map((growth) => ({ initial: 10, growth })),
+    label: (p) => `+${p.growthPerSecond}/s`,
+    runs: [0.25, 0.5, 1, 2, 4].map((growth) => ({ initial: 10, growthPerSecond: growth })),
   },
   {
     name: "expanding-window (percentile)",
     policy: "expanding-window",
-    label: (p) => `+${p.growth}/s`,
-    runs: [0.0005, 0.001, 0.002, 0.004].map((growth) => ({ unit: "percentile", initial: 0.005, growth })),
+    label: (p) => `+${p.growthPerSecond}/s`,
+    runs: [0.0005, 0.001, 0.002, 0.004].map((growth) => ({
+      unit: "percentile",
+      initial: 0.005,
+      growthPerSecond: growth,
+    })),
   },
   {
     name: "brackets",
