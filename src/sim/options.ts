@@ -19,6 +19,7 @@ export interface SimulationRequest {
   /** How team splits are scored (the engine's default when absent). */
   readonly imbalance?: ImbalanceSpec;
   readonly tickets?: number;
+  /** `--duration`, in seconds as the command line takes it (the simulator's `durationMs` / 1000). */
   readonly duration?: number;
   /** Arrivals left out of the statistics; default 10% of the run's tickets. */
   readonly warmup?: number;

@@ -48,7 +48,7 @@ function runOne(
     ...(request.imbalance ? { imbalance: request.imbalance } : {}),
     ...(request.maxWait !== undefined ? { maxWaitMs: request.maxWait * 1000 } : {}),
     ...(request.tickets !== undefined ? { tickets: request.tickets } : {}),
-    ...(request.duration !== undefined ? { duration: request.duration } : {}),
+    ...(request.duration !== undefined ? { durationMs: request.duration * 1000 } : {}),
     seed: request.seed,
     ...(request.avoidRecent ? { avoidRecent: request.avoidRecent } : {}),
     onProgress: (done, total) => progress?.(done, total, label),

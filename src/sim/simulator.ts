@@ -19,10 +19,10 @@ export interface SimulationConfig {
   /** Milliseconds after which bots fill a waiting ticket's game (Schlup's tau_max). */
   readonly maxWaitMs?: number;
   readonly imbalance?: ImbalanceFn | ImbalanceSpec;
-  /** Stop after this many arrivals (default 20,000 unless `duration` is given). */
+  /** Stop after this many arrivals (default 20,000 unless `durationMs` is given). */
   readonly tickets?: number;
-  /** Stop arrivals after this many simulated seconds. */
-  readonly duration?: number;
+  /** Stop arrivals after this many simulated milliseconds. */
+  readonly durationMs?: number;
   readonly seed?: number;
   /** Recent-opponent avoidance (the engine's `avoidRecent`; meaningful with a traffic `community`). */
   readonly avoidRecent?: { readonly games: number; readonly fallbackMs?: number; readonly withinMs?: number };
@@ -61,8 +61,8 @@ export function simulate(config: SimulationConfig): SimulationTrace {
     statsWindow: 1,
     ...(config.traffic.zones ? { zones: zoneNames(config.traffic)! } : {}),
   });
-  const limit = config.tickets ?? (config.duration === undefined ? 20_000 : Infinity);
-  const endOfArrivals = config.duration ?? Infinity;
+  const limit = config.tickets ?? (config.durationMs === undefined ? 20_000 : Infinity);
+  const endOfArrivals = config.durationMs ?? Infinity;
   const stream = arrivals(config.traffic, config.seed ?? 1);
   const seen: Arrival[] = [];
   const matches: Match[] = [];
@@ -71,7 +71,7 @@ export function simulate(config: SimulationConfig): SimulationTrace {
   let idle = 0;
 
   for (;;) {
-    const arrivalMs = seen.length < limit && next.time <= endOfArrivals ? next.time * 1000 : Infinity;
+    const arrivalMs = seen.length < limit && next.time * 1000 <= endOfArrivals ? next.time * 1000 : Infinity;
     const wakeup = engine.nextWakeup(now);
     const wakeMs = wakeup === undefined ? Infinity : Math.max(wakeup, now);
     if (arrivalMs === Infinity && wakeMs === Infinity) break;
