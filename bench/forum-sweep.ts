@@ -12,7 +12,6 @@
  * Options: --out FILE.svg (default docs/forum-sweep.svg), --json, --tickets N.
  */
 import { parseArgs } from "node:util";
-import "../src/policies/index.js";
 import { writeOverlayPlot, type OverlayPoint } from "../src/sim/plot.js";
 import { simulate } from "../src/sim/simulator.js";
 import type { TrafficModel } from "../src/sim/traffic.js";
@@ -42,19 +41,23 @@ const series: Array<{
     name: "fixed window",
     policy: "expanding-window",
     label: (p) => `w=${p.initial}`,
-    runs: [10, 20, 40, 80, 160].map((initial) => ({ initial, growth: 0 })),
+    runs: [10, 20, 40, 80, 160].map((initial) => ({ initial, growthPerSecond: 0 })),
   },
   {
     name: "expanding-window",
     policy: "expanding-window",
-    label: (p) => `+${p.growth}/s`,
-    runs: [0.25, 0.5, 1, 2, 4].map((growth) => ({ initial: 10, growth })),
+    label: (p) => `+${p.growthPerSecond}/s`,
+    runs: [0.25, 0.5, 1, 2, 4].map((growth) => ({ initial: 10, growthPerSecond: growth })),
   },
   {
     name: "expanding-window (percentile)",
     policy: "expanding-window",
-    label: (p) => `+${p.growth}/s`,
-    runs: [0.0005, 0.001, 0.002, 0.004].map((growth) => ({ unit: "percentile", initial: 0.005, growth })),
+    label: (p) => `+${p.growthPerSecond}/s`,
+    runs: [0.0005, 0.001, 0.002, 0.004].map((growth) => ({
+      unit: "percentile",
+      initial: 0.005,
+      growthPerSecond: growth,
+    })),
   },
   {
     name: "brackets",
@@ -88,7 +91,15 @@ interface Row {
 }
 
 function measureRun(policy: string, params: Record<string, unknown>): Omit<Row, "series" | "label"> {
-  const trace = simulate({ policy, params, teamSize: 1, traffic, tickets: TICKETS, maxWait: MAX_WAIT, seed: 1 });
+  const trace = simulate({
+    policy,
+    params,
+    teamSize: 1,
+    traffic,
+    tickets: TICKETS,
+    maxWaitMs: MAX_WAIT * 1000,
+    seed: 1,
+  });
   let waitSum = 0;
   let players = 0;
   let spreadSum = 0;

@@ -3,7 +3,7 @@
  * seeded, held by a {@link BestGamePolicy} with the queue defaults (rating-sum imbalance,
  * default window and budget, threshold Infinity).
  */
-import { BestGamePolicy, createPolicy, ratingSumDifference, type Ticket } from "../src/core/index.js";
+import { BestGamePolicy, defaultPolicies, ratingSumDifference, type Ticket } from "../src/core/index.js";
 import { Random } from "../src/sim/random.js";
 
 export const RATING_MAX = 3000;
@@ -13,14 +13,14 @@ export function solos(random: Random, from: number, count: number, prefix = "w")
   const tickets: Ticket[] = new Array(count);
   for (let i = 0; i < count; i++) {
     const id = `${prefix}${from + i}`;
-    tickets[i] = { id, players: [{ id, rating: random.uniform() * RATING_MAX }], enqueuedAt: from + i };
+    tickets[i] = { id, players: [{ sessionId: id, rating: random.uniform() * RATING_MAX }], enqueuedAt: from + i };
   }
   return tickets;
 }
 
 /** A best-game policy as the engine would create it for a default queue of `teamSize`. */
 export function bestGamePolicy(teamSize: number): BestGamePolicy {
-  return createPolicy(
+  return defaultPolicies.create(
     "best-game",
     { teamSize, imbalance: ratingSumDifference, imbalanceSpec: { kind: "rating-sum" } },
     {},

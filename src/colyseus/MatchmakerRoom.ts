@@ -183,11 +183,11 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
       this.session.join(
         {
           player: {
-            id: client.sessionId,
+            sessionId: client.sessionId,
             rating: join.rating,
             ...(join.uncertainty !== undefined ? { uncertainty: join.uncertainty } : {}),
             ...(join.roles ? { roles: join.roles } : {}),
-            ...(join.playerId !== undefined ? { identity: join.playerId } : {}),
+            ...(join.playerId !== undefined ? { playerId: join.playerId } : {}),
           },
           ...(join.side ? { side: join.side } : {}),
           ...(join.zones ? { zones: join.zones } : {}),
@@ -252,16 +252,21 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
     if (!parsed.ok) throw new ServerError(ErrorCode.AUTH_FAILED, `invalid join options: ${parsed.message}`);
     // A zone's rating band is the one rule the schema cannot see.
     if (this.matchmaker.zones) {
-      const zones = ticketZones(
-        {
-          id: "join",
-          players: [{ id: "join", rating: parsed.value.rating }],
-          enqueuedAt: 0,
-          ...(parsed.value.zones ? { zones: parsed.value.zones } : {}),
-        },
-        this.matchmaker.zones,
-      );
-      if (typeof zones === "string") throw new ServerError(ErrorCode.AUTH_FAILED, `invalid join options: ${zones}`);
+      try {
+        ticketZones(
+          {
+            id: "join",
+            players: [{ sessionId: "join", rating: parsed.value.rating }],
+            enqueuedAt: 0,
+            ...(parsed.value.zones ? { zones: parsed.value.zones } : {}),
+          },
+          this.matchmaker.zones,
+          "invalid join options",
+        );
+      } catch (error) {
+        if (error instanceof MatchmakerError) throw new ServerError(ErrorCode.AUTH_FAILED, error.message);
+        throw error;
+      }
     }
     return parsed.value;
   }
@@ -343,7 +348,7 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
     entry.zones.push(...(this.matchmaker.zonesOfTicket(ticket.id) ?? []));
     entry.waitingSince = ticket.enqueuedAt;
     this.state.waiting.set(ticket.id, entry);
-    for (const p of ticket.players) this.clients.getById(p.id)?.view?.add(entry);
+    for (const p of ticket.players) this.clients.getById(p.sessionId)?.view?.add(entry);
     return entry;
   }
 
@@ -406,7 +411,7 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
   private matchesFormed(matches: readonly Match[], now: number): void {
     for (const match of matches) {
       for (const t of match.tickets) this.estimator.record(t, now - t.enqueuedAt, match.zone);
-      this.status.matched(match.tickets.flatMap((t) => t.players.map((p) => p.id)));
+      this.status.matched(match.tickets.flatMap((t) => t.players.map((p) => p.sessionId)));
     }
   }
 

@@ -6,7 +6,7 @@
  * reservation fails they go back to the queue with their original enqueue time.
  */
 import { logger, matchMaker } from "@colyseus/core";
-import { MAX_BACKFILL_SEATS, selectPartialBackfill } from "../core/backfill.js";
+import { MAX_BACKFILL_SEATS, selectPartialBackfill } from "../core/backfill-selection.js";
 import type { Match, Side, Ticket } from "../core/types.js";
 import type { MatchInfo, SeatMessage, SeatOptions } from "./seats.js";
 
@@ -192,9 +192,9 @@ export class BackfillDesk {
       reserved = await matchMaker.reserveMultipleSeatsFor(
         room,
         players.map(({ player }) => ({
-          sessionId: player.id,
+          sessionId: player.sessionId,
           options: options(player.rating),
-          auth: this.host.auth(player.id),
+          auth: this.host.auth(player.sessionId),
         })),
       );
     } catch (error) {
@@ -220,8 +220,8 @@ export class BackfillDesk {
     for (const ticket of tickets) {
       const seatsOfTicket = new Map<string, SeatMessage>();
       for (const player of ticket.players) {
-        seatsOfTicket.set(player.id, {
-          ...matchMaker.buildSeatReservation(room, player.id),
+        seatsOfTicket.set(player.sessionId, {
+          ...matchMaker.buildSeatReservation(room, player.sessionId),
           matchId: r.matchId,
           side,
           team: r.team,
@@ -231,7 +231,7 @@ export class BackfillDesk {
       }
       const seated = new Set(this.host.seatTicket(ticket, seatsOfTicket));
       for (const player of ticket.players) {
-        if (seated.has(player.id)) {
+        if (seated.has(player.sessionId)) {
           this.host.count("filled", 1);
           tracked.ratings.push(player.rating);
         } else if (!r.cancelled) {

@@ -5,7 +5,7 @@
 import * as v from "valibot";
 import { MatchmakerError } from "../core/errors.js";
 import type { ImbalanceSpec } from "../core/imbalance.js";
-import { queueRolesProblem } from "../core/roles.js";
+import { checkQueueRoles } from "../core/role-rules.js";
 import { describeIssues, parseConfig, unknownKeyMessage } from "../core/validation.js";
 import type { Side } from "../core/types.js";
 import { resolveZones, ZonesSchema, type ZoneOption, type ZoneSpec } from "../core/zones.js";
@@ -202,8 +202,7 @@ export function parseRoomOptions(options: unknown): ResolvedRoomOptions {
   }
   if (parsed.zones) resolveZones(parsed.zones, "MatchmakerRoom options");
   if (parsed.roles) {
-    const problem = queueRolesProblem(parsed.roles, parsed.teamSize);
-    if (problem) throw new MatchmakerError("invalid_config", `MatchmakerRoom options: roles: ${problem}`);
+    checkQueueRoles(parsed.roles, parsed.teamSize, "MatchmakerRoom options");
     // A role queue's natural policy; an explicit one is kept (and refused by the engine if it cannot serve roles).
     if ((options as { policy?: unknown }).policy === undefined) return { ...parsed, policy: "roles" };
   }

@@ -47,7 +47,7 @@ export class PendingMatches {
    * one (no ready check) everyone counts as having accepted.
    */
   open(match: Match, deadline: number | undefined): PendingMatch {
-    const humans = match.teams.flatMap((t) => t.players.filter((p) => !p.bot).map((p) => p.id));
+    const humans = match.teams.flatMap((t) => t.players.filter((p) => !p.bot).map((p) => p.sessionId));
     const pending: PendingMatch = {
       match,
       humans,

@@ -81,7 +81,7 @@ export function matchInfo(match: Match, queue: string, queueRoomId?: string): Ma
     teams: match.teams.map((team) => ({
       side: team.side,
       players: team.players.map((p) => ({
-        sessionId: p.id,
+        sessionId: p.sessionId,
         rating: p.rating,
         ticketId: p.ticketId,
         waitMs: p.waitMs,
@@ -102,7 +102,7 @@ export function seatsOf(match: Match): Array<{ sessionId: string; options: SeatO
     team.players
       .filter((p) => !p.bot)
       .map((p) => ({
-        sessionId: p.id,
+        sessionId: p.sessionId,
         options: {
           matchId: match.id,
           side: team.side,

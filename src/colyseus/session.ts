@@ -141,7 +141,7 @@ export class QueueSession {
 
   /** A player arrives. Throws {@link JoinRefused} (changing nothing) for a bad party code. */
   join(join: SessionJoin, now: number): void {
-    const id = join.player.id;
+    const id = join.player.sessionId;
     if (this.members.has(id)) throw new JoinRefused(`player "${id}" is already in this queue`);
     const problem = this.joinProblem(join);
     if (problem) throw new JoinRefused(problem);
@@ -355,14 +355,14 @@ export class QueueSession {
     const ticket = this.matchmaker.get(ticketId);
     if (!ticket) return undefined;
     for (const p of ticket.players) {
-      const m = this.members.get(p.id);
+      const m = this.members.get(p.sessionId);
       if (m?.place !== "waiting" || !m.connected) return undefined;
     }
     if (!this.matchmaker.cancel(ticketId, now)) return undefined;
     this.effects.notWaiting(ticketId);
     const party = this.parties.get(ticketId);
     if (party) party.status = "matched";
-    for (const p of ticket.players) this.members.get(p.id)!.place = "backfill";
+    for (const p of ticket.players) this.members.get(p.sessionId)!.place = "backfill";
     return ticket;
   }
 
@@ -375,12 +375,12 @@ export class QueueSession {
     if (party) this.parties.dissolve(party);
     const seated: string[] = [];
     for (const p of ticket.players) {
-      const member = this.members.get(p.id);
-      if (member?.place !== "backfill" || !seats.has(p.id)) continue;
+      const member = this.members.get(p.sessionId);
+      if (member?.place !== "backfill" || !seats.has(p.sessionId)) continue;
       member.place = "seated";
-      if (member.connected) this.effects.send(p.id, "seat", seats.get(p.id));
-      else member.heldSeat = seats.get(p.id);
-      seated.push(p.id);
+      if (member.connected) this.effects.send(p.sessionId, "seat", seats.get(p.sessionId));
+      else member.heldSeat = seats.get(p.sessionId);
+      seated.push(p.sessionId);
     }
     return seated;
   }
@@ -392,7 +392,7 @@ export class QueueSession {
    */
   backfillFailed(ticket: Ticket, now: number): void {
     const party = this.parties.get(ticket.id);
-    if (!ticket.players.every((p) => this.members.get(p.id)?.place === "backfill")) {
+    if (!ticket.players.every((p) => this.members.get(p.sessionId)?.place === "backfill")) {
       if (party) this.holdParty(party, "member_left", "left");
       return;
     }
@@ -400,13 +400,13 @@ export class QueueSession {
       this.onError(`could not re-queue ticket ${ticket.id} after a failed backfill; its players are removed`);
       if (party) this.parties.dissolve(party);
       for (const p of ticket.players) {
-        this.members.delete(p.id);
-        this.effects.remove(p.id, { reason: "error" });
+        this.members.delete(p.sessionId);
+        this.effects.remove(p.sessionId, { reason: "error" });
       }
       return;
     }
     if (party) this.setPartyPlace(party, "queued");
-    else for (const p of ticket.players) this.members.get(p.id)!.place = "waiting";
+    else for (const p of ticket.players) this.members.get(p.sessionId)!.place = "waiting";
     this.effects.waiting(ticket);
   }
 
@@ -503,7 +503,7 @@ export class QueueSession {
       this.effects.notWaiting(t.id);
       const party = this.parties.get(t.id);
       if (party) party.status = "matched";
-      for (const p of t.players) this.members.get(p.id)!.place = "ready-check";
+      for (const p of t.players) this.members.get(p.sessionId)!.place = "ready-check";
     }
     const pending = this.pending.open(match, this.readyCheck ? now + this.readyCheck.timeoutMs : undefined);
     if (this.readyCheck) {
@@ -536,7 +536,7 @@ export class QueueSession {
     const matchId = pending.match.id;
     const back: Ticket[] = [];
     for (const t of pending.match.tickets) {
-      const leaving = t.players.filter((p) => out.has(p.id));
+      const leaving = t.players.filter((p) => out.has(p.sessionId));
       if (leaving.length === 0) {
         back.push(t);
         continue;
@@ -544,10 +544,10 @@ export class QueueSession {
       const party = this.parties.get(t.id);
       if (party) this.setPartyPlace(party, "held");
       for (const p of leaving) {
-        const reason = out.get(p.id)!;
-        this.members.delete(p.id);
-        if (reason !== "left") this.effects.remove(p.id, { reason, matchId });
-        this.leaveParty(p.id, reason);
+        const reason = out.get(p.sessionId)!;
+        this.members.delete(p.sessionId);
+        if (reason !== "left") this.effects.remove(p.sessionId, { reason, matchId });
+        this.leaveParty(p.sessionId, reason);
       }
     }
     const first = out.values().next().value!;
@@ -558,7 +558,7 @@ export class QueueSession {
   private backToQueue(pending: PendingMatch, reason: RequeueReason, now: number): void {
     const back: Ticket[] = [];
     for (const t of pending.match.tickets) {
-      if (t.players.every((p) => this.members.has(p.id))) {
+      if (t.players.every((p) => this.members.has(p.sessionId))) {
         back.push(t);
         continue;
       }
@@ -578,17 +578,17 @@ export class QueueSession {
         this.onError(`could not re-queue ticket ${t.id}; its players are removed`);
         if (party) this.parties.dissolve(party);
         for (const p of t.players) {
-          this.members.delete(p.id);
-          this.effects.remove(p.id, { reason: "error", matchId });
+          this.members.delete(p.sessionId);
+          this.effects.remove(p.sessionId, { reason: "error", matchId });
         }
         continue;
       }
       if (party) this.setPartyPlace(party, "queued");
-      else for (const p of t.players) this.members.get(p.id)!.place = "waiting";
+      else for (const p of t.players) this.members.get(p.sessionId)!.place = "waiting";
       this.effects.waiting(t);
       for (const p of t.players) {
-        if (this.members.get(p.id)!.connected)
-          this.effects.send(p.id, "requeued", { matchId, reason } satisfies RequeuedMessage);
+        if (this.members.get(p.sessionId)!.connected)
+          this.effects.send(p.sessionId, "requeued", { matchId, reason } satisfies RequeuedMessage);
       }
     }
   }

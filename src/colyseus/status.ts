@@ -114,11 +114,11 @@ export class StatusPublisher {
       const group = zones.length > 0 ? Math.max(...zones.map((z) => counts.byZone[z] ?? 0)) : counts.players;
       for (const p of ticket.players) {
         let connected = true;
-        if (this.lastStatus.get(p.id) !== json) connected = this.send(p.id, "status", message);
+        if (this.lastStatus.get(p.sessionId) !== json) connected = this.send(p.sessionId, "status", message);
         if (!connected) continue; // not connected (any more): remember nothing for it
-        status.set(p.id, json);
-        if (this.lastClients.get(p.id) !== group && !this.send(p.id, "clients", group)) continue;
-        clients.set(p.id, group);
+        status.set(p.sessionId, json);
+        if (this.lastClients.get(p.sessionId) !== group && !this.send(p.sessionId, "clients", group)) continue;
+        clients.set(p.sessionId, group);
       }
     }
     // Players no longer waiting (matched, or gone) are forgotten: nothing more is sent to them.

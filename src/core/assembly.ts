@@ -4,7 +4,7 @@
  * choosing the split with the least imbalance.
  */
 import type { ImbalanceFn } from "./imbalance.js";
-import { assignRoles, fillRole, RoleTable } from "./roles.js";
+import { assignRoles, fillRole, RoleTable } from "./role-rules.js";
 import type { Player, Ticket } from "./types.js";
 import { meanRating, partySize, ratingSum } from "./types.js";
 

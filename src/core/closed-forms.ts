@@ -32,18 +32,6 @@ export function schlupMultiQueueOptimalR(k: number, a: number, tauMax: number): 
   return Math.sqrt((2 * a * tauMax) / (k + 1));
 }
 
-/** Eq. (3): probability that bots are needed, fewer than k but at least one arrival within tauMax. */
-export function schlupBotProbability(k: number, a: number, tauMax: number): number {
-  const lambda = a * tauMax;
-  let p = 0;
-  let term = Math.exp(-lambda); // x = 0
-  for (let x = 1; x <= k - 1; x++) {
-    term *= lambda / x;
-    p += term;
-  }
-  return p;
-}
-
 /** The integer parameter around a real optimum with the lower closed-form cost (at least 1). */
 export function bestIntegerAround(optimum: number, cost: (value: number) => number): number {
   const low = Math.max(1, Math.floor(optimum));
@@ -92,11 +80,6 @@ export function xuSideChoiceWaits(
   const B = ((lA + lC) * pi0) / (lA + lC - lB) ** 2;
   const C = pi0 / total;
   return { A, B, C, all: (lA * A + lB * B + lC * C) / total };
-}
-
-/** Fact 3: the side mix is stable iff the choice-free rate exceeds the sides' difference. */
-export function xuSideMixStable(lA: number, lB: number, lC: number): boolean {
-  return lC > Math.abs(lA - lB);
 }
 
 /**

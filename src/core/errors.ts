@@ -8,6 +8,13 @@ export type MatchmakerErrorCode =
 /**
  * The one error the engine and the room raise for a request they cannot honour; the state is
  * unchanged. `field` names the option or message field at fault, where there is one.
+ *
+ * In the engine (core and policies) every refusal a caller can trigger (configuration, tickets,
+ * policy parameters, a policy breaking its contract) is this error; helpers that check
+ * something throw it rather than return a message. Two other kinds remain, on purpose:
+ * `RangeError` for an argument that breaks a building block's documented precondition (a
+ * programming error in the caller's code, e.g. `selectBackfill` with 0 seats), and plain `Error`
+ * for a broken internal invariant (a bug in the engine itself), never for a request.
  */
 export class MatchmakerError extends Error {
   constructor(

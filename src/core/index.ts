@@ -1,6 +1,4 @@
 /** The engine without Colyseus: import this from a simulator, a test or another server. */
-import "../policies/index.js";
-
 export * from "./types.js";
 export * from "./errors.js";
 export * from "./imbalance.js";
@@ -10,19 +8,19 @@ export * from "./stats.js";
 export * from "./matchmaker.js";
 export * from "./closed-forms.js";
 export * from "./partition.js";
-export * from "./roles.js";
+export * from "./role-rules.js";
 export * from "./side-mix.js";
 export {
   resolveZones,
   ticketZones,
-  zoneRefusal,
+  zoneAdmits,
   ZoneRouter,
   type ZoneOption,
   type ZoneProposal,
   type ZoneSpec,
 } from "./zones.js";
 export * from "./wait-estimate.js";
-export * from "./backfill.js";
+export * from "./backfill-selection.js";
 export { RatingRanks } from "./rating-ranks.js";
 export {
   RecentOpponents,

@@ -8,13 +8,14 @@ import { ArrivalIndex } from "./arrival-order.js";
 import { assembleTeams, fitsWithBots, playersOf, type TeamSplit } from "./assembly.js";
 import { MatchmakerError } from "./errors.js";
 import { imbalanceFunction, resolveImbalance, type ImbalanceFn, type ImbalanceSpec } from "./imbalance.js";
-import { createPolicy, getPolicyDefinition, type Policy, type PolicyParams } from "./policy.js";
-import { fitsWithBotsAndRoles, queueRolesProblem, RoleTable, ticketRolesProblem } from "./roles.js";
+import { defaultPolicies } from "../policies/default-registry.js";
+import type { Policy, PolicyParams, PolicyRegistry } from "./policy.js";
+import { checkQueueRoles, checkTicketRoles, fitsWithBotsAndRoles, RoleTable } from "./role-rules.js";
 import { SideMix } from "./side-mix.js";
 import { RecentWindow, type ClassFigures, type MatchmakerStats } from "./stats.js";
 import { DEFAULT_AVOID_RECENT_FALLBACK_MS, RecentOpponents } from "./recent-opponents.js";
 import { reachedMaxWait, type Match, type MatchedPlayer, type MatchTeam, type Side, type Ticket } from "./types.js";
-import { describeIssues, parseConfig, unknownKeyMessage } from "./validation.js";
+import { describeIssues, firstIssueField, parseConfig, unknownKeyMessage } from "./validation.js";
 import { resolveZones, ticketZones, ZoneRouter, type ZoneOption, type ZoneSpec } from "./zones.js";
 
 /** The fewest recent arrivals the side-mix flag looks at (enough to tell 0.4 choice-free from 0 by 7 standard errors). */
@@ -31,6 +32,8 @@ export interface MatchmakerOptions {
   readonly policy?: string | Policy;
   /** Parameters for a policy given by name. */
   readonly params?: PolicyParams;
+  /** Where a policy given by name is looked up (default: `defaultPolicies`, the built-in policies). */
+  readonly policies?: PolicyRegistry;
   /**
    * How to score a team split: a named {@link ImbalanceSpec} (default `{ kind: "rating-sum" }`,
    * the difference of rating sums) or your own function.
@@ -73,7 +76,7 @@ export interface MatchmakerOptions {
    * Avoid rematches: remember each player's last `avoidRecent` games (opponents and teammates)
    * and let searching policies prefer games without a repeat. A repeat is accepted once its
    * tickets waited `avoidRecentFallbackMs` (default 30 s). With `avoidRecentMs`, only games of
-   * the last that many ms count. Players are told apart by `Player.identity`, else `Player.id`.
+   * the last that many ms count. Players are told apart by `Player.playerId`, else `Player.sessionId`.
    */
   readonly avoidRecent?: number;
   readonly avoidRecentFallbackMs?: number;
@@ -107,13 +110,13 @@ const OptionsSchema = v.object({
 
 const PlayerSchema = v.strictObject(
   {
-    id: v.pipe(v.string(), v.minLength(1, "must not be empty"), v.maxLength(128)),
+    sessionId: v.pipe(v.string(), v.minLength(1, "must not be empty"), v.maxLength(128)),
     rating: v.pipe(v.number(), v.finite("must be a finite number")),
     uncertainty: v.optional(
       v.pipe(v.number(), v.finite("must be a finite number"), v.minValue(0, "must not be negative")),
     ),
     roles: v.optional(v.array(v.string("must be a string"), "must be a list of role names")),
-    identity: v.optional(v.pipe(v.string(), v.minLength(1, "must not be empty"), v.maxLength(128))),
+    playerId: v.optional(v.pipe(v.string(), v.minLength(1, "must not be empty"), v.maxLength(128))),
   },
   unknownKeyMessage,
 );
@@ -186,10 +189,7 @@ export class Matchmaker {
     this.maxWaitMs = parsed.maxWaitMs;
     this.fillWithBots = parsed.fillWithBots ?? false;
     this.teamSize = parsed.teamSize;
-    if (parsed.roles) {
-      const problem = queueRolesProblem(parsed.roles, parsed.teamSize);
-      if (problem) throw new MatchmakerError("invalid_config", `matchmaker options: roles: ${problem}`);
-    }
+    if (parsed.roles) checkQueueRoles(parsed.roles, parsed.teamSize);
     this.roles = parsed.roles;
     this.roleTable = parsed.roles && new RoleTable(parsed.roles);
     const resolvedImbalance =
@@ -215,13 +215,14 @@ export class Matchmaker {
             parsed.avoidRecentMs,
           );
     const policy = options.policy ?? (this.roles ? "roles" : "greedy");
-    if (this.recentOpponents && typeof policy === "string" && !getPolicyDefinition(policy).avoidsRepeats) {
+    const registry = options.policies ?? defaultPolicies;
+    if (this.recentOpponents && typeof policy === "string" && !registry.get(policy).avoidsRepeats) {
       throw new MatchmakerError(
         "invalid_config",
-        `matchmaker options: avoidRecent: policy "${policy}" does not avoid rematches (greedy, fifo, lifo, expanding-window and brackets do)`,
+        `matchmaker options: avoidRecent: policy "${policy}" does not avoid rematches (${andList(registry.namesWith("avoidsRepeats"))} do)`,
       );
     }
-    if (this.roles && typeof policy === "string" && !getPolicyDefinition(policy).supportsRoles) {
+    if (this.roles && typeof policy === "string" && !registry.get(policy).supportsRoles) {
       throw new MatchmakerError(
         "invalid_config",
         `matchmaker options: roles: policy "${policy}" does not form role-valid games; use policy "roles"`,
@@ -236,7 +237,7 @@ export class Matchmaker {
     }
     const makePolicy = (): Policy =>
       typeof policy === "string"
-        ? createPolicy(
+        ? registry.create(
             policy,
             {
               teamSize: this.teamSize,
@@ -298,26 +299,27 @@ export class Matchmaker {
   private enter(ticket: Ticket, now: number): void {
     const result = v.safeParse(this.validTicket, ticket);
     if (!result.success)
-      throw new MatchmakerError("invalid_ticket", `invalid ticket: ${describeIssues(result.issues)}`);
+      throw new MatchmakerError(
+        "invalid_ticket",
+        `invalid ticket: ${describeIssues(result.issues)}`,
+        firstIssueField(result.issues),
+      );
     let zones: readonly string[] | undefined;
     if (this.zones) {
-      const resolved = ticketZones(ticket, this.zones);
-      if (typeof resolved === "string") throw new MatchmakerError("invalid_ticket", `invalid ticket: ${resolved}`);
-      zones = resolved;
+      zones = ticketZones(ticket, this.zones);
     } else if (ticket.zones && ticket.zones.length > 0) {
-      throw new MatchmakerError("invalid_ticket", "invalid ticket: zones: this queue has no zones");
+      throw new MatchmakerError("invalid_ticket", "invalid ticket: zones: this queue has no zones", "zones");
     }
-    const roleProblem = ticketRolesProblem(ticket, this.roleTable);
-    if (roleProblem) throw new MatchmakerError("invalid_ticket", `invalid ticket: ${roleProblem}`);
+    checkTicketRoles(ticket, this.roleTable);
     if (this.tickets.has(ticket.id)) {
-      throw new MatchmakerError("duplicate_ticket", `ticket "${ticket.id}" is already waiting`);
+      throw new MatchmakerError("duplicate_ticket", `ticket "${ticket.id}" is already waiting`, "id");
     }
     const seen = new Set<string>();
     for (const p of ticket.players) {
-      if (seen.has(p.id) || this.playerTicket.has(p.id)) {
-        throw new MatchmakerError("duplicate_player", `player "${p.id}" is already waiting`);
+      if (seen.has(p.sessionId) || this.playerTicket.has(p.sessionId)) {
+        throw new MatchmakerError("duplicate_player", `player "${p.sessionId}" is already waiting`, "players");
       }
-      seen.add(p.id);
+      seen.add(p.sessionId);
     }
     if (zones) this.zonesOf.set(ticket.id, zones);
     this.admit(ticket, now);
@@ -349,19 +351,27 @@ export class Matchmaker {
     return true;
   }
 
-  /** Run the policy and return the matches it formed; their tickets no longer wait. */
+  /**
+   * The driver's call, on every join and at `nextWakeup`: poll each zone's policy (`Policy.poll`
+   * only proposes tickets), assemble and record the matches, form bot games that are due, and
+   * return the matches; their tickets no longer wait. Named for the driver's clock tick, distinct
+   * from the policy's `poll` because it does more than ask.
+   */
   tick(now: number): Match[] {
     const matches: Match[] = [];
     for (const { zone, tickets: proposal } of this.router.poll(now)) {
-      const split = this.checkProposal(proposal);
-      if (typeof split === "string") {
+      let split: TeamSplit;
+      try {
+        split = this.checkProposal(proposal);
+      } catch (error) {
+        if (!(error instanceof MatchmakerError)) throw error;
         this.counters.policyErrors++;
         // Hand each still-waiting ticket back once, as the engine holds it.
         for (const id of new Set(proposal.map((t) => t.id))) {
           const waiting = this.tickets.get(id);
           if (waiting) this.router.add(waiting, this.zonesOf.get(id), now);
         }
-        this.onPolicyError?.(new MatchmakerError("policy_contract", `policy ${this.policy.name}: ${split}`));
+        this.onPolicyError?.(error);
         continue;
       }
       for (const t of proposal) this.forget(t.id);
@@ -424,7 +434,7 @@ export class Matchmaker {
 
   private admit(ticket: Ticket, now: number): void {
     this.tickets.set(ticket.id, ticket);
-    for (const p of ticket.players) this.playerTicket.set(p.id, ticket.id);
+    for (const p of ticket.players) this.playerTicket.set(p.sessionId, ticket.id);
     this.waitingPlayerCount += ticket.players.length;
     this.byArrival.add(ticket);
     this.countWaiting(ticket, 1);
@@ -435,7 +445,7 @@ export class Matchmaker {
     const ticket = this.tickets.get(ticketId);
     if (!ticket) return false;
     this.tickets.delete(ticketId);
-    for (const p of ticket.players) this.playerTicket.delete(p.id);
+    for (const p of ticket.players) this.playerTicket.delete(p.sessionId);
     this.waitingPlayerCount -= ticket.players.length;
     this.byArrival.remove(ticketId);
     this.countWaiting(ticket, -1);
@@ -455,19 +465,24 @@ export class Matchmaker {
     for (const zone of this.zonesOf.get(ticket.id) ?? []) add(this.waitingByZone, zone);
   }
 
-  /** A team split for the proposal, or why it breaks the policy contract. */
-  private checkProposal(proposal: readonly Ticket[]): TeamSplit | string {
+  /** A team split for the proposal; throws `MatchmakerError("policy_contract")` if the proposal breaks the contract. */
+  private checkProposal(proposal: readonly Ticket[]): TeamSplit {
+    const refuse = (problem: string): never => {
+      throw new MatchmakerError("policy_contract", `policy ${this.policy.name}: ${problem}`);
+    };
     const ids = new Set<string>();
     for (const t of proposal) {
-      if (this.tickets.get(t.id) !== t) return `proposed ticket "${t.id}" is not waiting`;
-      if (ids.has(t.id)) return `proposed ticket "${t.id}" twice`;
+      if (this.tickets.get(t.id) !== t) refuse(`proposed ticket "${t.id}" is not waiting`);
+      if (ids.has(t.id)) refuse(`proposed ticket "${t.id}" twice`);
       ids.add(t.id);
     }
     return (
       assembleTeams(proposal, this.teamSize, this.imbalance, this.roleTable) ??
-      (this.roleTable
-        ? "proposed tickets cannot form two full teams with one player per role"
-        : "proposed tickets cannot form two full teams")
+      refuse(
+        this.roleTable
+          ? "proposed tickets cannot form two full teams with one player per role"
+          : "proposed tickets cannot form two full teams",
+      )
     );
   }
 
@@ -507,12 +522,13 @@ export class Matchmaker {
         // In a role queue a bot plays whichever role is left.
         bots.push({
           id: botId,
-          players: [{ id: botId, rating: meanRating, ...(this.roles ? { roles: this.roles } : {}) }],
+          players: [{ sessionId: botId, rating: meanRating, ...(this.roles ? { roles: this.roles } : {}) }],
           enqueuedAt: now,
         });
       }
       const split = assembleTeams([...chosen, ...bots], this.teamSize, this.imbalance, this.roleTable);
-      if (!split) throw new Error(`internal: bot game ${id} cannot be assembled`); // fitsWithBots guarantees it
+      // An invariant, not a refusal: fitsWithBots(AndRoles) chose tickets that bots can complete.
+      if (!split) throw new Error(`invariant broken: bot game ${id} cannot be assembled`);
       for (const t of chosen) {
         this.forget(t.id);
         this.router.remove(t.id);
@@ -544,17 +560,17 @@ export class Matchmaker {
         const bot = botIds.has(t.id);
         for (const p of t.players) {
           const waitMs = bot ? 0 : Math.max(0, now - t.enqueuedAt);
-          const role = split.roles?.get(p.id);
+          const role = split.roles?.get(p.sessionId);
           const window = bot ? undefined : policy.windowOf?.(t, now);
           players.push({
-            id: p.id,
+            sessionId: p.sessionId,
             rating: p.rating,
             ticketId: t.id,
             waitMs,
             ...(bot ? { bot: true as const } : {}),
             ...(role !== undefined ? { role } : {}),
             ...(window ? { window } : {}),
-            ...(p.identity !== undefined ? { identity: p.identity } : {}),
+            ...(p.playerId !== undefined ? { playerId: p.playerId } : {}),
           });
           sum += p.rating;
         }
@@ -601,6 +617,11 @@ export class Matchmaker {
     this.recentOpponents?.record(match);
     return match;
   }
+}
+
+/** "a, b and c". */
+function andList(items: readonly string[]): string {
+  return items.length <= 1 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
 }
 
 interface WaitingCount {

@@ -40,16 +40,19 @@ export function partition(
   const ids = new Set<string>();
   for (const p of players) {
     if (!Number.isFinite(p.rating))
-      throw new MatchmakerError("invalid_config", `partition: player "${p.id}" has a non-finite rating`);
-    if (ids.has(p.id)) throw new MatchmakerError("invalid_config", `partition: player "${p.id}" appears twice`);
-    ids.add(p.id);
+      throw new MatchmakerError("invalid_config", `partition: player "${p.sessionId}" has a non-finite rating`);
+    if (ids.has(p.sessionId))
+      throw new MatchmakerError("invalid_config", `partition: player "${p.sessionId}" appears twice`);
+    ids.add(p.sessionId);
   }
   const sorted = [...players].sort((a, b) => a.rating - b.rating);
   const seats = 2 * teamSize;
   const full = sorted.length - (sorted.length % seats);
   const games: PartitionedGame[] = [];
   for (let start = 0; start < full; start += seats) {
-    const run: Ticket[] = sorted.slice(start, start + seats).map((p) => ({ id: p.id, players: [p], enqueuedAt: 0 }));
+    const run: Ticket[] = sorted
+      .slice(start, start + seats)
+      .map((p) => ({ id: p.sessionId, players: [p], enqueuedAt: 0 }));
     const split = assembleTeams(run, teamSize, imbalance)!; // solos always split
     games.push({
       teamA: split.teamA.map((t) => t.players[0]),

@@ -50,7 +50,10 @@ export interface Policy {
   add(ticket: Ticket, now: number): void;
   /** A ticket stops waiting (its player left). Unknown ids are ignored. */
   remove(ticketId: string): void;
-  /** The games to form now, each a list of tickets that can fill 2 x teamSize seats. */
+  /**
+   * The games to form now, each a list of tickets that can fill 2 x teamSize seats: proposals
+   * only; the engine's `Matchmaker.tick` checks, assembles and records them.
+   */
   poll(now: number): Ticket[][];
   /** The next time `poll` could form a game without any arrival, if the policy waits on time. */
   nextWakeup(now: number): number | undefined;
@@ -79,7 +82,10 @@ export interface AcceptanceWindow {
   readonly max: number;
 }
 
-/** A registered policy: its name, a one-line summary, and its factory. */
+/** What a policy definition can declare it does, beyond forming games (see {@link PolicyDefinition}). */
+export type PolicyCapability = "supportsRoles" | "avoidsRepeats";
+
+/** A registered policy: its name, a one-line summary, its capabilities and its factory. */
 export interface PolicyDefinition {
   readonly name: string;
   readonly summary: string;
@@ -91,32 +97,56 @@ export interface PolicyDefinition {
   create(context: PolicyContext, params: PolicyParams): Policy;
 }
 
-const registry = new Map<string, PolicyDefinition>();
+/**
+ * The policies an engine may select by name. An explicit object, so that nothing is registered
+ * as a side effect of importing a module: the engine takes one (`MatchmakerOptions.policies`) or
+ * uses the default registry of the built-in policies (`defaultPolicies` in `policies/`).
+ */
+export class PolicyRegistry {
+  /** In registration order, which is the order lists of names keep. */
+  private readonly definitions = new Map<string, PolicyDefinition>();
 
-/** Make a policy selectable by name in the room and the simulator. */
-export function registerPolicy(definition: PolicyDefinition): void {
-  if (registry.has(definition.name)) {
-    throw new MatchmakerError("invalid_config", `a policy named "${definition.name}" is already registered`);
+  constructor(definitions: Iterable<PolicyDefinition> = []) {
+    for (const definition of definitions) this.register(definition);
   }
-  registry.set(definition.name, definition);
-}
 
-/** Names of all registered policies, sorted. */
-export function policyNames(): string[] {
-  return [...registry.keys()].sort();
-}
-
-export function getPolicyDefinition(name: string): PolicyDefinition {
-  const definition = registry.get(name);
-  if (!definition) {
-    throw new MatchmakerError(
-      "unknown_policy",
-      `unknown policy "${name}"; registered policies: ${policyNames().join(", ")}`,
-    );
+  /** Make a policy selectable by name. Throws `invalid_config` if the name is taken. */
+  register(definition: PolicyDefinition): void {
+    if (this.definitions.has(definition.name)) {
+      throw new MatchmakerError("invalid_config", `a policy named "${definition.name}" is already registered`);
+    }
+    this.definitions.set(definition.name, definition);
   }
-  return definition;
-}
 
-export function createPolicy(name: string, context: PolicyContext, params: PolicyParams = {}): Policy {
-  return getPolicyDefinition(name).create(context, params);
+  /** Names of all registered policies, sorted. */
+  names(): string[] {
+    return [...this.definitions.keys()].sort();
+  }
+
+  /** Names of the policies whose definition declares `capability`, in registration order. */
+  namesWith(capability: PolicyCapability): string[] {
+    return [...this.definitions.values()].filter((d) => d[capability] === true).map((d) => d.name);
+  }
+
+  /** The definition registered as `name`. Throws `unknown_policy`, listing the registered names. */
+  get(name: string): PolicyDefinition {
+    const definition = this.definitions.get(name);
+    if (!definition) {
+      throw new MatchmakerError(
+        "unknown_policy",
+        `unknown policy "${name}"; registered policies: ${this.names().join(", ")}`,
+      );
+    }
+    return definition;
+  }
+
+  /** A new instance of the policy registered as `name`. */
+  create(name: string, context: PolicyContext, params: PolicyParams = {}): Policy {
+    return this.get(name).create(context, params);
+  }
+
+  /** Every registered definition, in registration order (to build a registry that extends this one). */
+  all(): PolicyDefinition[] {
+    return [...this.definitions.values()];
+  }
 }

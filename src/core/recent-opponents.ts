@@ -9,7 +9,7 @@ import type { Match, Player, Ticket } from "./types.js";
 export interface RepeatAvoidance {
   /**
    * Until when (ms) `a` and `b` count as a repeat: -Infinity when no player of `a` (by
-   * `identity`, else `id`) shared one of their last N games with a player of `b`; Infinity when
+   * `playerId`, else `sessionId`) shared one of their last N games with a player of `b`; Infinity when
    * such a game counts however old it is.
    */
   repeatUntil(a: Ticket, b: Ticket): number;
@@ -31,8 +31,8 @@ export function repeatAllowedAt(a: Ticket, b: Ticket, avoid: RepeatAvoidance): n
   return until === -Infinity ? -Infinity : Math.min(until, Math.max(a.enqueuedAt, b.enqueuedAt) + avoid.fallbackMs);
 }
 
-/** Whom the history remembers: the player's stable identity if it has one, else its id. */
-export const identityOf = (player: Player): string => player.identity ?? player.id;
+/** Whom the history remembers: the player's stable `playerId` if it has one, else its `sessionId`. */
+export const identityOf = (player: Player): string => player.playerId ?? player.sessionId;
 
 /** Default wait (ms) after which a repeat is accepted. */
 export const DEFAULT_AVOID_RECENT_FALLBACK_MS = 30_000;

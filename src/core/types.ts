@@ -8,8 +8,8 @@ export type Side = "A" | "B";
 
 /** A single human player waiting in a queue. */
 export interface Player {
-  /** Unique among all players waiting in the same queue (the room uses the client's sessionId). */
-  readonly id: string;
+  /** This visit's id, unique among all players waiting in the same queue (the room uses the Colyseus session id). */
+  readonly sessionId: string;
   /** Skill rating on the queue's scale. */
   readonly rating: number;
   /** How uncertain the rating is (a standard deviation on the rating's scale), if known. */
@@ -18,9 +18,10 @@ export interface Player {
   readonly roles?: readonly string[];
   /**
    * A stable identity across sessions (e.g. an account id), for the recent-opponent history
-   * (`avoidRecent`); defaults to `id`. Not required to be unique among waiting players.
+   * (`avoidRecent`); the room sets it from the join option `playerId`. Defaults to `sessionId`;
+   * not required to be unique among waiting players.
    */
-  readonly identity?: string;
+  readonly playerId?: string;
 }
 
 /**

@@ -15,10 +15,21 @@ export function describeIssues(issues: readonly v.BaseIssue<unknown>[]): string 
     .join("; ");
 }
 
+/** The dotted path of the first issue (`"players.0.rating"`), the field a `MatchmakerError` names. */
+export function firstIssueField(issues: readonly v.BaseIssue<unknown>[]): string | undefined {
+  return issues.length > 0 ? (v.getDotPath(issues[0]) ?? undefined) : undefined;
+}
+
 /** Parse `input` or throw `MatchmakerError("invalid_config")` naming `what` and the fields. */
 export function parseConfig<S extends v.GenericSchema>(what: string, schema: S, input: unknown): v.InferOutput<S> {
   const result = v.safeParse(schema, input ?? {});
-  if (!result.success) throw new MatchmakerError("invalid_config", `${what}: ${describeIssues(result.issues)}`);
+  if (!result.success) {
+    throw new MatchmakerError(
+      "invalid_config",
+      `${what}: ${describeIssues(result.issues)}`,
+      firstIssueField(result.issues),
+    );
+  }
   return result.output;
 }
 

@@ -47,47 +47,53 @@ export const ZonesSchema = v.pipe(
 export function resolveZones(zones: readonly ZoneOption[], what = "matchmaker options"): ZoneSpec[] {
   const result = v.safeParse(ZonesSchema, zones);
   if (!result.success) {
-    throw new MatchmakerError("invalid_config", `${what}: zones: ${result.issues[0].message}`);
+    throw new MatchmakerError("invalid_config", `${what}: zones: ${result.issues[0].message}`, "zones");
   }
   const specs = result.output.map((z) => (typeof z === "string" ? { name: z } : z));
   const names = new Set<string>();
   for (const z of specs) {
-    if (names.has(z.name)) throw new MatchmakerError("invalid_config", `${what}: zones: "${z.name}" is listed twice`);
+    if (names.has(z.name))
+      throw new MatchmakerError("invalid_config", `${what}: zones: "${z.name}" is listed twice`, "zones");
     names.add(z.name);
     if (z.minRating !== undefined && z.maxRating !== undefined && z.minRating > z.maxRating) {
-      throw new MatchmakerError("invalid_config", `${what}: zones: "${z.name}": minRating is above maxRating`);
+      throw new MatchmakerError("invalid_config", `${what}: zones: "${z.name}": minRating is above maxRating`, "zones");
     }
   }
   return specs;
 }
 
-/** Why `rating` may not enter `zone`, or undefined if it may. */
-export function zoneRefusal(zone: ZoneSpec, rating: number): string | undefined {
-  if (zone.minRating !== undefined && rating < zone.minRating)
-    return `zone "${zone.name}" needs a rating of at least ${zone.minRating}`;
-  if (zone.maxRating !== undefined && rating > zone.maxRating)
-    return `zone "${zone.name}" takes ratings up to ${zone.maxRating}`;
-  return undefined;
+/** True if `zone`'s rating band admits `rating`. */
+export function zoneAdmits(zone: ZoneSpec, rating: number): boolean {
+  return (
+    (zone.minRating === undefined || rating >= zone.minRating) &&
+    (zone.maxRating === undefined || rating <= zone.maxRating)
+  );
 }
 
 /**
  * The zones a ticket waits in: the ones it names (each must exist and admit every member), or,
- * when it names none, every zone that admits all its members. Returns the zones in the queue's
- * order, or a message saying why the ticket cannot wait anywhere.
+ * when it names none, every zone that admits all its members; in the queue's order. Throws
+ * `MatchmakerError("invalid_ticket", "<what>: zones: …", "zones")` when it cannot wait anywhere.
+ * @param what names the caller's request in the message (e.g. "invalid join options").
  */
-export function ticketZones(ticket: Ticket, zones: readonly ZoneSpec[]): string[] | string {
-  const admits = (z: ZoneSpec) => ticket.players.every((p) => zoneRefusal(z, p.rating) === undefined);
+export function ticketZones(ticket: Ticket, zones: readonly ZoneSpec[], what = "invalid ticket"): string[] {
+  const refuse = (problem: string): never => {
+    throw new MatchmakerError("invalid_ticket", `${what}: zones: ${problem}`, "zones");
+  };
+  const admits = (z: ZoneSpec) => ticket.players.every((p) => zoneAdmits(z, p.rating));
   if (ticket.zones === undefined || ticket.zones.length === 0) {
     const open = zones.filter(admits).map((z) => z.name);
-    return open.length > 0 ? open : "zones: no zone of this queue admits this rating";
+    return open.length > 0 ? open : refuse("no zone of this queue admits this rating");
   }
   const wanted = new Set(ticket.zones);
   for (const name of wanted) {
-    const zone = zones.find((z) => z.name === name);
-    if (!zone) return `zones: "${name}" is not one of ${zones.map((z) => z.name).join(", ")}`;
+    const zone =
+      zones.find((z) => z.name === name) ?? refuse(`"${name}" is not one of ${zones.map((z) => z.name).join(", ")}`);
     for (const p of ticket.players) {
-      const refusal = zoneRefusal(zone, p.rating);
-      if (refusal) return `zones: ${refusal}`;
+      if (zone.minRating !== undefined && p.rating < zone.minRating)
+        refuse(`zone "${zone.name}" needs a rating of at least ${zone.minRating}`);
+      if (zone.maxRating !== undefined && p.rating > zone.maxRating)
+        refuse(`zone "${zone.name}" takes ratings up to ${zone.maxRating}`);
     }
   }
   return zones.filter((z) => wanted.has(z.name)).map((z) => z.name);

@@ -9,10 +9,10 @@
  * - for each ticket, its *anchor* search: the best game made of that ticket and tickets among
  *   the next `window` positions after it, each candidate set scored by the shared assembly's
  *   exact split ({@link assembleTeams} with the queue's imbalance);
- * - a heap-js min-heap of the anchors' candidates with lazy invalidation (heap-js has no
- *   decrease-key and an O(n) `remove`): every anchor carries a version, a heap entry is stale
- *   when its anchor's version moved on or one of its tickets left, and stale entries are
- *   dropped when they reach the top (the heap is rebuilt when stale entries outnumber live ones).
+ * - a min-heap of the anchors' candidates with lazy invalidation (the shared {@link LazyHeap}):
+ *   every anchor carries a version, a heap entry is stale when its anchor's version moved on or
+ *   one of its tickets left, and stale entries are dropped when they reach the top (the heap is
+ *   rebuilt when stale entries outnumber live ones).
  *
  * An insert or a delete at some position changes only the searches that looked at that
  * position: the at most `window` anchors just before it (each records how far its last search
@@ -61,15 +61,14 @@
  * ticket's enqueue time to keep the numbers small). Each anchor then keeps its best game by g.
  * The Lemma 6 shortcut is off when beta > 0 (the bound does not cover the time term).
  *
- * When to form. The best candidate forms when f ≤ threshold + thresholdGrowth·(its longest wait,
+ * When to form. The best candidate forms when f ≤ threshold + thresholdGrowthPerSecond·(its longest wait,
  * seconds); `threshold` defaults to Infinity (form the best game at once whenever one exists).
  * Only the best candidate is considered: as the order never changes with time, `nextWakeup` is
- * exactly the time the best candidate qualifies (thresholdGrowth > 0), and a later arrival or
+ * exactly the time the best candidate qualifies (thresholdGrowthPerSecond > 0), and a later arrival or
  * departure makes the engine poll again anyway. The queue's `maxWaitMs` is left to the engine's
  * bot fill.
  */
 import * as v from "valibot";
-import { Heap } from "heap-js";
 import { assembleTeams, canAssemble } from "../core/assembly.js";
 import { MatchmakerError } from "../core/errors.js";
 import type { ImbalanceFn, ResolvedImbalance } from "../core/imbalance.js";
@@ -77,11 +76,12 @@ import type { Policy, PolicyContext, PolicyDefinition, PolicyParams } from "../c
 import { meanRating, type Ticket } from "../core/types.js";
 import { parseConfig, unknownKeyMessage } from "../core/validation.js";
 import { compareRanked, sortedTree, type RankedKey, type SortedTree } from "../core/sorted-tree.js";
+import { LazyHeap } from "./shared/lazy-heap.js";
 
 /** Largest accepted (and default) window: the tickets after an anchor that its search may look at. */
-export const MAX_WINDOW = 1024;
+const MAX_WINDOW = 1024;
 /** Default imbalance evaluations per anchor search. */
-export const DEFAULT_BUDGET = 128;
+const DEFAULT_BUDGET = 128;
 /** Slack on lower bounds so that rounding never prunes a set that ties or wins. */
 const BOUND_SLACK = 1 - 1e-12;
 
@@ -113,7 +113,7 @@ const BestGameParams = v.strictObject(
       v.union([v.pipe(v.number(), v.minValue(0)), v.literal("inf")], `must be a number of at least 0, Infinity ${INF}`),
       Infinity,
     ),
-    thresholdGrowth: v.optional(
+    thresholdGrowthPerSecond: v.optional(
       v.pipe(v.number(), v.finite("must be a finite number"), v.minValue(0, "must not be negative")),
       0,
     ),
@@ -128,9 +128,9 @@ export interface BestGameOptions {
   readonly window: number;
   /** Imbalance evaluations per anchor search (Infinity: exhaustive over the window). */
   readonly budget: number;
-  /** A game forms when its imbalance is at most threshold + thresholdGrowth·(longest wait, s). */
+  /** A game forms when its imbalance is at most threshold + thresholdGrowthPerSecond·(longest wait, s). */
   readonly threshold: number;
-  readonly thresholdGrowth: number;
+  readonly thresholdGrowthPerSecond: number;
   /** Weight of the longest wait (per second) in the time-sensitive priority g = f − beta·wait. */
   readonly beta: number;
 }
@@ -199,6 +199,13 @@ interface Candidate {
   readonly priority: number;
 }
 
+/** A candidate stands while its anchor has not been searched again and all its tickets still wait. */
+function isLive(c: Candidate): boolean {
+  if (!c.anchor.alive || c.anchor.version !== c.version) return false;
+  for (const m of c.members) if (!m.alive) return false;
+  return true;
+}
+
 /** The current best candidate, as {@link BestGamePolicy.peek} reports it. */
 export interface BestGameCandidate {
   readonly tickets: readonly Ticket[];
@@ -212,15 +219,16 @@ export class BestGamePolicy implements Policy {
   readonly window: number;
   readonly budget: number;
   readonly threshold: number;
-  readonly thresholdGrowth: number;
+  readonly thresholdGrowthPerSecond: number;
   readonly beta: number;
   private readonly teamSize: number;
   private readonly imbalance: ImbalanceFn;
   private readonly lowerBound: ((low: number, high: number) => number) | undefined;
   private readonly tree: SortedTree<RatingKey, Entry> = sortedTree<RatingKey, Entry>(compareRating);
   private readonly byId = new Map<string, Entry>();
-  private readonly heap = new Heap<Candidate>(
+  private readonly heap = new LazyHeap<Candidate>(
     (a, b) => a.priority - b.priority || compareRating(a.anchor.key, b.anchor.key),
+    isLive,
   );
   /** Anchors whose current candidate is in the heap. */
   private live = 0;
@@ -246,7 +254,7 @@ export class BestGamePolicy implements Policy {
     this.window = options.window;
     this.budget = options.budget;
     this.threshold = options.threshold;
-    this.thresholdGrowth = options.thresholdGrowth;
+    this.thresholdGrowthPerSecond = options.thresholdGrowthPerSecond;
     this.beta = options.beta;
     this.lowerBound = options.beta > 0 ? undefined : spreadLowerBound(context.imbalanceSpec, context.teamSize);
     this.countingImbalance = (a, b) => {
@@ -339,11 +347,6 @@ export class BestGamePolicy implements Policy {
     );
   }
 
-  /** The waiting tickets in rating order (mean rating, then arrival). */
-  *inRatingOrder(): IterableIterator<Ticket> {
-    for (const [, e] of this.tree.entries()) yield e.ticket;
-  }
-
   /** Heap entries held, live and stale (for tests and benchmarks). */
   get heapSize(): number {
     return this.heap.length;
@@ -356,23 +359,13 @@ export class BestGamePolicy implements Policy {
    */
   private qualifiesAt(c: Candidate): number {
     if (c.imbalance <= this.threshold) return -Infinity;
-    if (this.thresholdGrowth <= 0) return Infinity;
-    return c.oldest + (1000 * (c.imbalance - this.threshold)) / this.thresholdGrowth;
+    if (this.thresholdGrowthPerSecond <= 0) return Infinity;
+    return c.oldest + (1000 * (c.imbalance - this.threshold)) / this.thresholdGrowthPerSecond;
   }
 
-  /** The best live candidate; stale entries met on the way are dropped. */
+  /** The best live candidate. */
   private top(): Candidate | undefined {
-    for (;;) {
-      const c = this.heap.peek();
-      if (!c || this.isLive(c)) return c;
-      this.heap.pop();
-    }
-  }
-
-  private isLive(c: Candidate): boolean {
-    if (!c.anchor.alive || c.anchor.version !== c.version) return false;
-    for (const m of c.members) if (!m.alive) return false;
-    return true;
+    return this.heap.peek();
   }
 
   private insert(ticket: Ticket): Entry {
@@ -422,10 +415,7 @@ export class BestGamePolicy implements Policy {
 
   /** Rebuild the heap from the live candidates once stale entries outnumber them (amortized O(window) per operation). */
   private compactIfStale(): void {
-    if (this.heap.length <= 2 * this.live + 1024) return;
-    const candidates: Candidate[] = [];
-    for (const e of this.byId.values()) if (e.candidate) candidates.push(e.candidate);
-    this.heap.init(candidates);
+    this.heap.compact(this.live, 1024);
   }
 
   /**
@@ -568,7 +558,7 @@ export const bestGame: PolicyDefinition = {
       window,
       budget: inf(parsed.budget),
       threshold: inf(parsed.threshold),
-      thresholdGrowth: parsed.thresholdGrowth,
+      thresholdGrowthPerSecond: parsed.thresholdGrowthPerSecond,
       beta: parsed.beta,
     });
   },

@@ -17,7 +17,7 @@ import { MatchmakerError } from "../core/errors.js";
 import type { Policy, PolicyContext, PolicyDefinition, PolicyParams } from "../core/policy.js";
 import { meanRating, type Ticket } from "../core/types.js";
 import { parseConfig, unknownKeyMessage } from "../core/validation.js";
-import { DEFAULT_WINDOW_BUDGET, SweepMatcher } from "./sweep-matcher.js";
+import { DEFAULT_WINDOW_BUDGET, SweepMatcher } from "./shared/sweep-matcher.js";
 
 const positive = v.pipe(
   v.number("must be a number"),

@@ -13,7 +13,7 @@ import { canAssemble } from "../core/assembly.js";
 import type { Policy, PolicyContext, PolicyDefinition, PolicyParams } from "../core/policy.js";
 import { meanRating, type Ticket } from "../core/types.js";
 import { parseConfig, unknownKeyMessage } from "../core/validation.js";
-import { findOldestGame } from "./oldest-game.js";
+import { findOldestGame } from "./shared/oldest-game.js";
 
 const DifferenceWaitParams = v.strictObject(
   {

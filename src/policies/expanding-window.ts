@@ -1,7 +1,7 @@
 /**
  * `expanding-window` (the forum thread, paper 004): each ticket accepts opponents within a
- * window that widens with its wait (`initial` + `growth` per second, linearly or every `step`
- * seconds, clamped at `max`); a game forms only when every ticket in it accepts every other,
+ * window that widens with its wait (`initial` + `growthPerSecond` per second, linearly or every
+ * `stepMs`, clamped at `max`); a game forms only when every ticket in it accepts every other,
  * and the closest acceptable game forms first (the sweep in {@link SweepMatcher}).
  *
  * Units: `rating` (rating points), `relative` (a fraction of the ticket's own rating, the
@@ -21,8 +21,8 @@ import type { AcceptanceWindow, Policy, PolicyContext, PolicyDefinition, PolicyP
 import { RatingRanks } from "../core/rating-ranks.js";
 import type { Ticket } from "../core/types.js";
 import { parseConfig, unknownKeyMessage } from "../core/validation.js";
-import { DEFAULT_WINDOW_BUDGET, SweepMatcher } from "./sweep-matcher.js";
-import { WindowRule, windowRuleEntries, type PlayerWindow, type WindowUnit } from "./window-rule.js";
+import { DEFAULT_WINDOW_BUDGET, SweepMatcher } from "./shared/sweep-matcher.js";
+import { WindowRule, windowRuleEntries, type PlayerWindow, type WindowUnit } from "./shared/window-rule.js";
 
 export { DEFAULT_WINDOW_BUDGET };
 /** Default size of the rating distribution behind percentile windows (the last N arrivals). */
@@ -52,9 +52,9 @@ export interface ExpandingWindowOptions {
   /** Width when a ticket joins (rating points, or a fraction for `relative` and `percentile`). */
   readonly initial: number;
   /** Width added per second of waiting. */
-  readonly growth: number;
-  /** Seconds between widenings; 0 widens continuously. */
-  readonly step: number;
+  readonly growthPerSecond: number;
+  /** Milliseconds between widenings; 0 widens continuously. */
+  readonly stepMs: number;
   /** The widest a window gets (Infinity: no clamp). */
   readonly max: number;
   /** Percentile windows: how many recent arrivals make the rating distribution. */
@@ -137,10 +137,10 @@ export class ExpandingWindowPolicy extends SweepMatcher {
 }
 
 /** Defaults per unit: 5% of the rating range (or of the rating, or of the distribution), +1% per second. */
-function defaults(unit: WindowUnit, context: PolicyContext): { initial: number; growth: number } {
-  if (unit !== "rating") return { initial: 0.05, growth: 0.01 };
+function defaults(unit: WindowUnit, context: PolicyContext): { initial: number; growthPerSecond: number } {
+  if (unit !== "rating") return { initial: 0.05, growthPerSecond: 0.01 };
   const range = context.ratingRange ? context.ratingRange.max - context.ratingRange.min : 1;
-  return { initial: 0.05 * range, growth: 0.01 * range };
+  return { initial: 0.05 * range, growthPerSecond: 0.01 * range };
 }
 
 /** Parse `expanding-window` parameters (also used by other window policies). */
@@ -158,8 +158,8 @@ export function expandingWindowOptions(
   return {
     unit,
     initial,
-    growth: parsed.growth ?? d.growth,
-    step: parsed.step ?? 0,
+    growthPerSecond: parsed.growthPerSecond ?? d.growthPerSecond,
+    stepMs: parsed.stepMs ?? 0,
     max,
     population: parsed.population ?? DEFAULT_POPULATION,
     budget: parsed.budget ?? DEFAULT_WINDOW_BUDGET,

@@ -20,7 +20,7 @@ import type { Policy, PolicyContext, PolicyDefinition, PolicyParams } from "../c
 import { parseConfig, unknownKeyMessage } from "../core/validation.js";
 import { repeatAllowedAt } from "../core/recent-opponents.js";
 import type { Ticket } from "../core/types.js";
-import { findOldestGame } from "./oldest-game.js";
+import { findOldestGame } from "./shared/oldest-game.js";
 
 const GreedyParams = v.strictObject({}, unknownKeyMessage);
 

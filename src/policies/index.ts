@@ -1,34 +1,5 @@
-/** The built-in policies, registered by name when the package loads. */
-import { registerPolicy, type PolicyDefinition } from "../core/policy.js";
-import { bestGame } from "./best-game.js";
-import { brackets } from "./brackets.js";
-import { differenceWait } from "./difference-wait.js";
-import { expandingWindow } from "./expanding-window.js";
-import { greedy } from "./greedy.js";
-import { multiQueue } from "./multi-queue.js";
-import { patient } from "./patient.js";
-import { periodic } from "./periodic.js";
-import { roles } from "./roles.js";
-import { fifo, lifo, packing, twoQueue } from "./service-orders.js";
-
-export const builtInPolicies: readonly PolicyDefinition[] = [
-  greedy,
-  periodic,
-  multiQueue,
-  differenceWait,
-  bestGame,
-  patient,
-  fifo,
-  packing,
-  lifo,
-  twoQueue,
-  roles,
-  expandingWindow,
-  brackets,
-];
-
-for (const definition of builtInPolicies) registerPolicy(definition);
-
+/** The built-in policies and the default registry that holds them (nothing is registered on import). */
+export { defaultPolicies, policiesWith } from "./default-registry.js";
 export { greedy, GreedyPolicy, type ServiceOrder } from "./greedy.js";
 export { periodic, PeriodicPolicy } from "./periodic.js";
 export { multiQueue, MultiQueuePolicy } from "./multi-queue.js";
@@ -51,7 +22,7 @@ export {
   type RolesPolicyOptions,
   type RoleGameCandidate,
 } from "./roles.js";
-export { RoleWindows, SeatMatching, type RoleWindow } from "./role-windows.js";
+export { RoleWindows, SeatMatching, type RoleWindow } from "./shared/role-windows.js";
 export {
   expandingWindow,
   ExpandingWindowPolicy,
@@ -60,5 +31,5 @@ export {
   type ExpandingWindowOptions,
 } from "./expanding-window.js";
 export { brackets, BracketsPolicy, type BracketsOptions } from "./brackets.js";
-export { SweepMatcher, DEFAULT_WINDOW_BUDGET } from "./sweep-matcher.js";
-export { WindowRule, type WindowRuleOptions, type WindowUnit } from "./window-rule.js";
+export { SweepMatcher, DEFAULT_WINDOW_BUDGET } from "./shared/sweep-matcher.js";
+export { WindowRule, type WindowRuleOptions, type WindowUnit } from "./shared/window-rule.js";

@@ -12,9 +12,9 @@ import { MatchmakerError } from "../core/errors.js";
 import type { AcceptanceWindow, Policy, PolicyContext, PolicyDefinition, PolicyParams } from "../core/policy.js";
 import { meanRating, reachedMaxWait, type Ticket } from "../core/types.js";
 import { parseConfig, unknownKeyMessage } from "../core/validation.js";
-import { ArrivalRate } from "./arrival-rate.js";
+import { ArrivalRate } from "./shared/arrival-rate.js";
 import { GreedyPolicy, withoutAvoidance } from "./greedy.js";
-import { findOldestGame } from "./oldest-game.js";
+import { findOldestGame } from "./shared/oldest-game.js";
 
 const MultiQueueParams = v.strictObject(
   {

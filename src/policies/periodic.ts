@@ -11,8 +11,8 @@ import type { Policy, PolicyContext, PolicyDefinition, PolicyParams } from "../c
 import { meanRating, reachedMaxWait, type Ticket } from "../core/types.js";
 import { parseConfig, unknownKeyMessage } from "../core/validation.js";
 import { bestIntegerAround, schlupPeriodicCost, schlupPeriodicOptimalN } from "../core/closed-forms.js";
-import { ArrivalRate } from "./arrival-rate.js";
-import { findOldestGame } from "./oldest-game.js";
+import { ArrivalRate } from "./shared/arrival-rate.js";
+import { findOldestGame } from "./shared/oldest-game.js";
 
 const PeriodicParams = v.strictObject(
   {

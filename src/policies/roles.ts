@@ -23,7 +23,7 @@
  * honoured. The rho guarantee is proved for solo, choice-free pools only.
  *
  * When to form (as `best-game`): the best candidate forms when its imbalance is at most
- * `threshold` + `thresholdGrowth` × (its longest wait, in seconds); `threshold` defaults to
+ * `threshold` + `thresholdGrowthPerSecond` × (its longest wait, in seconds); `threshold` defaults to
  * Infinity (form the best game at once whenever one exists). `poll` forms games until the best
  * remaining candidate does not qualify.
  */
@@ -33,10 +33,10 @@ import { assembleTeams } from "../core/assembly.js";
 import { MatchmakerError } from "../core/errors.js";
 import type { ImbalanceFn } from "../core/imbalance.js";
 import type { Policy, PolicyContext, PolicyDefinition, PolicyParams } from "../core/policy.js";
-import { RoleTable } from "../core/roles.js";
+import { RoleTable } from "../core/role-rules.js";
 import type { Ticket } from "../core/types.js";
 import { parseConfig, unknownKeyMessage } from "../core/validation.js";
-import { RoleWindows } from "./role-windows.js";
+import { RoleWindows } from "./shared/role-windows.js";
 
 /** Largest pool (waiting tickets) the exact mode searches. */
 export const EXACT_ROLE_POOL_LIMIT = 16;
@@ -49,7 +49,7 @@ const RolesParams = v.strictObject(
       v.union([v.pipe(v.number(), v.minValue(0)), v.literal("inf")], `must be a number of at least 0, Infinity ${INF}`),
       Infinity,
     ),
-    thresholdGrowth: v.optional(
+    thresholdGrowthPerSecond: v.optional(
       v.pipe(v.number(), v.finite("must be a finite number"), v.minValue(0, "must not be negative")),
       0,
     ),
@@ -60,9 +60,9 @@ const RolesParams = v.strictObject(
 /** Validated parameters of the `roles` policy. */
 export interface RolesPolicyOptions {
   readonly mode: "approximate" | "exact";
-  /** A game forms when its imbalance is at most threshold + thresholdGrowth·(longest wait, s). */
+  /** A game forms when its imbalance is at most threshold + thresholdGrowthPerSecond·(longest wait, s). */
   readonly threshold: number;
-  readonly thresholdGrowth: number;
+  readonly thresholdGrowthPerSecond: number;
 }
 
 /** A game the policy would form: its tickets and the imbalance of their best role-valid split. */
@@ -188,15 +188,15 @@ export class RolesPolicy implements Policy {
   }
 
   private thresholdIsStatic(): boolean {
-    return this.options.threshold === Infinity || this.options.thresholdGrowth <= 0;
+    return this.options.threshold === Infinity || this.options.thresholdGrowthPerSecond <= 0;
   }
 
   /** Time at which a candidate qualifies: f ≤ threshold + growth·(t − oldest)/1000 (poll and nextWakeup agree). */
   private qualifiesAt(game: RoleGameCandidate): number {
     if (game.imbalance <= this.options.threshold) return -Infinity;
-    if (this.options.thresholdGrowth <= 0) return Infinity;
+    if (this.options.thresholdGrowthPerSecond <= 0) return Infinity;
     const oldest = game.tickets.reduce((m, t) => Math.min(m, t.enqueuedAt), Infinity);
-    return oldest + (1000 * (game.imbalance - this.options.threshold)) / this.options.thresholdGrowth;
+    return oldest + (1000 * (game.imbalance - this.options.threshold)) / this.options.thresholdGrowthPerSecond;
   }
 }
 
@@ -219,7 +219,7 @@ export const roles: PolicyDefinition = {
       {
         mode: parsed.mode,
         threshold: parsed.threshold === "inf" ? Infinity : parsed.threshold,
-        thresholdGrowth: parsed.thresholdGrowth,
+        thresholdGrowthPerSecond: parsed.thresholdGrowthPerSecond,
       },
     );
   },

@@ -3,12 +3,11 @@
  * table (or `--json`). Resolves to the exit code: 2 for bad options, 1 for a failed run.
  */
 import cliProgress from "cli-progress";
-import "../policies/index.js";
 import { parseSimulationArgs, USAGE, UsageError } from "./options.js";
 import { writeSweepPlot } from "./plot.js";
 import { reportTable } from "./report.js";
 import { runRequest, type Progress } from "./run.js";
-import { policyNames } from "../core/policy.js";
+import { defaultPolicies } from "../policies/default-registry.js";
 
 /** A progress bar on stderr, shown only once a run has taken a second. */
 function progressBar(): { progress: Progress; stop: () => void } {
@@ -40,7 +39,7 @@ function progressBar(): { progress: Progress; stop: () => void } {
 
 export async function main(argv: readonly string[]): Promise<number> {
   if (argv.includes("--help") || argv.includes("-h")) {
-    console.log(USAGE.replace("{policies}", policyNames().join(", ")));
+    console.log(USAGE.replace("{policies}", defaultPolicies.names().join(", ")));
     return 0;
   }
   let request;
@@ -48,7 +47,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     request = parseSimulationArgs(argv);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    console.error(`sim: ${error.message}\n\n${USAGE.replace("{policies}", policyNames().join(", "))}`);
+    console.error(`sim: ${error.message}\n\n${USAGE.replace("{policies}", defaultPolicies.names().join(", "))}`);
     return 2;
   }
   const { progress, stop } = progressBar();

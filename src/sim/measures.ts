@@ -11,8 +11,8 @@ export interface MeasureOptions {
   readonly teamSize: number;
   /** Arrivals left out of the statistics (their games too). */
   readonly warmup: number;
-  /** Schlup's tau_max in seconds; without it there is no Schlup cost. */
-  readonly maxWait?: number;
+  /** Schlup's tau_max in milliseconds; without it there is no Schlup cost. */
+  readonly maxWaitMs?: number;
   /** Wu's alpha: cost per player per unit of H-count imbalance (H means rating 1). */
   readonly imbalanceCost?: number;
   /** The rating range scaled to Schlup's criterion [0, 1]. */
@@ -100,7 +100,8 @@ export function measure(trace: SimulationTrace, options: MeasureOptions): Measur
     imbalance += m.quality.imbalance;
     spread += m.quality.spread;
     bots += m.bots;
-    if (options.maxWait !== undefined) schlup += schlupGameCost(m, options.maxWait, options.ratingScale);
+    // Schlup's cost counts waits in seconds.
+    if (options.maxWaitMs !== undefined) schlup += schlupGameCost(m, options.maxWaitMs / 1000, options.ratingScale);
     wuImbalanceCost += (options.imbalanceCost ?? 0) * wuImbalance(m) * seats;
     for (const t of m.tickets) {
       const wait = (m.createdAt - t.enqueuedAt) / 1000;
@@ -131,7 +132,7 @@ export function measure(trace: SimulationTrace, options: MeasureOptions): Measur
     waitByClass: Object.fromEntries([...byClass].sort().map(([k, c]) => [k, c.sum / c.count])),
     meanImbalance: imbalance / (games.length || 1),
     meanSpread: spread / (games.length || 1),
-    schlupCostPerGame: options.maxWait === undefined ? null : schlup / (games.length || 1),
+    schlupCostPerGame: options.maxWaitMs === undefined ? null : schlup / (games.length || 1),
     wuCostPerTime: (waits.reduce((s, w) => s + w, 0) + wuImbalanceCost) / span,
     unmatched: trace.unmatched.length,
   };

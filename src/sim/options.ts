@@ -5,7 +5,7 @@
 import { parseArgs } from "node:util";
 import type { Side } from "../core/types.js";
 import { resolveImbalance, type ImbalanceSpec } from "../core/imbalance.js";
-import { policyNames } from "../core/policy.js";
+import { defaultPolicies } from "../policies/default-registry.js";
 import type { SkillModel, TrafficModel, Weighted } from "./traffic.js";
 
 export interface SimulationRequest {
@@ -13,11 +13,13 @@ export interface SimulationRequest {
   readonly params: Readonly<Record<string, unknown>>;
   readonly teamSize: number;
   readonly traffic: TrafficModel;
+  /** `--max-wait`, in seconds as the command line takes it (the simulator's `maxWaitMs` / 1000). */
   readonly maxWait?: number;
   readonly imbalanceCost: number;
   /** How team splits are scored (the engine's default when absent). */
   readonly imbalance?: ImbalanceSpec;
   readonly tickets?: number;
+  /** `--duration`, in seconds as the command line takes it (the simulator's `durationMs` / 1000). */
   readonly duration?: number;
   /** Arrivals left out of the statistics; default 10% of the run's tickets. */
   readonly warmup?: number;
@@ -104,8 +106,8 @@ export function parseSimulationArgs(argv: readonly string[]): SimulationRequest 
   }
   const o = parsed.values;
   if (!o.policy) throw new UsageError("--policy is required");
-  if (!policyNames().includes(o.policy)) {
-    throw new UsageError(`--policy: unknown policy "${o.policy}"; registered: ${policyNames().join(", ")}`);
+  if (!defaultPolicies.names().includes(o.policy)) {
+    throw new UsageError(`--policy: unknown policy "${o.policy}"; registered: ${defaultPolicies.names().join(", ")}`);
   }
   if (o.tickets !== undefined && o.duration !== undefined)
     throw new UsageError("--tickets and --duration: give one or the other");

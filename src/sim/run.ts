@@ -46,9 +46,9 @@ function runOne(
     teamSize: request.teamSize,
     traffic: request.traffic,
     ...(request.imbalance ? { imbalance: request.imbalance } : {}),
-    ...(request.maxWait !== undefined ? { maxWait: request.maxWait } : {}),
+    ...(request.maxWait !== undefined ? { maxWaitMs: request.maxWait * 1000 } : {}),
     ...(request.tickets !== undefined ? { tickets: request.tickets } : {}),
-    ...(request.duration !== undefined ? { duration: request.duration } : {}),
+    ...(request.duration !== undefined ? { durationMs: request.duration * 1000 } : {}),
     seed: request.seed,
     ...(request.avoidRecent ? { avoidRecent: request.avoidRecent } : {}),
     onProgress: (done, total) => progress?.(done, total, label),
@@ -57,7 +57,7 @@ function runOne(
   const measures = measure(trace, {
     teamSize: request.teamSize,
     warmup: request.warmup ?? Math.floor(trace.arrivals.length / 10),
-    ...(request.maxWait !== undefined ? { maxWait: request.maxWait } : {}),
+    ...(request.maxWait !== undefined ? { maxWaitMs: request.maxWait * 1000 } : {}),
     imbalanceCost: request.imbalanceCost,
     ratingScale: scale,
   });

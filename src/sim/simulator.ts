@@ -4,7 +4,7 @@
  */
 import { Matchmaker } from "../core/matchmaker.js";
 import type { ImbalanceFn, ImbalanceSpec } from "../core/imbalance.js";
-import type { PolicyParams } from "../core/policy.js";
+import type { PolicyParams, PolicyRegistry } from "../core/policy.js";
 import type { Match } from "../core/types.js";
 import type { MatchmakerStats } from "../core/stats.js";
 import { arrivals, ratingScale, zoneNames, type Arrival, type TrafficModel } from "./traffic.js";
@@ -12,15 +12,17 @@ import { arrivals, ratingScale, zoneNames, type Arrival, type TrafficModel } fro
 export interface SimulationConfig {
   readonly policy: string;
   readonly params?: PolicyParams;
+  /** Where `policy` is looked up (default: the built-in policies). */
+  readonly policies?: PolicyRegistry;
   readonly teamSize: number;
   readonly traffic: TrafficModel;
-  /** Seconds after which bots fill a waiting ticket's game (Schlup's tau_max). */
-  readonly maxWait?: number;
+  /** Milliseconds after which bots fill a waiting ticket's game (Schlup's tau_max). */
+  readonly maxWaitMs?: number;
   readonly imbalance?: ImbalanceFn | ImbalanceSpec;
-  /** Stop after this many arrivals (default 20,000 unless `duration` is given). */
+  /** Stop after this many arrivals (default 20,000 unless `durationMs` is given). */
   readonly tickets?: number;
-  /** Stop arrivals after this many simulated seconds. */
-  readonly duration?: number;
+  /** Stop arrivals after this many simulated milliseconds. */
+  readonly durationMs?: number;
   readonly seed?: number;
   /** Recent-opponent avoidance (the engine's `avoidRecent`; meaningful with a traffic `community`). */
   readonly avoidRecent?: { readonly games: number; readonly fallbackMs?: number; readonly withinMs?: number };
@@ -44,11 +46,12 @@ export interface SimulationTrace {
 const MAX_IDLE_WAKEUPS = 10_000;
 
 export function simulate(config: SimulationConfig): SimulationTrace {
-  const maxWaitMs = config.maxWait === undefined ? undefined : config.maxWait * 1000;
+  const maxWaitMs = config.maxWaitMs;
   const engine = new Matchmaker({
     teamSize: config.teamSize,
     policy: config.policy,
     params: config.params ?? {},
+    ...(config.policies ? { policies: config.policies } : {}),
     ...(config.imbalance ? { imbalance: config.imbalance } : {}),
     ...(maxWaitMs !== undefined ? { maxWaitMs, fillWithBots: true } : {}),
     ratingRange: ratingScale(config.traffic.skill),
@@ -58,8 +61,8 @@ export function simulate(config: SimulationConfig): SimulationTrace {
     statsWindow: 1,
     ...(config.traffic.zones ? { zones: zoneNames(config.traffic)! } : {}),
   });
-  const limit = config.tickets ?? (config.duration === undefined ? 20_000 : Infinity);
-  const endOfArrivals = config.duration ?? Infinity;
+  const limit = config.tickets ?? (config.durationMs === undefined ? 20_000 : Infinity);
+  const endOfArrivals = config.durationMs ?? Infinity;
   const stream = arrivals(config.traffic, config.seed ?? 1);
   const seen: Arrival[] = [];
   const matches: Match[] = [];
@@ -68,7 +71,7 @@ export function simulate(config: SimulationConfig): SimulationTrace {
   let idle = 0;
 
   for (;;) {
-    const arrivalMs = seen.length < limit && next.time <= endOfArrivals ? next.time * 1000 : Infinity;
+    const arrivalMs = seen.length < limit && next.time * 1000 <= endOfArrivals ? next.time * 1000 : Infinity;
     const wakeup = engine.nextWakeup(now);
     const wakeMs = wakeup === undefined ? Infinity : Math.max(wakeup, now);
     if (arrivalMs === Infinity && wakeMs === Infinity) break;

@@ -29,7 +29,7 @@ export interface TrafficModel {
   readonly zones?: ReadonlyArray<Weighted<readonly string[]>>;
   /**
    * Players come back: each player is one of this many community members (uniformly drawn, each
-   * with one fixed rating and `identity`), so rematches can happen; absent: every arrival is new.
+   * with one fixed rating and `playerId`), so rematches can happen; absent: every arrival is new.
    */
   readonly community?: number;
 }
@@ -59,11 +59,11 @@ export function* arrivals(model: TrafficModel, seed: number): Generator<Arrival,
     const players = [];
     for (let p = 0; p < size; p++) {
       if (!members) {
-        players.push({ id: `p${index}.${p}`, rating: drawRating(model.skill, random) });
+        players.push({ sessionId: `p${index}.${p}`, rating: drawRating(model.skill, random) });
         continue;
       }
       const member = Math.min(members.length - 1, Math.floor(random.uniform() * members.length));
-      players.push({ id: `p${index}.${p}`, rating: members[member], identity: `c${member}` });
+      players.push({ sessionId: `p${index}.${p}`, rating: members[member], playerId: `c${member}` });
     }
     const side = random.weighted(model.sides);
     const zones = model.zones && random.weighted(model.zones);

@@ -26,9 +26,9 @@ export function expectValidMatch(match: Match, k: number): void {
       .flatMap((id) => {
         const t = byId.get(id)!;
         if (t.side) expect(t.side, `ticket ${id} plays its chosen side`).toBe(team.side);
-        return t.players.map((p) => ({ id: p.id, rating: p.rating, ticketId: id }));
+        return t.players.map((p) => ({ id: p.sessionId, rating: p.rating, ticketId: id }));
       });
-    expect(humans.map((p) => ({ id: p.id, rating: p.rating, ticketId: p.ticketId }))).toEqual(expected);
+    expect(humans.map((p) => ({ id: p.sessionId, rating: p.rating, ticketId: p.ticketId }))).toEqual(expected);
     expect(team.ratingSum).toBe(team.players.reduce((s, p) => s + p.rating, 0));
     for (const id of team.ticketIds) {
       expect(seen.has(id), `ticket ${id} sits on one team only`).toBe(false);

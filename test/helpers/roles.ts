@@ -83,12 +83,12 @@ export function bruteBestRoleImbalance(
 /** Every team has one player per role, each in a role they accept (checked against the tickets). */
 export function expectRoleValidMatch(match: Match, roles: readonly string[]): void {
   const accepted = new Map<string, readonly string[]>();
-  for (const t of match.tickets) for (const p of t.players) accepted.set(p.id, p.roles ?? []);
+  for (const t of match.tickets) for (const p of t.players) accepted.set(p.sessionId, p.roles ?? []);
   for (const team of match.teams) {
     expect(team.players.map((p) => p.role).sort()).toEqual([...roles].sort());
     for (const p of team.players) {
       if (p.bot) continue;
-      expect(accepted.get(p.id), `player ${p.id} accepts the role ${p.role}`).toContain(p.role);
+      expect(accepted.get(p.sessionId), `player ${p.sessionId} accepts the role ${p.role}`).toContain(p.role);
     }
   }
 }
@@ -101,7 +101,7 @@ export function roleParty(
 ): Ticket {
   return {
     id,
-    players: members.map((m, i) => ({ id: `${id}/${i}`, rating: m.rating, roles: m.roles })),
+    players: members.map((m, i) => ({ sessionId: `${id}/${i}`, rating: m.rating, roles: m.roles })),
     enqueuedAt: options.at ?? 0,
     ...(options.side ? { side: options.side } : {}),
   };

@@ -14,7 +14,7 @@ export interface TicketOptions {
 export function party(id: string, ratings: readonly number[], options: TicketOptions = {}): Ticket {
   return {
     id,
-    players: ratings.map((rating, i) => ({ id: `${id}/${i}`, rating })),
+    players: ratings.map((rating, i) => ({ sessionId: `${id}/${i}`, rating })),
     enqueuedAt: options.at ?? 0,
     ...(options.side ? { side: options.side } : {}),
     ...(options.zones ? { zones: options.zones } : {}),

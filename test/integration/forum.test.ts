@@ -19,7 +19,7 @@ const app = config({
       teamSize: 1,
       gameRoom: "recording",
       policy: "expanding-window",
-      params: { initial: 100, growth: 0 },
+      params: { initial: 100, growthPerSecond: 0 },
       avoidRecent: 1,
       avoidRecentFallbackMs: 60_000,
       tickMs: 200,

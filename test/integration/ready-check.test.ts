@@ -97,7 +97,7 @@ describe("ready check", () => {
     expect(f.inbox.all("match_found")).toHaveLength(0);
     expect(queue.matchmaker.get(f.room.sessionId)).toBeDefined();
     const pending = queue.session.pending.get(second[0]!.matchId)!;
-    const waits = new Map(pending.match.teams.flatMap((t) => t.players).map((p) => [p.id, p.waitMs]));
+    const waits = new Map(pending.match.teams.flatMap((t) => t.players).map((p) => [p.sessionId, p.waitMs]));
     for (const p of [a, b, c]) expect(waits.get(p.room.sessionId)!).toBeGreaterThan(waits.get(e.room.sessionId)!);
     expect(queue.session.placeOf(d.room.sessionId)).toBeUndefined();
 

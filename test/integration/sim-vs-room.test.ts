@@ -70,8 +70,8 @@ describe("a simulator trace replayed through the room", () => {
       const simGames = trace.matches.map((m: Match) => {
         const index = (id: string) => Number(id.slice(1).split(".")[0]);
         return key(
-          m.teams[0].players.map((p) => index(p.id)),
-          m.teams[1].players.map((p) => index(p.id)),
+          m.teams[0].players.map((p) => index(p.sessionId)),
+          m.teams[1].players.map((p) => index(p.sessionId)),
         );
       });
       expect(simGames.length).toBeGreaterThan(3);

@@ -8,7 +8,6 @@
  * window strands far-tail players, and leaving them out would flatter it.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import "../../src/index.js";
 import { simulate } from "../../src/sim/simulator.js";
 import type { TrafficModel } from "../../src/sim/traffic.js";
 import { batchMeans } from "../helpers/statistics.js";
@@ -69,7 +68,7 @@ function interpolate(curve: readonly Point[], wait: number): { mean: number; sta
 describe("forum thread: expanding window against a fixed window at equal mean wait", () => {
   let fixed: Point[];
   beforeAll(() => {
-    fixed = [15, 20, 30, 40, 60].map((width) => run({ initial: width, growth: 0 }));
+    fixed = [15, 20, 30, 40, 60].map((width) => run({ initial: width, growthPerSecond: 0 }));
   });
 
   for (const [initial, growth] of [
@@ -77,7 +76,7 @@ describe("forum thread: expanding window against a fixed window at equal mean wa
     [20, 1],
   ] as const) {
     it(`initial ${initial} + ${growth}/s gives a lower mean spread than the fixed window with the same mean wait`, () => {
-      const expanding = run({ initial, growth });
+      const expanding = run({ initial, growthPerSecond: growth });
       const reference = interpolate(fixed, expanding.wait);
       const tolerance = 4 * Math.hypot(expanding.spread.standardError, reference.standardError);
       expect(expanding.spread.mean + tolerance).toBeLessThan(reference.mean);
@@ -87,7 +86,7 @@ describe("forum thread: expanding window against a fixed window at equal mean wa
   it("the fixed window strands far-tail players that the expanding window serves", () => {
     const stranded = simulate({
       policy: "expanding-window",
-      params: { initial: 20, growth: 0 },
+      params: { initial: 20, growthPerSecond: 0 },
       teamSize: 1,
       traffic,
       tickets: TICKETS,
@@ -95,7 +94,7 @@ describe("forum thread: expanding window against a fixed window at equal mean wa
     }).unmatched;
     const served = simulate({
       policy: "expanding-window",
-      params: { initial: 20, growth: 1 },
+      params: { initial: 20, growthPerSecond: 1 },
       teamSize: 1,
       traffic,
       tickets: TICKETS,

@@ -3,7 +3,6 @@
  * running the same policies the room runs. k = 2 players per game, one criterion on [0, 1].
  */
 import { describe, expect, it } from "vitest";
-import "../../src/index.js";
 import {
   schlupGreedyCost,
   schlupMultiQueueCost,
@@ -23,7 +22,15 @@ const UNIT = { min: 0, max: 1 };
 
 /** Per-game eq. (1) costs of a seeded run, the first 10% left out as warm-up. */
 function gameCosts(policy: string, params: Record<string, unknown>, rate: number, tickets: number, seed = 7): number[] {
-  const trace = simulate({ policy, params, teamSize: 1, traffic: uniformSolos(rate), maxWait: TAU_MAX, tickets, seed });
+  const trace = simulate({
+    policy,
+    params,
+    teamSize: 1,
+    traffic: uniformSolos(rate),
+    maxWaitMs: TAU_MAX * 1000,
+    tickets,
+    seed,
+  });
   const warmupGames = Math.floor(trace.matches.length / 10);
   return trace.matches.slice(warmupGames).map((m) => schlupGameCost(m, TAU_MAX, UNIT));
 }
@@ -70,7 +77,7 @@ describe("auto parameters follow eq. (6) and eq. (9) on the measured arrival rat
     const engine = new Matchmaker({ teamSize: 1, policy, params, maxWaitMs: TAU_MAX * 1000, ratingRange: UNIT });
     for (let i = 0; i < 400; i++) {
       const now = (i * 1000) / rate;
-      engine.enqueue({ id: `t${i}`, players: [{ id: `p${i}`, rating: (i * 0.618) % 1 }], enqueuedAt: now }, now);
+      engine.enqueue({ id: `t${i}`, players: [{ sessionId: `p${i}`, rating: (i * 0.618) % 1 }], enqueuedAt: now }, now);
       engine.tick(now);
     }
     return engine.policy as P;

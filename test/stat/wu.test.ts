@@ -5,7 +5,6 @@
  * n − 1/2 + alpha(1 − (2q − 1)^(2n))/2 per period, patient costs n, and Theorem 3.3 says which wins.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import "../../src/index.js";
 import { wuGreedyCost, wuGreedyIsOptimal, wuPatientCost } from "../../src/core/closed-forms.js";
 import { measure } from "../../src/sim/measures.js";
 import { simulate } from "../../src/sim/simulator.js";

@@ -4,7 +4,6 @@
  * (Poisson arrivals; 8 seeds; 4 standard errors across seeds).
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import "../../src/index.js";
 import { xuSideChoiceWaits } from "../../src/core/closed-forms.js";
 import { measure } from "../../src/sim/measures.js";
 import { simulate } from "../../src/sim/simulator.js";

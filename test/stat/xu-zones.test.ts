@@ -6,7 +6,6 @@
  * arrivals; 8 seeds of 20,000 tickets; 4 standard errors across seeds).
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import "../../src/index.js";
 import { xuChoiceFreeImprovement, xuZoneWaits } from "../../src/core/closed-forms.js";
 import { measure, type Measures } from "../../src/sim/measures.js";
 import { simulate } from "../../src/sim/simulator.js";

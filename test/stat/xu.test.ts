@@ -5,7 +5,6 @@
  * (eq. 8); two queues: E[T] = 5/(2·lambda_total) (eq. 6).
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import "../../src/index.js";
 import { measure } from "../../src/sim/measures.js";
 import { simulate } from "../../src/sim/simulator.js";
 import { replicate } from "../helpers/statistics.js";

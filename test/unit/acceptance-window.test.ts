@@ -10,8 +10,8 @@ describe("multi-queue acceptance window", () => {
       ratingRange: { min: 0, max: 1000 },
       maxWaitMs: 5000,
     });
-    mm.enqueue({ id: "low", players: [{ id: "a", rating: 100 }], enqueuedAt: 0 }, 0);
-    mm.enqueue({ id: "top", players: [{ id: "b", rating: 1000 }], enqueuedAt: 1000 }, 1000);
+    mm.enqueue({ id: "low", players: [{ sessionId: "a", rating: 100 }], enqueuedAt: 0 }, 0);
+    mm.enqueue({ id: "top", players: [{ sessionId: "b", rating: 1000 }], enqueuedAt: 1000 }, 1000);
     const window = (id: string, now: number) => mm.policy.acceptanceWindow?.(id, now);
     expect(window("low", 1000)).toEqual({ min: 0, max: 250 });
     expect(window("top", 1000)).toEqual({ min: 750, max: 1000 });

@@ -16,7 +16,7 @@ class Model {
   private readonly games = new Map<string, string[][]>();
   constructor(private readonly n: number) {}
   record(match: Match): void {
-    const ids = match.teams.flatMap((t) => t.players.map((p) => p.id));
+    const ids = match.teams.flatMap((t) => t.players.map((p) => p.sessionId));
     for (const id of ids) {
       const list = this.games.get(id) ?? [];
       list.push(ids.filter((o) => o !== id));
@@ -27,7 +27,7 @@ class Model {
     return (this.games.get(p) ?? []).some((g) => g.includes(q)) || (this.games.get(q) ?? []).some((g) => g.includes(p));
   }
   repeat(a: Ticket, b: Ticket): boolean {
-    return a.players.some((p) => b.players.some((q) => this.met(p.id, q.id)));
+    return a.players.some((p) => b.players.some((q) => this.met(p.sessionId, q.sessionId)));
   }
 }
 
@@ -52,7 +52,7 @@ describe("avoidRecent", () => {
   test.prop([setupArb, fc.array(opArb, { minLength: 5, maxLength: 80 })], { numRuns: 300 })(
     "no rematch within N games while the pool offers any other valid game; a rematch only after the fallback wait",
     ({ policy, n }, ops) => {
-      const params = policy === "expanding-window" ? { initial: 1e6, growth: 0 } : {};
+      const params = policy === "expanding-window" ? { initial: 1e6, growthPerSecond: 0 } : {};
       const mm = new Matchmaker({ teamSize: 1, policy, params, avoidRecent: n, avoidRecentFallbackMs: FALLBACK });
       const model = new Model(n);
       let now = 0;
@@ -89,9 +89,9 @@ describe("avoidRecent", () => {
         advance(now + op.dt);
         if (op.kind === "join") {
           const id = `p${op.player}`;
-          if ([...mm.waiting()].some((t) => t.players[0].id === id)) continue;
+          if ([...mm.waiting()].some((t) => t.players[0].sessionId === id)) continue;
           mm.enqueue(
-            { ...party(`t${seq++}`, [1500], { at: now, side: op.side }), players: [{ id, rating: 1500 }] },
+            { ...party(`t${seq++}`, [1500], { at: now, side: op.side }), players: [{ sessionId: id, rating: 1500 }] },
             now,
           );
         }
@@ -105,13 +105,13 @@ describe("avoidRecent", () => {
       const mm = new Matchmaker({
         teamSize: 1,
         policy,
-        params: policy === "greedy" ? {} : { initial: 1000, growth: 0 },
+        params: policy === "greedy" ? {} : { initial: 1000, growthPerSecond: 0 },
         avoidRecent: 2,
         avoidRecentFallbackMs: 10_000,
       });
       const ticket = (tid: string, player: string, at: number): Ticket => ({
         id: tid,
-        players: [{ id: player, rating: 1500 }],
+        players: [{ sessionId: player, rating: 1500 }],
         enqueuedAt: at,
       });
       mm.enqueue(ticket("1", "ann", 0), 0);
@@ -122,7 +122,7 @@ describe("avoidRecent", () => {
       expect(mm.tick(1000), policy).toEqual([]); // a rematch, and nobody else
       mm.enqueue(ticket("5", "cid", 5000), 5000);
       const [m] = mm.tick(5000);
-      const names = m.tickets.map((t) => t.players[0].id);
+      const names = m.tickets.map((t) => t.players[0].sessionId);
       expect(names, policy).toContain("cid");
       // The one left over waits alone; at 11 s nobody is there to replay.
       const left = [...mm.waiting()];
@@ -136,13 +136,13 @@ describe("avoidRecent", () => {
       const mm = new Matchmaker({
         teamSize: 1,
         policy,
-        params: policy === "greedy" ? {} : { initial: 1000, growth: 0 },
+        params: policy === "greedy" ? {} : { initial: 1000, growthPerSecond: 0 },
         avoidRecent: 1,
         avoidRecentFallbackMs: 10_000,
       });
       const ticket = (tid: string, player: string, at: number): Ticket => ({
         id: tid,
-        players: [{ id: player, rating: 1500 }],
+        players: [{ sessionId: player, rating: 1500 }],
         enqueuedAt: at,
       });
       mm.enqueue(ticket("1", "ann", 0), 0);
@@ -165,14 +165,14 @@ describe("avoidRecent", () => {
       const mm = new Matchmaker({
         teamSize: 1,
         policy,
-        params: policy === "greedy" ? {} : { initial: 1000, growth: 0 },
+        params: policy === "greedy" ? {} : { initial: 1000, growthPerSecond: 0 },
         avoidRecent: 3,
         avoidRecentFallbackMs: 60_000,
         avoidRecentMs: 5000,
       });
       const ticket = (tid: string, player: string, at: number): Ticket => ({
         id: tid,
-        players: [{ id: player, rating: 1500 }],
+        players: [{ sessionId: player, rating: 1500 }],
         enqueuedAt: at,
       });
       mm.enqueue(ticket("1", "ann", 0), 0);
@@ -193,8 +193,8 @@ describe("avoidRecent", () => {
         id,
         createdAt: Number(id),
         teams: [
-          { side: "A", players: [{ id: a, rating: 0, ticketId: a, waitMs: 0 }], ticketIds: [a], ratingSum: 0 },
-          { side: "B", players: [{ id: b, rating: 0, ticketId: b, waitMs: 0 }], ticketIds: [b], ratingSum: 0 },
+          { side: "A", players: [{ sessionId: a, rating: 0, ticketId: a, waitMs: 0 }], ticketIds: [a], ratingSum: 0 },
+          { side: "B", players: [{ sessionId: b, rating: 0, ticketId: b, waitMs: 0 }], ticketIds: [b], ratingSum: 0 },
         ],
       }) as unknown as Match;
     history.record(game("1", "ann", "bob"));

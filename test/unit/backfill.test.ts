@@ -1,12 +1,12 @@
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
-import { selectBackfill, selectPartialBackfill } from "../../src/core/backfill.js";
+import { selectBackfill, selectPartialBackfill } from "../../src/core/backfill-selection.js";
 import type { Side, Ticket } from "../../src/core/types.js";
 
 function party(id: string, ratings: number[], enqueuedAt = 0, side?: Side): Ticket {
   return {
     id,
-    players: ratings.map((rating, i) => ({ id: `${id}.${i}`, rating })),
+    players: ratings.map((rating, i) => ({ sessionId: `${id}.${i}`, rating })),
     enqueuedAt,
     ...(side ? { side } : {}),
   };

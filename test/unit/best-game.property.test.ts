@@ -17,7 +17,7 @@ import { describe, expect } from "vitest";
 import {
   almanMcKay,
   BestGamePolicy,
-  createPolicy,
+  defaultPolicies,
   lemma2Window,
   Matchmaker,
   ratingSumDifference,
@@ -105,7 +105,7 @@ class Session {
   private issued = 0;
 
   constructor(k: number, spec: ResolvedImbalance, f: ImbalanceFn, params: Record<string, unknown>) {
-    this.policy = createPolicy(
+    this.policy = defaultPolicies.create(
       "best-game",
       { teamSize: k, imbalance: f, imbalanceSpec: spec },
       params,
@@ -346,7 +346,7 @@ describe("best-game in the engine", () => {
         window: fc.integer({ min: 2 * k - 1, max: 4 * k + 2 }),
         budget: fc.constantFrom(1, 16, 128, Infinity),
         threshold: fc.constantFrom(0, 100, 1000, Infinity),
-        thresholdGrowth: fc.constantFrom(0, 10, 500),
+        thresholdGrowthPerSecond: fc.constantFrom(0, 10, 500),
         beta: fc.constantFrom(0, 1, 50),
       },
       { requiredKeys: [] },

@@ -7,13 +7,12 @@ import { describe, expect, it } from "vitest";
 import {
   almanMcKay,
   BestGamePolicy,
-  createPolicy,
+  defaultPolicies,
   defaultWindow,
   highLowDifference,
   lemma2Window,
   Matchmaker,
   MatchmakerError,
-  policyNames,
   ratingSumDifference,
   resolveImbalance,
   type ImbalanceSpec,
@@ -36,7 +35,7 @@ function context(teamSize: number, spec: ImbalanceSpec = { kind: "rating-sum" })
 }
 
 function policy(teamSize: number, params: PolicyParams = {}, spec?: ImbalanceSpec): BestGamePolicy {
-  return createPolicy("best-game", context(teamSize, spec), params) as BestGamePolicy;
+  return defaultPolicies.create("best-game", context(teamSize, spec), params) as BestGamePolicy;
 }
 
 function addAll(p: BestGamePolicy, tickets: readonly Ticket[], now = 0): void {
@@ -57,7 +56,7 @@ function expectConfigError(fn: () => unknown, field: string): void {
 
 describe("best-game: the most balanced game forms first", () => {
   it("is registered by name and runs in the engine", () => {
-    expect(policyNames()).toContain("best-game");
+    expect(defaultPolicies.names()).toContain("best-game");
     const mm = new Matchmaker({ teamSize: 1, policy: "best-game" });
     for (const [i, r] of [1000, 1500, 1520, 2000].entries()) mm.enqueue(solo(`s${r}`, r, { at: i }), i);
     const matches = mm.tick(10);
@@ -234,7 +233,7 @@ describe("best-game: threshold and growth", () => {
 
   it("the threshold grows with the game's longest wait, and nextWakeup says when it qualifies", () => {
     // f = 10 ≤ 5 + 1·wait(s) once the oldest ticket (t = 0) has waited 5 s.
-    const p = policy(1, { threshold: 5, thresholdGrowth: 1 });
+    const p = policy(1, { threshold: 5, thresholdGrowthPerSecond: 1 });
     addAll(p, [solo("a", 1000, { at: 0 }), solo("b", 1010, { at: 2000 })]);
     expect(p.poll(2000)).toEqual([]);
     expect(p.nextWakeup(2000)).toBe(5000);
@@ -244,7 +243,11 @@ describe("best-game: threshold and growth", () => {
   });
 
   it("in the engine, ticking at the announced wake-up forms the game", () => {
-    const mm = new Matchmaker({ teamSize: 2, policy: "best-game", params: { threshold: 0, thresholdGrowth: 10 } });
+    const mm = new Matchmaker({
+      teamSize: 2,
+      policy: "best-game",
+      params: { threshold: 0, thresholdGrowthPerSecond: 10 },
+    });
     for (const [i, r] of [1000, 1100, 1200, 1350].entries()) mm.enqueue(solo(`s${i}`, r, { at: 1000 * i }), 1000 * i);
     expect(mm.tick(3000)).toEqual([]);
     const wake = mm.nextWakeup(3000)!;
@@ -373,8 +376,8 @@ describe("best-game: parameters", () => {
     [{ budget: 1.5 }, "budget"],
     [{ threshold: -1 }, "threshold"],
     [{ threshold: "high" }, "threshold"],
-    [{ thresholdGrowth: -0.1 }, "thresholdGrowth"],
-    [{ thresholdGrowth: Infinity }, "thresholdGrowth"],
+    [{ thresholdGrowthPerSecond: -0.1 }, "thresholdGrowth"],
+    [{ thresholdGrowthPerSecond: Infinity }, "thresholdGrowth"],
     [{ beta: -1 }, "beta"],
     [{ beta: Number.NaN }, "beta"],
   ])("refuses %j with invalid_config naming the field", (params, field) => {

@@ -12,8 +12,8 @@ import { party, sideArb } from "../helpers/tickets.js";
 const paramsArb = fc.record({
   unit: fc.constantFrom("rating", "relative", "percentile"),
   initial: fc.constantFrom(0, 0.02, 0.1, 50),
-  growth: fc.constantFrom(0, 0.01, 5),
-  step: fc.constantFrom(0, 1, 3),
+  growthPerSecond: fc.constantFrom(0, 0.01, 5),
+  stepMs: fc.constantFrom(0, 1000, 3000),
 });
 
 const opArb = fc.oneof(

@@ -37,7 +37,7 @@ const ticketsOf = (m: Match) => idSet(m.tickets);
 
 describe("the thread's first suggestion, with the closest game preferred (2300/2000/2050/1900)", () => {
   // ratingDifferenceLimit 150, +100 after each minute in the queue, clamped at 500.
-  const params = { initial: 150, growth: 100 / 60, step: 60, max: 500 };
+  const params = { initial: 150, growthPerSecond: 100 / 60, stepMs: 60_000, max: 500 };
 
   it("pairs 2000 with 2050 (not 1900) when both arrive, then 2300 with 1900 only once both windows reach 400", () => {
     const { mm, policy } = engine(params);
@@ -76,7 +76,7 @@ describe("the thread's first suggestion, with the closest game preferred (2300/2
     mm.enqueue(solo("team0", 2300, { at: 0 }), 0);
     mm.enqueue(solo("team3", 1900, { at: 60 * S }), 60 * S);
     const [{ match }] = runUntil(mm, 60 * S, 3600 * S);
-    const windows = Object.fromEntries(match.teams.flatMap((t) => t.players).map((p) => [p.id, p.window]));
+    const windows = Object.fromEntries(match.teams.flatMap((t) => t.players).map((p) => [p.sessionId, p.window]));
     expect(windows["team0/0"]).toEqual({ unit: "rating", initial: 150, width: 500 }); // 150 + 4 × 100, clamped
     expect(windows["team3/0"]).toEqual({ unit: "rating", initial: 150, width: 150 + 3 * (100 / 60) * 60 });
   });
@@ -84,7 +84,7 @@ describe("the thread's first suggestion, with the closest game preferred (2300/2
 
 describe("hplus0603's one-sided acceptance: rank 800 waited 300 s, rank 2000 just joined", () => {
   // ±5% of your own rating, +5% every 10 s.
-  const params = { unit: "relative", initial: 0.05, growth: 0.005, step: 10 };
+  const params = { unit: "relative", initial: 0.05, growthPerSecond: 0.005, stepMs: 10_000 };
 
   it("does not match while only the 800 player accepts, and matches the moment both do", () => {
     const { mm, policy } = engine(params);
@@ -107,7 +107,7 @@ describe("hplus0603's one-sided acceptance: rank 800 waited 300 s, rank 2000 jus
 
 describe("expanding-window", () => {
   it("among acceptable pairs forms the closest first, then the next closest", () => {
-    const { mm } = engine({ initial: 1000, growth: 0 });
+    const { mm } = engine({ initial: 1000, growthPerSecond: 0 });
     for (const [id, r] of [
       ["a", 1000],
       ["b", 1100],
@@ -123,7 +123,7 @@ describe("expanding-window", () => {
   });
 
   it("never pairs tickets whose sides clash, and keeps looking further out", () => {
-    const { mm } = engine({ initial: 500, growth: 0 });
+    const { mm } = engine({ initial: 500, growthPerSecond: 0 });
     mm.enqueue(solo("a", 1000, { side: "A" }), 0);
     mm.enqueue(solo("b", 1010, { side: "A" }), 0);
     mm.enqueue(solo("c", 1200, { side: "B" }), 0);
@@ -132,12 +132,12 @@ describe("expanding-window", () => {
   });
 
   it("a lone player far from everyone is matched once the windows grow (no cap), never with a cap below the gap", () => {
-    const open = engine({ initial: 100, growth: 10 }).mm;
+    const open = engine({ initial: 100, growthPerSecond: 10 }).mm;
     open.enqueue(solo("top", 2900), 0);
     open.enqueue(solo("mid", 1500), 0);
     const formed = runUntil(open, 0, 10_000 * S);
     expect(formed.map((f) => f.at)).toEqual([130 * S]); // 100 + 10/s × 130 s = 1400
-    const capped = engine({ initial: 100, growth: 10, max: 500 }).mm;
+    const capped = engine({ initial: 100, growthPerSecond: 10, max: 500 }).mm;
     capped.enqueue(solo("top", 2900), 0);
     capped.enqueue(solo("mid", 1500), 0);
     expect(runUntil(capped, 0, 10_000 * S)).toEqual([]);
@@ -145,7 +145,7 @@ describe("expanding-window", () => {
   });
 
   it("percentile windows: sparse top ranks widen in rating points by themselves", () => {
-    const { mm, policy } = engine({ unit: "percentile", initial: 0.1, growth: 0 });
+    const { mm, policy } = engine({ unit: "percentile", initial: 0.1, growthPerSecond: 0 });
     // A dense middle and two far-apart players at the top.
     for (let i = 0; i < 18; i++) mm.enqueue(solo(`m${i}`, 1000 + i, { side: "A" }), 0); // side A: they cannot play each other
     mm.enqueue(solo("top1", 2500), 0);
@@ -158,17 +158,17 @@ describe("expanding-window", () => {
   });
 
   it("tells a waiting ticket its acceptance window in ratings (the status message's window), in every unit", () => {
-    const rating = engine({ initial: 100, growth: 10 });
+    const rating = engine({ initial: 100, growthPerSecond: 10 });
     rating.mm.enqueue(solo("a", 1500), 0);
     expect(rating.policy.acceptanceWindow("a", 5 * S)).toEqual({ min: 1350, max: 1650 });
     expect(rating.policy.acceptanceWindow("nobody", 5 * S)).toBeUndefined();
 
-    const relative = engine({ unit: "relative", initial: 0.05, growth: 0 });
+    const relative = engine({ unit: "relative", initial: 0.05, growthPerSecond: 0 });
     relative.mm.enqueue(solo("a", 2000), 0);
     expect(relative.policy.acceptanceWindow("a", 0)).toEqual({ min: 1900, max: 2100 });
 
     // Percentiles: 20 ratings 1000..1019 plus the ticket; ±10% of 21 is about two ranks either way.
-    const pct = engine({ unit: "percentile", initial: 0.1, growth: 0 });
+    const pct = engine({ unit: "percentile", initial: 0.1, growthPerSecond: 0 });
     for (let i = 0; i < 20; i++) pct.mm.enqueue(solo(`m${i}`, 1000 + i, { side: "A" }), 0);
     pct.mm.enqueue(solo("b", 1010, { side: "A" }), 0);
     const window = pct.policy.acceptanceWindow("b", 0)!;
@@ -182,7 +182,7 @@ describe("expanding-window", () => {
   });
 
   it("teams: 2v2 with a party, every pair of tickets accepting each other", () => {
-    const { mm, policy } = engine({ initial: 100, growth: 0 }, 2);
+    const { mm, policy } = engine({ initial: 100, growthPerSecond: 0 }, 2);
     mm.enqueue(party("duo", [1000, 1040]), 0); // mean 1020
     mm.enqueue(solo("s1", 1000), 0);
     mm.enqueue(solo("s2", 1110), 0); // 110 from s1: not acceptable with s1
@@ -195,7 +195,7 @@ describe("expanding-window", () => {
   });
 
   it("a leave makes the tickets that counted on it look again", () => {
-    const { mm } = engine({ initial: 100, growth: 0 });
+    const { mm } = engine({ initial: 100, growthPerSecond: 0 });
     mm.enqueue(solo("a", 1000, { side: "A" }), 0);
     mm.enqueue(solo("b", 1050, { side: "A" }), 0);
     expect(mm.tick(0)).toEqual([]);
@@ -211,18 +211,18 @@ describe("expanding-window", () => {
     expect(() => engine({ initial: -1 })).toThrow(/initial: must not be negative/);
     expect(() => engine({ initial: 200, max: 100 })).toThrow(/max: must be at least initial/);
     expect(() => engine({ width: 3 })).toThrow(/width: unknown field/);
-    expect(() => engine({ growth: "fast" })).toThrow(MatchmakerError);
+    expect(() => engine({ growthPerSecond: "fast" })).toThrow(MatchmakerError);
   });
 });
 
 describe("WindowRule", () => {
   it("linear and stepped widths, the clamp, and the wait to reach a distance agree", () => {
-    const linear = new WindowRule({ unit: "rating", initial: 10, growth: 2, step: 0, max: 50 });
+    const linear = new WindowRule({ unit: "rating", initial: 10, growthPerSecond: 2, stepMs: 0, max: 50 });
     expect(linear.width(5 * S)).toBe(20);
     expect(linear.width(100 * S)).toBe(50);
     expect(linear.waitToReach(21)).toBe(5500);
     expect(linear.waitToReach(51)).toBe(Infinity);
-    const stepped = new WindowRule({ unit: "rating", initial: 10, growth: 2, step: 10, max: Infinity });
+    const stepped = new WindowRule({ unit: "rating", initial: 10, growthPerSecond: 2, stepMs: 10_000, max: Infinity });
     expect(stepped.width(9999)).toBe(10);
     expect(stepped.width(10 * S)).toBe(30);
     expect(stepped.waitToReach(11)).toBe(10 * S);

@@ -56,8 +56,16 @@ describe("queue options", () => {
 
 describe("what the game room receives", () => {
   it("each player's window when matched, from a window policy, in MatchInfo", () => {
-    const mm = new Matchmaker({ teamSize: 1, policy: "expanding-window", params: { initial: 100, growth: 10 } });
-    const t = (id: string, rating: number, at: number): Ticket => ({ id, players: [{ id, rating }], enqueuedAt: at });
+    const mm = new Matchmaker({
+      teamSize: 1,
+      policy: "expanding-window",
+      params: { initial: 100, growthPerSecond: 10 },
+    });
+    const t = (id: string, rating: number, at: number): Ticket => ({
+      id,
+      players: [{ sessionId: id, rating }],
+      enqueuedAt: at,
+    });
     mm.enqueue(t("a", 1000, 0), 0);
     mm.enqueue(t("b", 1300, 10_000), 10_000);
     // a's window reaches 300 at 20 s; b's (from 10 s) at 30 s.
@@ -73,8 +81,8 @@ describe("what the game room receives", () => {
 
   it("policies without windows add nothing", () => {
     const mm = new Matchmaker({ teamSize: 1, policy: "greedy" });
-    mm.enqueue({ id: "a", players: [{ id: "a", rating: 1 }], enqueuedAt: 0 }, 0);
-    mm.enqueue({ id: "b", players: [{ id: "b", rating: 2 }], enqueuedAt: 0 }, 0);
+    mm.enqueue({ id: "a", players: [{ sessionId: "a", rating: 1 }], enqueuedAt: 0 }, 0);
+    mm.enqueue({ id: "b", players: [{ sessionId: "b", rating: 2 }], enqueuedAt: 0 }, 0);
     const [match] = mm.tick(0);
     for (const team of matchInfo(match, "q").teams)
       for (const p of team.players) expect(p).not.toHaveProperty("window");
@@ -126,7 +134,7 @@ describe("simulator flags", () => {
       const last = new Map<string, string>();
       let count = 0;
       for (const m of trace.matches) {
-        const [p, q] = m.teams.map((team) => team.players[0].identity!);
+        const [p, q] = m.teams.map((team) => team.players[0].playerId!);
         if (last.get(p) === q) count++;
         last.set(p, q);
         last.set(q, p);

@@ -1,14 +1,12 @@
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
 import {
-  createPolicy,
   greedy,
   GreedyPolicy,
   Matchmaker,
   MatchmakerError,
-  policyNames,
+  defaultPolicies,
   ratingSumDifference,
-  registerPolicy,
   type Match,
   type Ticket,
 } from "../../src/core/index.js";
@@ -119,14 +117,17 @@ describe("greedy: configuration and registry", () => {
     mm.enqueue(solo("a"), 0);
     expect(mm.nextWakeup(0)).toBeUndefined();
     expect(mm.policy.nextWakeup(1e9)).toBeUndefined();
-    expect(policyNames()).toContain("greedy");
+    expect(defaultPolicies.names()).toContain("greedy");
   });
 
   it("refuses an unknown policy name with unknown_policy, naming the registered ones", () => {
     const error = expectError(() => new Matchmaker({ teamSize: 1, policy: "no-such-policy" }), "unknown_policy");
     expect(error.message).toContain("no-such-policy");
     expect(error.message).toContain("greedy");
-    expectError(() => createPolicy("nope", { teamSize: 1, imbalance: ratingSumDifference }), "unknown_policy");
+    expectError(
+      () => defaultPolicies.create("nope", { teamSize: 1, imbalance: ratingSumDifference }),
+      "unknown_policy",
+    );
   });
 
   it("refuses parameters greedy does not take with invalid_config", () => {
@@ -150,7 +151,7 @@ describe("greedy: configuration and registry", () => {
   });
 
   it("refuses to register a second policy named greedy", () => {
-    expectError(() => registerPolicy(greedy), "invalid_config");
+    expectError(() => defaultPolicies.register(greedy), "invalid_config");
   });
 });
 

@@ -14,8 +14,12 @@ import {
   type Ticket,
 } from "../../src/core/index.js";
 
-const players = (...ratings: number[]): Player[] => ratings.map((rating, i) => ({ id: `p${i}`, rating }));
-const solo = (id: string, rating: number, enqueuedAt = 0): Ticket => ({ id, players: [{ id, rating }], enqueuedAt });
+const players = (...ratings: number[]): Player[] => ratings.map((rating, i) => ({ sessionId: `p${i}`, rating }));
+const solo = (id: string, rating: number, enqueuedAt = 0): Ticket => ({
+  id,
+  players: [{ sessionId: id, rating }],
+  enqueuedAt,
+});
 
 describe("Alman–McKay components", () => {
   it("p-skill is the sum for p = 1, the Euclidean norm for p = 2, the best player for p = ∞", () => {
@@ -120,7 +124,7 @@ describe("win-probability fairness (openskill)", () => {
     return x >= 0 ? (1 + erf) / 2 : (1 - erf) / 2;
   };
   const rated = (...pairs: Array<[number, number]>): Player[] =>
-    pairs.map(([rating, uncertainty], i) => ({ id: `u${i}`, rating, uncertainty }));
+    pairs.map(([rating, uncertainty], i) => ({ sessionId: `u${i}`, rating, uncertainty }));
 
   it("is the gap |2Φ(Δμ / √(2β² + Σσ²)) − 1| between the teams' predicted chances", () => {
     const f = imbalanceFunction(resolveImbalance({ kind: "win-probability", beta: 4 }));
@@ -147,10 +151,10 @@ describe("win-probability fairness (openskill)", () => {
   it("lets the engine pick the split with the closest predicted chances", () => {
     const engine = new Matchmaker({ teamSize: 2, imbalance: { kind: "win-probability" } });
     const tickets: Ticket[] = [
-      { id: "a", players: [{ id: "a", rating: 30, uncertainty: 1 }], enqueuedAt: 0 },
-      { id: "b", players: [{ id: "b", rating: 28, uncertainty: 1 }], enqueuedAt: 1 },
-      { id: "c", players: [{ id: "c", rating: 22, uncertainty: 1 }], enqueuedAt: 2 },
-      { id: "d", players: [{ id: "d", rating: 20, uncertainty: 1 }], enqueuedAt: 3 },
+      { id: "a", players: [{ sessionId: "a", rating: 30, uncertainty: 1 }], enqueuedAt: 0 },
+      { id: "b", players: [{ sessionId: "b", rating: 28, uncertainty: 1 }], enqueuedAt: 1 },
+      { id: "c", players: [{ sessionId: "c", rating: 22, uncertainty: 1 }], enqueuedAt: 2 },
+      { id: "d", players: [{ sessionId: "d", rating: 20, uncertainty: 1 }], enqueuedAt: 3 },
     ];
     for (const t of tickets) engine.enqueue(t, t.enqueuedAt);
     const [match] = engine.tick(5);

@@ -81,12 +81,12 @@ describe("engine invariants under random sessions (greedy)", () => {
         // Every player that ever entered is in exactly one place.
         const places = new Map<string, string[]>();
         const put = (playerId: string, place: string) => places.set(playerId, [...(places.get(playerId) ?? []), place]);
-        for (const t of pool) for (const p of t.players) put(p.id, "waiting");
-        for (const t of cancelled.values()) for (const p of t.players) put(p.id, "cancelled");
-        for (const m of active) for (const team of m.teams) for (const p of team.players) put(p.id, m.id);
+        for (const t of pool) for (const p of t.players) put(p.sessionId, "waiting");
+        for (const t of cancelled.values()) for (const p of t.players) put(p.sessionId, "cancelled");
+        for (const m of active) for (const team of m.teams) for (const p of team.players) put(p.sessionId, m.id);
         const entered = [...issued.values()].flatMap((t) => t.players);
         expect(places.size).toBe(entered.length);
-        for (const p of entered) expect(places.get(p.id), `player ${p.id}`).toHaveLength(1);
+        for (const p of entered) expect(places.get(p.sessionId), `player ${p.sessionId}`).toHaveLength(1);
 
         expect(mm.stats(now)).toMatchObject({
           waitingTickets: waiting.size,

@@ -26,12 +26,12 @@ describe("Matchmaker.enqueue validation", () => {
   const withPlayer = (player: Record<string, unknown>) => ({ id: "bad", players: [player], enqueuedAt: 0 });
 
   it.each([
-    ["a NaN rating", withPlayer({ id: "p", rating: NaN }), "rating"],
-    ["an infinite rating", withPlayer({ id: "p", rating: Infinity }), "rating"],
-    ["a string rating", withPlayer({ id: "p", rating: "1500" }), "rating"],
-    ["an empty player id", withPlayer({ id: "", rating: 1500 }), "id"],
-    ["an unknown player field", withPlayer({ id: "p", rating: 1500, admin: true }), "admin"],
-    ["an empty ticket id", { id: "", players: [{ id: "p", rating: 1 }], enqueuedAt: 0 }, "id"],
+    ["a NaN rating", withPlayer({ sessionId: "p", rating: NaN }), "rating"],
+    ["an infinite rating", withPlayer({ sessionId: "p", rating: Infinity }), "rating"],
+    ["a string rating", withPlayer({ sessionId: "p", rating: "1500" }), "rating"],
+    ["an empty player id", withPlayer({ sessionId: "", rating: 1500 }), "id"],
+    ["an unknown player field", withPlayer({ sessionId: "p", rating: 1500, admin: true }), "admin"],
+    ["an empty ticket id", { id: "", players: [{ sessionId: "p", rating: 1 }], enqueuedAt: 0 }, "id"],
     ["zero players", { id: "bad", players: [], enqueuedAt: 0 }, "players"],
     ["a party larger than teamSize", party("bad", [1, 2, 3]), "teamSize = 2"],
     ["a NaN enqueue time", { ...solo("bad"), enqueuedAt: NaN }, "enqueuedAt"],
@@ -48,7 +48,7 @@ describe("Matchmaker.enqueue validation", () => {
     mm.enqueue(solo("t"), 0);
     expectRefused(
       mm,
-      { id: "t", players: [{ id: "someone-else", rating: 1 }], enqueuedAt: 0 },
+      { id: "t", players: [{ sessionId: "someone-else", rating: 1 }], enqueuedAt: 0 },
       "duplicate_ticket",
       '"t"',
     );
@@ -62,8 +62,8 @@ describe("Matchmaker.enqueue validation", () => {
       {
         id: "t2",
         players: [
-          { id: "fresh", rating: 1 },
-          { id: "t1/0", rating: 1 },
+          { sessionId: "fresh", rating: 1 },
+          { sessionId: "t1/0", rating: 1 },
         ],
         enqueuedAt: 0,
       },
@@ -79,8 +79,8 @@ describe("Matchmaker.enqueue validation", () => {
       {
         id: "t",
         players: [
-          { id: "p", rating: 1 },
-          { id: "p", rating: 1 },
+          { sessionId: "p", rating: 1 },
+          { sessionId: "p", rating: 1 },
         ],
         enqueuedAt: 0,
       },
@@ -91,8 +91,10 @@ describe("Matchmaker.enqueue validation", () => {
   it("does not hand a refused ticket to the policy: it never plays", () => {
     const mm = new Matchmaker({ teamSize: 1 });
     mm.enqueue(solo("a"), 0);
-    expect(() => mm.enqueue(withPlayer({ id: "p", rating: NaN }) as unknown as Ticket, 1)).toThrow(MatchmakerError);
-    expect(() => mm.enqueue({ id: "dup", players: [{ id: "a/0", rating: 1 }], enqueuedAt: 1 }, 1)).toThrow(
+    expect(() => mm.enqueue(withPlayer({ sessionId: "p", rating: NaN }) as unknown as Ticket, 1)).toThrow(
+      MatchmakerError,
+    );
+    expect(() => mm.enqueue({ id: "dup", players: [{ sessionId: "a/0", rating: 1 }], enqueuedAt: 1 }, 1)).toThrow(
       MatchmakerError,
     );
     expect(mm.tick(1)).toEqual([]);
@@ -195,7 +197,7 @@ describe("Matchmaker.requeue", () => {
     mm.enqueue(solo("b"), 0);
     const [match] = mm.tick(0);
     // Player a/0 queued again meanwhile, under a new ticket.
-    mm.enqueue({ id: "a-again", players: [{ id: "a/0", rating: 1500 }], enqueuedAt: 5 }, 5);
+    mm.enqueue({ id: "a-again", players: [{ sessionId: "a/0", rating: 1500 }], enqueuedAt: 5 }, 5);
     const refused = mm.requeue(match.tickets, 10);
     expect(ids(refused)).toEqual(["a"]);
     expect(idSet(mm.waiting())).toEqual(["a-again", "b"]);
@@ -215,7 +217,7 @@ describe("Matchmaker: match fields", () => {
     expect(match.createdAt).toBe(1000);
     expect(match.teamSize).toBe(2);
     expect(match.tickets.map((t) => mm.get(t.id))).toEqual([undefined, undefined, undefined]);
-    const waits = Object.fromEntries(match.teams.flatMap((t) => t.players).map((p) => [p.id, p.waitMs]));
+    const waits = Object.fromEntries(match.teams.flatMap((t) => t.players).map((p) => [p.sessionId, p.waitMs]));
     expect(waits).toEqual({ "a/0": 1000, "b/0": 900, "c/0": 800, "c/1": 800 });
     // The duo (3000) against a + b (3200).
     expect(match.quality).toEqual({ imbalance: 200, spread: 300, meanWaitMs: 875, maxWaitMs: 1000 });

@@ -2,7 +2,7 @@ import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
 import { almanMcKay, MatchmakerError, partition, type Player } from "../../src/core/index.js";
 
-const players = (ratings: readonly number[]): Player[] => ratings.map((rating, i) => ({ id: `p${i}`, rating }));
+const players = (ratings: readonly number[]): Player[] => ratings.map((rating, i) => ({ sessionId: `p${i}`, rating }));
 
 /** Every way to cut `items` into groups of `size` (order of groups and within groups ignored). */
 function* groupings<T>(items: readonly T[], size: number): Generator<T[][]> {
@@ -55,12 +55,12 @@ describe("partition", () => {
 
   it("refuses bad input, naming the problem", () => {
     expect(() => partition(players([1, 2]), 0)).toThrow(MatchmakerError);
-    expect(() => partition([{ id: "a", rating: NaN }], 1)).toThrow(/non-finite rating/);
+    expect(() => partition([{ sessionId: "a", rating: NaN }], 1)).toThrow(/non-finite rating/);
     expect(() =>
       partition(
         [
-          { id: "a", rating: 1 },
-          { id: "a", rating: 2 },
+          { sessionId: "a", rating: 1 },
+          { sessionId: "a", rating: 2 },
         ],
         1,
       ),

@@ -35,7 +35,7 @@ const policyArb = fc.oneof(
     policy: fc.constant("best-game"),
     params: fc.record({
       threshold: fc.double({ min: 0, max: 500, noNaN: true }),
-      thresholdGrowth: fc.double({ min: 0, max: 200, noNaN: true }),
+      thresholdGrowthPerSecond: fc.double({ min: 0, max: 200, noNaN: true }),
     }),
   }),
   fc.record({
@@ -43,8 +43,8 @@ const policyArb = fc.oneof(
     params: fc.record({
       unit: fc.constantFrom("rating", "relative", "percentile"),
       initial: fc.double({ min: 0, max: 0.3, noNaN: true }),
-      growth: fc.double({ min: 0, max: 0.5, noNaN: true }),
-      step: fc.constantFrom(0, 0.5, 1),
+      growthPerSecond: fc.double({ min: 0, max: 0.5, noNaN: true }),
+      stepMs: fc.constantFrom(0, 500, 1000),
     }),
   }),
   fc.record({

@@ -14,7 +14,7 @@ import {
   type Side,
   type Ticket,
 } from "../../src/core/index.js";
-import { RoleWindows, SeatMatching } from "../../src/policies/role-windows.js";
+import { RoleWindows, SeatMatching } from "../../src/policies/shared/role-windows.js";
 import { lemma6Bound } from "../../src/policies/roles.js";
 import { expectValidMatch } from "../helpers/match-checks.js";
 import {
@@ -257,7 +257,7 @@ describe("Lemma 6's lower bound, which orders the lazy splits", () => {
       const params = { alpha, p, q, floor };
       const f = almanMcKay(params);
       const bound = lemma6Bound({ teamSize: k, imbalance: f, imbalanceSpec: { kind: "alman-mckay", ...params } })!;
-      const players = ratings.map((rating, i) => ({ id: `p${i}`, rating }));
+      const players = ratings.map((rating, i) => ({ sessionId: `p${i}`, rating }));
       const b = bound(Math.min(...ratings), Math.max(...ratings));
       for (let mask = 0; mask < 1 << (2 * k); mask++) {
         const a = players.filter((_, i) => mask & (1 << i));

@@ -5,7 +5,7 @@ import {
   MatchmakerError,
   Matchmaker,
   matchRoles,
-  queueRolesProblem,
+  checkQueueRoles,
   ratingSumDifference,
   RoleGameSearch,
   RoleTable,
@@ -18,7 +18,7 @@ import { ids } from "../helpers/tickets.js";
 
 const R3 = ["tank", "healer", "dps"];
 const R5 = ["top", "jungle", "mid", "bot", "support"];
-const p = (id: string, roles: string[], rating = 1000): Player => ({ id, rating, roles });
+const p = (id: string, roles: string[], rating = 1000): Player => ({ sessionId: id, rating, roles });
 
 describe("assignRoles: the shared role-assignment step", () => {
   it("gives every player an accepted role, one per role on each team", () => {
@@ -139,7 +139,7 @@ describe("assembleTeams with roles", () => {
 
 describe("role queue configuration", () => {
   it("needs exactly teamSize distinct non-empty role names, teamSize at most 8", () => {
-    expect(queueRolesProblem(R5, 5)).toBeUndefined();
+    expect(checkQueueRoles(R5, 5)).toBeUndefined();
     const bad: Array<[unknown, RegExp]> = [
       [["top", "mid"], /roles: must name exactly teamSize = 5 roles, got 2/],
       [["top", "top", "mid", "bot", "support"], /roles: "top" is listed twice/],
@@ -192,7 +192,7 @@ describe("enqueue validation in role queues", () => {
 
   it("every player must list one or more of the queue's roles, and nothing else", () => {
     const m = mm();
-    expect(refused(m, { id: "t", players: [{ id: "p", rating: 1 }], enqueuedAt: 0 })).toBe(
+    expect(refused(m, { id: "t", players: [{ sessionId: "p", rating: 1 }], enqueuedAt: 0 })).toBe(
       "invalid ticket: players.0.roles: is required in a role queue (one or more of top, jungle, mid, bot, support)",
     );
     expect(refused(m, roleSolo("t", 1, []))).toMatch(/players\.0\.roles: is required/);
@@ -201,7 +201,11 @@ describe("enqueue validation in role queues", () => {
     );
     expect(refused(m, roleSolo("t", 1, ["mid", "mid"]))).toMatch(/players\.0\.roles: "mid" is listed twice/);
     expect(
-      refused(m, { id: "t", players: [{ id: "p", rating: 1, roles: "mid" as unknown as string[] }], enqueuedAt: 0 }),
+      refused(m, {
+        id: "t",
+        players: [{ sessionId: "p", rating: 1, roles: "mid" as unknown as string[] }],
+        enqueuedAt: 0,
+      }),
     ).toMatch(/players\.0\.roles: must be a list of role names/);
     const duo = roleParty("d", [
       { rating: 1, roles: ["mid"] },
@@ -291,7 +295,7 @@ describe("role queue matches", () => {
     expect(match.quality.imbalance).toBe(10);
     const big = new RolesPolicy(
       { teamSize: 1, imbalance: ratingSumDifference, roles: ["solo"] },
-      { mode: "exact", threshold: Infinity, thresholdGrowth: 0 },
+      { mode: "exact", threshold: Infinity, thresholdGrowthPerSecond: 0 },
     );
     for (let i = 0; i < 17; i++) big.add(roleSolo(`u${i}`, i, ["solo"]));
     expect(() => big.poll(0)).toThrow(
@@ -304,7 +308,7 @@ describe("role queue matches", () => {
       teamSize: 1,
       policy: "roles",
       roles: ["solo"],
-      params: { threshold: 10, thresholdGrowth: 5 },
+      params: { threshold: 10, thresholdGrowthPerSecond: 5 },
     });
     m.enqueue(roleSolo("a", 1000, ["solo"], { at: 0 }), 0);
     m.enqueue(roleSolo("b", 1030, ["solo"], { at: 0 }), 0);

@@ -3,15 +3,15 @@ import { Matchmaker, MatchmakerError, PatientPolicy, type Ticket } from "../../s
 
 const solo = (id: string, at: number, rating = 0, side?: "A" | "B"): Ticket => ({
   id,
-  players: [{ id, rating }],
+  players: [{ sessionId: id, rating }],
   enqueuedAt: at,
   ...(side ? { side } : {}),
 });
 const duo = (id: string, at: number, side?: "A" | "B"): Ticket => ({
   id,
   players: [
-    { id: `${id}.1`, rating: 0 },
-    { id: `${id}.2`, rating: 0 },
+    { sessionId: `${id}.1`, rating: 0 },
+    { sessionId: `${id}.2`, rating: 0 },
   ],
   enqueuedAt: at,
   ...(side ? { side } : {}),

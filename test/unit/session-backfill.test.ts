@@ -24,7 +24,7 @@ function setup() {
 describe("QueueSession backfill", () => {
   it("takes a waiting solo out of matching, then seats it (sending the seat)", () => {
     const { session, matchmaker, sent, shown } = setup();
-    session.join({ player: { id: "a", rating: 1500 } }, 0);
+    session.join({ player: { sessionId: "a", rating: 1500 } }, 0);
     const ticket = session.takeForBackfill("a", 10)!;
     expect(ticket.id).toBe("a");
     expect(session.placeOf("a")).toBe("backfill");
@@ -38,8 +38,8 @@ describe("QueueSession backfill", () => {
 
   it("puts a ticket back at its original place when the reservation fails, telling it nothing", () => {
     const { session, matchmaker, sent, shown } = setup();
-    session.join({ player: { id: "a", rating: 1500 } }, 0);
-    session.join({ player: { id: "b", rating: 1500 } }, 5);
+    session.join({ player: { sessionId: "a", rating: 1500 } }, 0);
+    session.join({ player: { sessionId: "b", rating: 1500 } }, 5);
     const ticket = session.takeForBackfill("a", 10)!;
     const before = sent.length;
     session.backfillFailed(ticket, 20);
@@ -52,7 +52,7 @@ describe("QueueSession backfill", () => {
 
   it("never takes a dropped player, and a player who leaves meanwhile is simply gone", () => {
     const { session, matchmaker } = setup();
-    session.join({ player: { id: "a", rating: 1500 } }, 0);
+    session.join({ player: { sessionId: "a", rating: 1500 } }, 0);
     session.drop("a");
     expect(session.takeForBackfill("a", 10)).toBeUndefined();
     session.reconnect("a", 11);
@@ -66,20 +66,20 @@ describe("QueueSession backfill", () => {
 
   it("seats a party whole, and holds it when a member left before a failed reservation", () => {
     const { session, sent } = setup();
-    session.join({ player: { id: "lead", rating: 1500 }, party: { size: 2 } }, 0);
+    session.join({ player: { sessionId: "lead", rating: 1500 }, party: { size: 2 } }, 0);
     const code = (sent.find((m) => m.type === "party")!.payload as PartyMessage).code;
-    session.join({ player: { id: "mate", rating: 1500 }, partyCode: code }, 1);
+    session.join({ player: { sessionId: "mate", rating: 1500 }, partyCode: code }, 1);
     const partyId = session.parties.of("lead")!.id;
     const ticket = session.takeForBackfill(partyId, 2)!;
-    expect(ticket.players.map((p) => p.id)).toEqual(["lead", "mate"]);
+    expect(ticket.players.map((p) => p.sessionId)).toEqual(["lead", "mate"]);
     session.leave("mate", 3);
     session.backfillFailed(ticket, 4);
     expect(session.placeOf("lead")).toBe("party"); // held, as after a failed game creation
 
     const again = setup();
-    again.session.join({ player: { id: "lead", rating: 1500 }, party: { size: 2 } }, 0);
+    again.session.join({ player: { sessionId: "lead", rating: 1500 }, party: { size: 2 } }, 0);
     const code2 = (again.sent.find((m) => m.type === "party")!.payload as PartyMessage).code;
-    again.session.join({ player: { id: "mate", rating: 1500 }, partyCode: code2 }, 1);
+    again.session.join({ player: { sessionId: "mate", rating: 1500 }, partyCode: code2 }, 1);
     const t2 = again.session.takeForBackfill(again.session.parties.of("lead")!.id, 2)!;
     expect(
       again.session.backfillSeated(

@@ -169,7 +169,7 @@ function checkInvariants(h: Harness, joined: readonly string[]): void {
   const seen = new Map<string, string[]>();
   const note = (id: string, where: string) => seen.set(id, [...(seen.get(id) ?? []), where]);
   const waitingTickets = [...mm.waiting()];
-  for (const t of waitingTickets) for (const p of t.players) note(p.id, `waiting:${t.id}`);
+  for (const t of waitingTickets) for (const p of t.players) note(p.sessionId, `waiting:${t.id}`);
   for (const pm of session.pending.all())
     for (const id of pm.humans) if (!pm.gone.has(id)) note(id, `${pm.stage}:${pm.match.id}`);
   for (const party of session.parties.all()) {
@@ -210,7 +210,7 @@ function checkInvariants(h: Harness, joined: readonly string[]): void {
     if (party.status === "queued") {
       const ticket = mm.get(party.id);
       check(
-        sorted(ticket?.players.map((p) => p.id) ?? []) === sorted(party.members),
+        sorted(ticket?.players.map((p) => p.sessionId) ?? []) === sorted(party.members),
         () => `party ${party.id}'s ticket does not hold its members`,
       );
     }
@@ -218,14 +218,14 @@ function checkInvariants(h: Harness, joined: readonly string[]): void {
       const pm = session.pending.of(party.members[0]!)!;
       const team = pm.match.teams.find((t) => t.ticketIds.includes(party.id));
       check(
-        team !== undefined && party.members.every((id) => team.players.some((p) => p.id === id)),
+        team !== undefined && party.members.every((id) => team.players.some((p) => p.sessionId === id)),
         () => `party ${party.id} is not whole on one team`,
       );
     }
   }
   // Every pending match is whole: 2k distinct players.
   for (const pm of session.pending.all()) {
-    const players = pm.match.teams.flatMap((t) => t.players.map((p) => p.id));
+    const players = pm.match.teams.flatMap((t) => t.players.map((p) => p.sessionId));
     check(new Set(players).size === 2 * mm.teamSize, () => `match ${pm.match.id} is not whole`);
   }
 }
@@ -246,7 +246,7 @@ describe("QueueSession under random sessions", () => {
         const id = `p${++seq}`;
         h.connected.add(id); // the client is connected while it joins
         try {
-          session.join({ player: { id, rating: r }, ...extra }, now);
+          session.join({ player: { sessionId: id, rating: r }, ...extra }, now);
         } catch (error) {
           h.connected.delete(id);
           expect(error).toBeInstanceOf(JoinRefused);
@@ -350,7 +350,7 @@ describe("QueueSession under random sessions", () => {
             if (match === undefined) break;
             if (op.kind === "spawnFail") session.spawnFailed(match.id, now);
             else {
-              const humans = match.teams.flatMap((t) => t.players.filter((p) => !p.bot).map((p) => p.id));
+              const humans = match.teams.flatMap((t) => t.players.filter((p) => !p.bot).map((p) => p.sessionId));
               const before = new Set(humans.filter((id) => !h.gone.has(id)));
               const outcome = session.spawned(
                 match.id,
@@ -373,7 +373,7 @@ describe("QueueSession under random sessions", () => {
         const seat = m.payload as { roomId: string; sessionId: string };
         expect(seat.sessionId).toBe(m.to);
         expect(
-          h.spawns.find((s) => s.id === seat.roomId)?.teams.some((t) => t.players.some((p) => p.id === m.to)),
+          h.spawns.find((s) => s.id === seat.roomId)?.teams.some((t) => t.players.some((p) => p.sessionId === m.to)),
         ).toBe(true);
       }
     },

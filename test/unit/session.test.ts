@@ -29,7 +29,7 @@ function setup(options: { teamSize?: number; readyCheck?: number; allowPartialPa
   });
   const last = <T>(to: string, type: string): T | undefined =>
     sent.filter((m) => m.to === to && m.type === type).at(-1)?.payload as T | undefined;
-  const solo = (id: string, now: number, rating = 1500) => session.join({ player: { id, rating } }, now);
+  const solo = (id: string, now: number, rating = 1500) => session.join({ player: { sessionId: id, rating } }, now);
   return { session, sent, removed, spawns, shown, last, solo };
 }
 
@@ -65,11 +65,11 @@ describe("party codes", () => {
 describe("QueueSession", () => {
   it("a party enters matching when complete, on one team, with a ticket id that is not a player's", () => {
     const { session, last, solo, spawns, shown } = setup();
-    session.join({ player: { id: "L", rating: 1500 }, party: { size: 2 } }, 0);
+    session.join({ player: { sessionId: "L", rating: 1500 }, party: { size: 2 } }, 0);
     const created = last<PartyMessage>("L", "party")!;
     expect(created).toMatchObject({ size: 2, members: 1, leader: true, status: "forming", event: "created" });
     expect(shown.size).toBe(0);
-    session.join({ player: { id: "M", rating: 1500 }, partyCode: created.code }, 10);
+    session.join({ player: { sessionId: "M", rating: 1500 }, partyCode: created.code }, 10);
     expect(last<PartyMessage>("M", "party")).toMatchObject({
       members: 2,
       leader: false,
@@ -81,20 +81,22 @@ describe("QueueSession", () => {
     solo("s2", 30);
     session.tick(30);
     expect(spawns).toHaveLength(1);
-    const team = spawns[0]!.teams.find((t) => t.players.some((p) => p.id === "L"))!;
-    expect(team.players.map((p) => p.id).sort()).toEqual(["L", "M"]);
+    const team = spawns[0]!.teams.find((t) => t.players.some((p) => p.sessionId === "L"))!;
+    expect(team.players.map((p) => p.sessionId).sort()).toEqual(["L", "M"]);
   });
 
   it("refuses a wrong or full party code without changing anything", () => {
     const { session, last } = setup();
-    session.join({ player: { id: "L", rating: 1500 }, party: { size: 2 } }, 0);
+    session.join({ player: { sessionId: "L", rating: 1500 }, party: { size: 2 } }, 0);
     const { code } = last<PartyMessage>("L", "party")!;
-    expect(() => session.join({ player: { id: "X", rating: 1 }, partyCode: "B".repeat(22) }, 0)).toThrow(
+    expect(() => session.join({ player: { sessionId: "X", rating: 1 }, partyCode: "B".repeat(22) }, 0)).toThrow(
       new JoinRefused("partyCode: no such party"),
     );
-    expect(() => session.join({ player: { id: "X", rating: 1 }, partyCode: code, side: "A" }, 0)).toThrow(/^side: /);
-    session.join({ player: { id: "M", rating: 1 }, partyCode: code }, 0);
-    expect(() => session.join({ player: { id: "Y", rating: 1 }, partyCode: code }, 0)).toThrow(
+    expect(() => session.join({ player: { sessionId: "X", rating: 1 }, partyCode: code, side: "A" }, 0)).toThrow(
+      /^side: /,
+    );
+    session.join({ player: { sessionId: "M", rating: 1 }, partyCode: code }, 0);
+    expect(() => session.join({ player: { sessionId: "Y", rating: 1 }, partyCode: code }, 0)).toThrow(
       "partyCode: the party is full",
     );
     expect(session.placeOf("X")).toBeUndefined();
@@ -103,10 +105,10 @@ describe("QueueSession", () => {
 
   it("a member leaving takes the ticket out of matching and tells the others; the leader restarts it", () => {
     const { session, last, shown, solo } = setup({ teamSize: 3, allowPartialParties: true });
-    session.join({ player: { id: "L", rating: 1500 }, party: { size: 3 } }, 0);
+    session.join({ player: { sessionId: "L", rating: 1500 }, party: { size: 3 } }, 0);
     const { code } = last<PartyMessage>("L", "party")!;
-    session.join({ player: { id: "M1", rating: 1500 }, partyCode: code }, 0);
-    session.join({ player: { id: "M2", rating: 1500 }, partyCode: code }, 0);
+    session.join({ player: { sessionId: "M1", rating: 1500 }, partyCode: code }, 0);
+    session.join({ player: { sessionId: "M2", rating: 1500 }, partyCode: code }, 0);
     expect(shown.size).toBe(1);
     session.leave("L", 5);
     expect(shown.size).toBe(0);
@@ -122,7 +124,7 @@ describe("QueueSession", () => {
     expect(session.start("M2", 6)).toEqual({ ok: false, error: "only the party leader can start" });
     // Solos can fill a 3v3 around the restarted party of two.
     expect(session.start("M1", 6)).toEqual({ ok: true });
-    expect(session.matchmaker.get(partyTicketId(code))?.players.map((p) => p.id)).toEqual(["M1", "M2"]);
+    expect(session.matchmaker.get(partyTicketId(code))?.players.map((p) => p.sessionId)).toEqual(["M1", "M2"]);
     for (const id of ["a", "b", "c", "d"]) solo(id, 7);
     session.tick(7);
     expect(session.placeOf("M1")).toBe("spawning");
@@ -130,7 +132,7 @@ describe("QueueSession", () => {
 
   it("start refuses an incomplete party unless the queue allows it", () => {
     const { session, last } = setup();
-    session.join({ player: { id: "L", rating: 1500 }, party: { size: 2 } }, 0);
+    session.join({ player: { sessionId: "L", rating: 1500 }, party: { size: 2 } }, 0);
     expect(session.start("L", 0)).toEqual({
       ok: false,
       error: "the party has 1 of 2 players and this queue does not start incomplete parties",
@@ -194,7 +196,7 @@ describe("QueueSession", () => {
     expect(session.placeOf("a")).toBe("ready-check");
     session.reconnect("a", 20);
     expect(spawns).toHaveLength(1);
-    expect(spawns[0]!.teams.flatMap((t) => t.players).find((p) => p.id === "a")!.waitMs).toBe(10);
+    expect(spawns[0]!.teams.flatMap((t) => t.players).find((p) => p.sessionId === "a")!.waitMs).toBe(10);
     session.drop("a");
     session.spawned(spawns[0]!.id, new Map(["a", "b", "c", "d"].map((id) => [id, `seat of ${id}`])), 30);
     expect(sent.filter((m) => m.to === "a" && m.type === "seat")).toHaveLength(0);
@@ -217,9 +219,9 @@ describe("QueueSession", () => {
 
   it("ready check: a party member declining holds the party and tells its other members; the rest keep their place", () => {
     const { session, removed, spawns, solo, last } = setup({ readyCheck: 5000 });
-    session.join({ player: { id: "L", rating: 1500 }, party: { size: 2 } }, 0);
+    session.join({ player: { sessionId: "L", rating: 1500 }, party: { size: 2 } }, 0);
     const { code } = last<PartyMessage>("L", "party")!;
-    session.join({ player: { id: "M", rating: 1500 }, partyCode: code }, 1);
+    session.join({ player: { sessionId: "M", rating: 1500 }, partyCode: code }, 1);
     solo("s1", 2);
     solo("s2", 3);
     session.tick(3);
@@ -244,12 +246,12 @@ describe("QueueSession", () => {
 
   it("a party member who drops is told the party's state when it reconnects", () => {
     const { session, sent, last } = setup({ teamSize: 3 });
-    session.join({ player: { id: "L", rating: 1500 }, party: { size: 3 } }, 0);
+    session.join({ player: { sessionId: "L", rating: 1500 }, party: { size: 3 } }, 0);
     const { code } = last<PartyMessage>("L", "party")!;
-    session.join({ player: { id: "M", rating: 1500 }, partyCode: code }, 0);
+    session.join({ player: { sessionId: "M", rating: 1500 }, partyCode: code }, 0);
     session.drop("M");
     const before = sent.filter((m) => m.to === "M").length;
-    session.join({ player: { id: "N", rating: 1500 }, partyCode: code }, 5);
+    session.join({ player: { sessionId: "N", rating: 1500 }, partyCode: code }, 5);
     expect(sent.filter((m) => m.to === "M")).toHaveLength(before); // nothing sent while away
     expect(session.placeOf("M")).toBe("waiting");
     session.reconnect("M", 6);

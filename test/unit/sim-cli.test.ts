@@ -2,7 +2,6 @@ import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import "../../src/core/index.js";
 import { main } from "../../src/sim/main.js";
 import { parseSimulationArgs, UsageError } from "../../src/sim/options.js";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import "../../src/core/index.js";
 import { Matchmaker } from "../../src/core/matchmaker.js";
-import { registerPolicy } from "../../src/core/policy.js";
+import { PolicyRegistry } from "../../src/core/policy.js";
+import { defaultPolicies } from "../../src/policies/default-registry.js";
 import type { Match } from "../../src/core/types.js";
 import { measure, schlupGameCost, wuImbalance } from "../../src/sim/measures.js";
 import { Random } from "../../src/sim/random.js";
@@ -96,7 +96,7 @@ describe("traffic", () => {
 /** A 1v1 match by hand. */
 function duel(ratingA: number, ratingB: number, waitA: number, waitB: number, bots = 0): Match {
   const player = (id: string, rating: number, waitMs: number, bot = false) => ({
-    id,
+    sessionId: id,
     rating,
     ticketId: id,
     waitMs,
@@ -110,7 +110,7 @@ function duel(ratingA: number, ratingB: number, waitA: number, waitB: number, bo
       { side: "A", players: [player("a", ratingA, waitA)], ticketIds: ["a"], ratingSum: ratingA },
       { side: "B", players: [player("b", ratingB, waitB, bots > 0)], ticketIds: ["b"], ratingSum: ratingB },
     ],
-    tickets: [{ id: "a", players: [{ id: "a", rating: ratingA }], enqueuedAt: 10_000 - waitA }],
+    tickets: [{ id: "a", players: [{ sessionId: "a", rating: ratingA }], enqueuedAt: 10_000 - waitA }],
     bots,
     quality: {
       imbalance: Math.abs(ratingA - ratingB),
@@ -161,7 +161,7 @@ describe("simulate", () => {
       params: { r: 8 },
       teamSize: 1,
       traffic: uniformSolos(0.2),
-      maxWait: 5,
+      maxWaitMs: 5000,
       tickets: 300,
     });
     expect(trace.unmatched).toHaveLength(0);
@@ -171,7 +171,8 @@ describe("simulate", () => {
   });
 
   it("stops a policy that keeps asking to be woken without forming a game", () => {
-    registerPolicy({
+    const policies = new PolicyRegistry([...defaultPolicies.all()]);
+    policies.register({
       name: "test-restless",
       summary: "always wants to be woken now",
       create: () => ({
@@ -182,9 +183,9 @@ describe("simulate", () => {
         nextWakeup: (now: number) => now,
       }),
     });
-    expect(() => simulate({ policy: "test-restless", teamSize: 1, traffic: uniformSolos(1), tickets: 5 })).toThrow(
-      /keeps asking to be woken/,
-    );
-    expect(new Matchmaker({ teamSize: 1, policy: "test-restless" }).nextWakeup(7)).toBe(7);
+    expect(() =>
+      simulate({ policy: "test-restless", policies, teamSize: 1, traffic: uniformSolos(1), tickets: 5 }),
+    ).toThrow(/keeps asking to be woken/);
+    expect(new Matchmaker({ teamSize: 1, policy: "test-restless", policies }).nextWakeup(7)).toBe(7);
   });
 });

@@ -6,7 +6,7 @@ import { WaitEstimator } from "../../src/core/wait-estimate.js";
 
 const solo = (id: string, rating: number, extra: Partial<Ticket> = {}): Ticket => ({
   id,
-  players: [{ id, rating }],
+  players: [{ sessionId: id, rating }],
   enqueuedAt: 0,
   ...extra,
 });
@@ -16,8 +16,8 @@ describe("breakdown", () => {
     const duo: Ticket = {
       id: "d",
       players: [
-        { id: "d1", rating: 1 },
-        { id: "d2", rating: 1 },
+        { sessionId: "d1", rating: 1 },
+        { sessionId: "d2", rating: 1 },
       ],
       enqueuedAt: 0,
       side: "B",

@@ -8,7 +8,7 @@ function ticket(rating: number, extra: Partial<Ticket> & { party?: number } = {}
   const id = `t${++seq}`;
   return {
     id,
-    players: Array.from({ length: party }, (_, i) => ({ id: `${id}p${i}`, rating })),
+    players: Array.from({ length: party }, (_, i) => ({ sessionId: `${id}p${i}`, rating })),
     enqueuedAt: 0,
     ...rest,
   };

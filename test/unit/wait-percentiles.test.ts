@@ -8,8 +8,8 @@ describe("engine wait percentiles", () => {
     // Ten matches of two solos: waits 0 and 100·i for i = 1..10 (twenty waits).
     for (let i = 1; i <= 10; i++) {
       const now = i * 10_000;
-      mm.enqueue({ id: `a${i}`, players: [{ id: `a${i}`, rating: 1000 }], enqueuedAt: now - 100 * i }, now);
-      mm.enqueue({ id: `b${i}`, players: [{ id: `b${i}`, rating: 1000 }], enqueuedAt: now }, now);
+      mm.enqueue({ id: `a${i}`, players: [{ sessionId: `a${i}`, rating: 1000 }], enqueuedAt: now - 100 * i }, now);
+      mm.enqueue({ id: `b${i}`, players: [{ sessionId: `b${i}`, rating: 1000 }], enqueuedAt: now }, now);
       expect(mm.tick(now)).toHaveLength(1);
     }
     // Sorted: ten 0s, then 100..1000. Ranks: p50 -> 10th (0), p95 -> 19th (900), p99 -> 20th (1000).

@@ -121,7 +121,7 @@ describe("zones", () => {
     mm.enqueue(solo("a", 2000, { zones: ["advanced"], at: 6 }), 6);
     const [again] = mm.tick(6);
     expect(again.zone).toBe("advanced");
-    expect(again.teams.flatMap((t) => t.players).find((p) => p.id === "c/0")!.waitMs).toBe(6);
+    expect(again.teams.flatMap((t) => t.players).find((p) => p.sessionId === "c/0")!.waitMs).toBe(6);
   });
 
   it("fills a bot game inside one zone the overdue ticket accepts", () => {

@@ -31,12 +31,12 @@
  * be assembled; the scan searches subsets of the acceptable tickets nearest the scanner, up to
  * `budget` search steps per scan (so for teams the closest game is exact while within budget).
  */
-import { Heap } from "heap-js";
-import { canAssemble } from "../core/assembly.js";
-import type { AcceptanceWindow, Policy, PolicyContext } from "../core/policy.js";
-import { repeatAllowedAt, type RepeatAvoidance } from "../core/recent-opponents.js";
-import { meanRating, type Ticket } from "../core/types.js";
-import { compareRanked, sortedTree, type RankedKey, type SortedTree } from "../core/sorted-tree.js";
+import { canAssemble } from "../../core/assembly.js";
+import type { AcceptanceWindow, Policy, PolicyContext } from "../../core/policy.js";
+import { repeatAllowedAt, type RepeatAvoidance } from "../../core/recent-opponents.js";
+import { meanRating, type Ticket } from "../../core/types.js";
+import { compareRanked, sortedTree, type RankedKey, type SortedTree } from "../../core/sorted-tree.js";
+import { LazyHeap } from "./lazy-heap.js";
 
 /** Default search steps per scan for teams (teamSize > 1). */
 export const DEFAULT_WINDOW_BUDGET = 512;
@@ -81,6 +81,13 @@ const compareCandidates = (a: Candidate, b: Candidate): number =>
   a.oldest - b.oldest ||
   compareKeys(a.anchor.key, b.anchor.key);
 
+/** A candidate stands while its anchor has not rescanned and all its tickets still wait. */
+const isLiveCandidate = (c: Candidate): boolean =>
+  c.anchor.alive && c.version === c.anchor.version && c.members.every((m) => m.alive);
+
+/** A wake-up stands while it is its ticket's latest. */
+const isLiveWake = (w: Wake): boolean => w.entry.alive && w.version === w.entry.wakeVersion;
+
 export abstract class SweepMatcher implements Policy {
   abstract readonly name: string;
   private readonly teamSize: number;
@@ -90,8 +97,8 @@ export abstract class SweepMatcher implements Policy {
   private readonly byId = new Map<string, Entry>();
   /** Member → anchors whose candidate may include it (pruned lazily). */
   private readonly dependents = new Map<Entry, Set<Entry>>();
-  private readonly candidates = new Heap<Candidate>(compareCandidates);
-  private readonly wakes = new Heap<Wake>((a, b) => a.at - b.at);
+  private readonly candidates = new LazyHeap<Candidate>(compareCandidates, isLiveCandidate);
+  private readonly wakes = new LazyHeap<Wake>((a, b) => a.at - b.at, isLiveWake);
   private seq = 0;
   /** The latest time the policy was told (removals carry no time). */
   protected lastNow = -Infinity;
@@ -190,14 +197,7 @@ export abstract class SweepMatcher implements Policy {
   }
 
   nextWakeup(): number | undefined {
-    let next: number | undefined;
-    for (let top = this.wakes.peek(); top; top = this.wakes.peek()) {
-      if (top.entry.alive && top.version === top.entry.wakeVersion) {
-        next = top.at;
-        break;
-      }
-      this.wakes.pop();
-    }
+    const next = this.wakes.peek()?.at;
     const own = this.byId.size > 0 ? this.ownWakeup() : undefined;
     return own === undefined ? next : next === undefined ? own : Math.min(next, own);
   }
@@ -315,7 +315,7 @@ export abstract class SweepMatcher implements Policy {
   private runWakes(now: number): void {
     for (let top = this.wakes.peek(); top && top.at <= now; top = this.wakes.peek()) {
       this.wakes.pop();
-      if (top.entry.alive && top.version === top.entry.wakeVersion) this.scan(top.entry, now);
+      this.scan(top.entry, now);
     }
   }
 
@@ -422,25 +422,12 @@ export abstract class SweepMatcher implements Policy {
   }
 
   private top(): Candidate | undefined {
-    for (let top = this.candidates.peek(); top; top = this.candidates.peek()) {
-      if (top.anchor.alive && top.version === top.anchor.version && top.members.every((m) => m.alive)) return top;
-      this.candidates.pop();
-    }
-    return undefined;
+    return this.candidates.peek();
   }
 
   /** Drop stale heap entries once they outnumber the live ones. */
   private compact(): void {
-    const limit = 2 * this.byId.size + 64;
-    if (this.candidates.length > limit) {
-      this.candidates.init(
-        this.candidates
-          .toArray()
-          .filter((c) => c.anchor.alive && c.version === c.anchor.version && c.members.every((m) => m.alive)),
-      );
-    }
-    if (this.wakes.length > limit) {
-      this.wakes.init(this.wakes.toArray().filter((w) => w.entry.alive && w.version === w.entry.wakeVersion));
-    }
+    this.candidates.compact(this.byId.size, 64);
+    this.wakes.compact(this.byId.size, 64);
   }
 }

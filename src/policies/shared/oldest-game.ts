@@ -4,10 +4,10 @@
  * be split into two teams of `teamSize` (parties intact, sides honoured) and, when `compatible` is
  * given, whose tickets are pairwise compatible (e.g. no recent rematch).
  */
-import type { Ticket } from "../core/types.js";
+import type { Ticket } from "../../core/types.js";
 
 /** Search steps allowed when a pairwise predicate disables memoisation. */
-export const COMPATIBLE_SEARCH_STEPS = 20_000;
+const COMPATIBLE_SEARCH_STEPS = 20_000;
 
 export function findOldestGame(
   candidates: readonly Ticket[],

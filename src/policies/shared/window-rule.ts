@@ -1,12 +1,12 @@
 /**
  * A window that widens with the time a ticket has waited (the forum thread's first
- * suggestion): `initial` + `growth` per second, linearly or in steps of `step` seconds,
- * clamped at `max`. One rule serves every unit (rating points, a fraction of the ticket's own
+ * suggestion): `initial` + `growthPerSecond` per second of waiting, linearly or in steps of
+ * `stepMs`, clamped at `max`. One rule serves every unit (rating points, a fraction of the ticket's own
  * rating, or percentiles of the rating distribution).
  */
 import * as v from "valibot";
 
-import type { PlayerWindow } from "../core/types.js";
+import type { PlayerWindow } from "../../core/types.js";
 
 /** How a window's width is measured. */
 export type WindowUnit = PlayerWindow["unit"];
@@ -16,9 +16,9 @@ export interface WindowRuleOptions {
   readonly unit: WindowUnit;
   readonly initial: number;
   /** Width added per second of waiting. */
-  readonly growth: number;
-  /** Seconds between widenings; 0 widens continuously. */
-  readonly step: number;
+  readonly growthPerSecond: number;
+  /** Milliseconds between widenings; 0 widens continuously. */
+  readonly stepMs: number;
   readonly max: number;
 }
 
@@ -32,8 +32,8 @@ const nonNegative = v.pipe(
 export const windowRuleEntries = {
   unit: v.optional(v.picklist(["rating", "relative", "percentile"], 'must be "rating", "relative" or "percentile"')),
   initial: v.optional(nonNegative),
-  growth: v.optional(nonNegative),
-  step: v.optional(nonNegative),
+  growthPerSecond: v.optional(nonNegative),
+  stepMs: v.optional(nonNegative),
   max: v.optional(
     v.union([v.pipe(v.number(), v.minValue(0)), v.literal("inf")], 'must be a number of at least 0, Infinity or "inf"'),
   ),
@@ -42,24 +42,36 @@ export const windowRuleEntries = {
 export class WindowRule implements WindowRuleOptions {
   readonly unit: WindowUnit;
   readonly initial: number;
-  readonly growth: number;
-  readonly step: number;
+  readonly growthPerSecond: number;
+  readonly stepMs: number;
   readonly max: number;
+  /** `stepMs` in seconds, as the arithmetic below uses it. */
+  private readonly step: number;
 
   constructor(options: WindowRuleOptions) {
-    ({ unit: this.unit, initial: this.initial, growth: this.growth, step: this.step, max: this.max } = options);
+    ({
+      unit: this.unit,
+      initial: this.initial,
+      growthPerSecond: this.growthPerSecond,
+      stepMs: this.stepMs,
+      max: this.max,
+    } = options);
+    this.step = this.stepMs / 1000;
   }
 
   /** The width after waiting `waitMs`. */
   width(waitMs: number): number {
     const seconds = Math.max(0, waitMs) / 1000;
-    const grown = this.step > 0 ? this.growth * this.step * Math.floor(seconds / this.step) : this.growth * seconds;
+    const grown =
+      this.step > 0
+        ? this.growthPerSecond * this.step * Math.floor(seconds / this.step)
+        : this.growthPerSecond * seconds;
     return Math.min(this.max, this.initial + grown);
   }
 
   /** True once the window will never widen again. */
   capped(waitMs: number): boolean {
-    return this.growth === 0 || this.width(waitMs) >= this.max;
+    return this.growthPerSecond === 0 || this.width(waitMs) >= this.max;
   }
 
   /**
@@ -68,8 +80,8 @@ export class WindowRule implements WindowRuleOptions {
    */
   waitToReach(distance: number): number {
     if (distance <= this.width(0)) return 0;
-    if (distance > this.max || this.growth === 0) return Infinity;
-    const seconds = (distance - this.initial) / this.growth;
+    if (distance > this.max || this.growthPerSecond === 0) return Infinity;
+    const seconds = (distance - this.initial) / this.growthPerSecond;
     let ms =
       this.step > 0 ? this.step * Math.ceil(seconds / this.step - 1e-12) * 1000 : Math.ceil(seconds * 1000 - 1e-6);
     const stride = this.step > 0 ? this.step * 1000 : 1;

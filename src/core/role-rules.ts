@@ -7,6 +7,7 @@
  * queue's roles and of a ticket's, the role assignment of a team (a bipartite matching of at
  * most k players to the k roles), and the search for a role-valid game among tickets.
  */
+import { MatchmakerError } from "./errors.js";
 import type { Player, Ticket } from "./types.js";
 
 /**
@@ -18,51 +19,65 @@ export const MAX_ROLE_TEAM_SIZE = 8;
 /** Longest accepted role name. */
 export const MAX_ROLE_NAME_LENGTH = 32;
 
-/** Why a queue's role list is unusable (`undefined` when it is fine): exactly teamSize distinct non-empty names. */
-export function queueRolesProblem(roles: readonly unknown[], teamSize: number): string | undefined {
-  if (teamSize > MAX_ROLE_TEAM_SIZE) return `role queues support teamSize up to ${MAX_ROLE_TEAM_SIZE}, got ${teamSize}`;
-  if (roles.length !== teamSize) return `must name exactly teamSize = ${teamSize} roles, got ${roles.length}`;
+/**
+ * Check a queue's role list: exactly teamSize distinct non-empty names. Throws
+ * `MatchmakerError("invalid_config", "<what>: roles: …", "roles")` when it is unusable.
+ * @param what names the caller's options in the message (e.g. "MatchmakerRoom options").
+ */
+export function checkQueueRoles(roles: readonly unknown[], teamSize: number, what = "matchmaker options"): void {
+  const refuse = (problem: string): never => {
+    throw new MatchmakerError("invalid_config", `${what}: roles: ${problem}`, "roles");
+  };
+  if (teamSize > MAX_ROLE_TEAM_SIZE)
+    refuse(`role queues support teamSize up to ${MAX_ROLE_TEAM_SIZE}, got ${teamSize}`);
+  if (roles.length !== teamSize) refuse(`must name exactly teamSize = ${teamSize} roles, got ${roles.length}`);
   const seen = new Set<string>();
   for (const role of roles) {
-    if (typeof role !== "string" || role.length === 0) return "every role must be a non-empty string";
-    if (role.length > MAX_ROLE_NAME_LENGTH) return `role names have at most ${MAX_ROLE_NAME_LENGTH} characters`;
-    if (seen.has(role)) return `"${role}" is listed twice`;
-    seen.add(role);
+    if (typeof role !== "string" || role.length === 0) refuse("every role must be a non-empty string");
+    const name = role as string;
+    if (name.length > MAX_ROLE_NAME_LENGTH) refuse(`role names have at most ${MAX_ROLE_NAME_LENGTH} characters`);
+    if (seen.has(name)) refuse(`"${name}" is listed twice`);
+    seen.add(name);
   }
-  return undefined;
 }
 
 /**
- * Why a ticket's roles do not fit the queue (`undefined` when they do), naming the field.
- * With queue roles, every player lists one or more of them, nothing else and nothing twice, and
- * a party's members must be able to take different roles (they share a team). Without queue
- * roles, no player may carry roles.
+ * Check a ticket's roles against the queue's. With queue roles, every player lists one or more
+ * of them, nothing else and nothing twice, and a party's members must be able to take different
+ * roles (they share a team). Without queue roles, no player may carry roles. Throws
+ * `MatchmakerError("invalid_ticket", "<what>: <field>: …", field)`, the field being e.g.
+ * `players.0.roles`.
  */
-export function ticketRolesProblem(
+export function checkTicketRoles(
   ticket: Ticket,
   queue: readonly string[] | RoleTable | undefined,
-): string | undefined {
+  what = "invalid ticket",
+): void {
+  const refuse = (field: string, problem: string): never => {
+    throw new MatchmakerError("invalid_ticket", `${what}: ${field}: ${problem}`, field);
+  };
   if (!queue) {
     const i = ticket.players.findIndex((p) => p.roles !== undefined);
-    return i < 0 ? undefined : `players.${i}.roles: this queue has no roles`;
+    if (i >= 0) refuse(`players.${i}.roles`, "this queue has no roles");
+    return;
   }
   const table = queue instanceof RoleTable ? queue : new RoleTable(queue);
   const queueRoles = table.names;
   for (const [i, p] of ticket.players.entries()) {
+    const field = `players.${i}.roles`;
     if (!p.roles || p.roles.length === 0) {
-      return `players.${i}.roles: is required in a role queue (one or more of ${queueRoles.join(", ")})`;
+      refuse(field, `is required in a role queue (one or more of ${queueRoles.join(", ")})`);
     }
     const seen = new Set<string>();
-    for (const role of p.roles) {
+    for (const role of p.roles ?? []) {
       if (table.indexOf(role) === undefined) {
-        return `players.${i}.roles: "${role}" is not one of this queue's roles (${queueRoles.join(", ")})`;
+        refuse(field, `"${role}" is not one of this queue's roles (${queueRoles.join(", ")})`);
       }
-      if (seen.has(role)) return `players.${i}.roles: "${role}" is listed twice`;
+      if (seen.has(role)) refuse(field, `"${role}" is listed twice`);
       seen.add(role);
     }
   }
-  if (table.partyMasks(ticket).length === 0) return "players: the party's members cannot each take a different role";
-  return undefined;
+  if (table.partyMasks(ticket).length === 0) refuse("players", "the party's members cannot each take a different role");
 }
 
 /** A queue's roles by index (role i is bit i of a mask), with the masks of players and parties. */
@@ -76,6 +91,7 @@ export class RoleTable {
   private readonly partyMaskCache = new WeakMap<Ticket, number[]>();
 
   constructor(names: readonly string[]) {
+    // A precondition (masks are 32-bit); callers check the queue's roles first (checkQueueRoles).
     if (names.length > 30) throw new RangeError("a role table holds at most 30 roles");
     this.names = [...names];
     this.k = names.length;
@@ -189,7 +205,7 @@ export function assignRoles(
       table.k,
     );
     if (!roleOf) return undefined;
-    team.forEach((p, i) => assignment.set(p.id, table.names[roleOf[i]]));
+    team.forEach((p, i) => assignment.set(p.sessionId, table.names[roleOf[i]]));
   }
   return assignment;
 }

@@ -47,10 +47,10 @@
  * cannot seat a game (the usual state of a live queue between games) an operation costs
  * O(log n + k²). The best candidate is read in O(1).
  */
-import { Heap } from "heap-js";
-import { RoleGameSearch, type RoleTable } from "../core/roles.js";
-import type { Side, Ticket } from "../core/types.js";
-import { compareRanked, sortedTree, type RankedKey, type SortedTree } from "../core/sorted-tree.js";
+import { RoleGameSearch, type RoleTable } from "../../core/role-rules.js";
+import type { Side, Ticket } from "../../core/types.js";
+import { compareRanked, sortedTree, type RankedKey, type SortedTree } from "../../core/sorted-tree.js";
+import { LazyHeap } from "./lazy-heap.js";
 
 /** A ticket's place in rating order: its lowest rating, then the order it was added in. */
 type OrderKey = RankedKey;
@@ -253,12 +253,13 @@ export class RoleWindows {
   /** The chain of minimal windows, by their first ticket. */
   private readonly windows: SortedTree<OrderKey, WindowRecord> = sortedTree<OrderKey, WindowRecord>(compareKeys);
   // On equal keys a split window comes first: its imbalance is final and no other can beat it.
-  private readonly heap = new Heap<WindowRecord>(
+  private readonly heap = new LazyHeap<WindowRecord>(
     (a, b) =>
       heapKey(a) - heapKey(b) ||
       Number(b.evaluated) - Number(a.evaluated) ||
       a.spread - b.spread ||
       compareKeys(a.left.key, b.left.key),
+    (w) => w.alive,
   );
   /** All waiting players against the seats: no window can be feasible while this is incomplete. */
   private readonly pool: SeatMatching;
@@ -289,10 +290,6 @@ export class RoleWindows {
   /** The candidate game of least imbalance, if the pool holds any role-valid game. */
   best(): RoleWindow | undefined {
     for (let top = this.heap.peek(); top; top = this.heap.peek()) {
-      if (!top.alive) {
-        this.heap.pop();
-        continue;
-      }
       if (top.evaluated) return top;
       this.heap.pop();
       this.split(top);
@@ -434,9 +431,7 @@ export class RoleWindows {
   private kill(w: WindowRecord): void {
     w.alive = false;
     this.windows.delete(w.left.key);
-    // Dead entries leave the heap lazily; rebuild it when they dominate.
-    if (this.heap.size() > 2 * this.windows.size + 64) {
-      this.heap.init([...this.windows.values()].filter((x) => !x.evaluated || Number.isFinite(x.imbalance)));
-    }
+    // Dead entries leave the heap lazily; it rebuilds itself when they dominate.
+    this.heap.compact(this.windows.size, 64);
   }
 }
