@@ -1,4 +1,9 @@
-/** The simulator as a library: traffic, the event loop, measures and the offline optimum. */
+/**
+ * `colyseus-matchmaker/sim`: the simulator as a library: traffic, the event loop, measures and the
+ * offline optimum. The built-in policies are registered when it loads, as in the engine.
+ */
+import "../policies/index.js";
+
 export { simulate, type SimulationConfig, type SimulationTrace } from "./simulator.js";
 export { arrivals, ratingScale, type Arrival, type SkillModel, type TrafficModel, type Weighted } from "./traffic.js";
 export {
