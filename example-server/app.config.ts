@@ -1,18 +1,34 @@
 /**
- * The example server's definition: three queues (1v1, 2v2, 5v5), the demo game room, the
- * Colyseus monitor at /monitor, and the queues' figures at /matchmaker/metrics (JSON) and
- * /matchmaker/metrics/prometheus (Prometheus text). The tests boot this same definition.
+ * The example server's definition: five queues (1v1, 2v2, 5v5, a 2v2 with a ready check, a 1v1
+ * with zones),
+ * the demo game room, the Colyseus monitor at /monitor, the queues' figures at
+ * /matchmaker/metrics (JSON) and /matchmaker/metrics/prometheus (Prometheus text), the player
+ * page at /play, the Colyseus playground at /playground, and a front page linking them.
+ * The tests boot this same definition.
  */
 import { monitor } from "@colyseus/monitor";
+import { playground } from "@colyseus/playground";
 import config from "@colyseus/tools";
 import { defineRoom } from "@colyseus/core";
 import { defineQueue, matchmakerMetrics } from "../src/index.js";
 import { DemoGameRoom } from "./DemoGameRoom.js";
+import { frontPage, playPage } from "./play.js";
 
 export const rooms = {
   duel: defineQueue({ teamSize: 1, gameRoom: "demo_game", policy: "greedy", tickMs: 500 }),
   squad: defineQueue({ teamSize: 2, gameRoom: "demo_game", policy: "greedy", tickMs: 500 }),
   arena5: defineQueue({ teamSize: 5, gameRoom: "demo_game", policy: "greedy", tickMs: 500 }),
+  // Every player must accept a found match within 15 s; the rating window widens with the wait.
+  squad_ready: defineQueue({
+    teamSize: 2,
+    gameRoom: "demo_game",
+    policy: "expanding-window",
+    params: { unit: "rating", initial: 100, growth: 25, max: 1000 },
+    readyCheck: { timeoutMs: 15_000 },
+    tickMs: 500,
+  }),
+  // Two zones: a player picks one or both (none: both).
+  duel_zones: defineQueue({ teamSize: 1, gameRoom: "demo_game", zones: ["eu", "na"], tickMs: 500 }),
   demo_game: defineRoom(DemoGameRoom),
 };
 
@@ -21,5 +37,8 @@ export default config({
   initializeExpress: (app) => {
     app.use("/monitor", monitor());
     app.use("/matchmaker/metrics", matchmakerMetrics());
+    app.use("/play", playPage());
+    if (process.env.NODE_ENV !== "production") app.use("/playground", playground());
+    app.get("/", frontPage());
   },
 });
