@@ -7,5 +7,8 @@ export default defineConfig({
     setupFiles: ["example-server/node20.ts"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // Console output (the SDK's warnings, Colyseus's banners and notices) only for failing
+    // tests; `npx vitest run --silent=false` shows all of it.
+    silent: "passed-only",
   },
 });
