@@ -26,7 +26,7 @@ if (!haveChromium) {
   const message =
     `\n*** BROWSER TESTS ${inCI ? "FAIL" : "SKIPPED"}: no Chromium at ${CHROMIUM}. ` +
     `Install it with \`apt-get install -y chromium\` (or set CHROMIUM_PATH). ***\n\n`;
-  process.stderr.write(message);
+  // test/setup/browser-check.ts says so loudly; under CI it is a failure.
   if (inCI) {
     describe("the player page in Chromium", () => {
       it("needs Chromium (CI=true: a missing browser is a failure)", () => {
