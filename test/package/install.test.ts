@@ -19,9 +19,23 @@ const pkg = JSON.parse(readFileSync(join(repo, "package.json"), "utf8")) as {
   devDependencies: Record<string, string>;
 };
 
-/** What the README tells a user to install beside the plugin, at the versions this repository tests. */
-const APP_PACKAGES = ["colyseus", "@colyseus/core", "@colyseus/schema", "@colyseus/monitor", "express", "ws"];
-const CLIENT_PACKAGES = ["@colyseus/sdk"];
+/**
+ * What the README's install block tells a user to put in `.npmrc` and to install beside the
+ * plugin: the test installs exactly that, so the README cannot drift from what works.
+ */
+function readmeInstall(): { npmrc: string; packages: string[] } {
+  const readme = readFileSync(join(repo, "README.md"), "utf8");
+  const block = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)]
+    .map((m) => m[1]!)
+    .find((b) => b.includes('npm install "git+'));
+  if (!block) throw new Error('the README has no sh block with `npm install "git+…"`');
+  const npmrc = /echo "([^"]+)" >> \.npmrc/.exec(block)?.[1];
+  if (!npmrc) throw new Error("the README's install block writes nothing to .npmrc");
+  const command = block.replace(/\\\n/g, " ");
+  const install = command.split("\n").find((line) => line.trim().startsWith("npm install"))!;
+  const packages = install.split(/\s+/).filter((word) => /^(@[a-z0-9-]+\/)?[a-z0-9.-]+@\d+\.\d+\.\d+$/.test(word));
+  return { npmrc, packages };
+}
 
 const NPM_TIMEOUT_MS = 150_000;
 
@@ -114,6 +128,27 @@ describe("the packed package, installed into a fresh app", () => {
 
   beforeAll(
     async () => {
+      // What the README says to install, checked before anything is installed.
+      const { npmrc, packages: versions } = readmeInstall();
+      // The README's install trap: `colyseus` names an optional transport fetched from a git host.
+      expect(npmrc).toBe("legacy-peer-deps=true");
+      // The README's versions are the ones this repository is tested with.
+      for (const spec of versions) {
+        const at = spec.lastIndexOf("@");
+        expect(pkg.devDependencies[spec.slice(0, at)], spec).toBe(spec.slice(at + 1));
+      }
+      expect(versions.map((v) => v.slice(0, v.lastIndexOf("@"))).sort()).toEqual(
+        [
+          "@colyseus/core",
+          "@colyseus/monitor",
+          "@colyseus/schema",
+          "@colyseus/sdk",
+          "colyseus",
+          "express",
+          "ws",
+        ].sort(),
+      );
+
       dir = mkdtempSync(join(tmpdir(), "colyseus-matchmaker-install-"));
       app = join(dir, "app");
       mkdirSync(app);
@@ -123,13 +158,7 @@ describe("the packed package, installed into a fresh app", () => {
       if (!tarball) throw new Error(`npm pack wrote no tarball into ${dir}`);
 
       writeFileSync(join(app, "package.json"), JSON.stringify({ name: "app", private: true }) + "\n");
-      // The README's install trap: `colyseus` names an optional transport fetched from a git host.
-      writeFileSync(join(app, ".npmrc"), "legacy-peer-deps=true\n");
-      const versions = [...APP_PACKAGES, ...CLIENT_PACKAGES].map((name) => {
-        const version = pkg.devDependencies[name];
-        if (!version) throw new Error(`package.json's devDependencies have no ${name}`);
-        return `${name}@${version}`;
-      });
+      writeFileSync(join(app, ".npmrc"), `${npmrc}\n`);
       try {
         await run(
           "npm",
@@ -210,6 +239,53 @@ describe("the packed package, installed into a fresh app", () => {
         "requestBackfill",
       ].sort(),
     );
+  });
+
+  it("has types for import and for require: TypeScript (nodenext) checks an ES module and a CommonJS file using it", async () => {
+    writeFileSync(
+      join(app, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: {
+          module: "nodenext",
+          moduleResolution: "nodenext",
+          target: "es2022",
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+          typeRoots: [join(repo, "node_modules", "@types")],
+          types: ["node"],
+        },
+        files: ["types-esm.mts", "types-cjs.cts"],
+      }),
+    );
+    writeFileSync(
+      join(app, "types-esm.mts"),
+      `import { defineQueue, requestBackfill, type MatchInfo, type StatusMessage } from "colyseus-matchmaker";
+import { Matchmaker, type Ticket } from "colyseus-matchmaker/engine";
+import { simulate } from "colyseus-matchmaker/sim";
+const queue = defineQueue({ teamSize: 2, gameRoom: "arena" });
+const engine = new Matchmaker({ teamSize: 1, policy: "greedy" });
+// @ts-expect-error gameRoom is required
+defineQueue({ teamSize: 2 });
+const ticket: Ticket = { id: "t", players: [{ id: "p", rating: 1 }], enqueuedAt: 0 };
+engine.enqueue(ticket, 0);
+export const used = [queue, requestBackfill, simulate, null as unknown as MatchInfo, null as unknown as StatusMessage];
+`,
+    );
+    writeFileSync(
+      join(app, "types-cjs.cts"),
+      `import matchmaker = require("colyseus-matchmaker");
+import engine = require("colyseus-matchmaker/engine");
+const queue = matchmaker.defineQueue({ teamSize: 1, gameRoom: "arena" });
+const status: matchmaker.StatusMessage | undefined = undefined;
+// Real types, not \`any\`: a wrong option is an error (else this directive is unused: TS2578).
+// @ts-expect-error teamSize is a number
+matchmaker.defineQueue({ teamSize: "2", gameRoom: "arena" });
+export = [queue, status, new engine.Matchmaker({ teamSize: 1, policy: "greedy" })];
+`,
+    );
+    const tsc = join(repo, "node_modules", "typescript", "bin", "tsc");
+    await run(process.execPath, [tsc, "-p", "tsconfig.json"], app, 60_000);
   });
 
   it("every file the exports map names is in the package, and the README's engine example runs", async () => {
