@@ -62,12 +62,12 @@ describe.skipIf(!haveChromium)("the player page in Chromium", () => {
   });
 
   /** A player's own tab, in its own browser context (no shared storage). */
-  async function player(rating: number): Promise<Page> {
+  async function player(rating: number, queue = "squad_ready"): Promise<Page> {
     const context = await browser.createBrowserContext();
     const page = await context.newPage();
     await page.setViewport({ width: 820, height: 760 });
     page.on("pageerror", (error) => process.stderr.write(`page error: ${String(error)}\n`));
-    await page.goto(`${base()}/play/?queue=squad_ready`);
+    await page.goto(`${base()}/play/?queue=${queue}`);
     await page.waitForSelector("body[data-ready=true]");
     await page.$eval("#rating", (input, r) => ((input as HTMLInputElement).value = String(r)), rating);
     return page;
@@ -80,6 +80,39 @@ describe.skipIf(!haveChromium)("the player page in Chromium", () => {
     const playground = await fetch(`${base()}/playground/`);
     expect(playground.status).toBe(200);
     expect(await playground.text()).toContain("Colyseus Playground");
+  });
+
+  it("a 1v1 queue with zones: two tabs pick a zone and a side, and play in that zone on those sides", async () => {
+    const [first, second] = [await player(1200, "duel_zones"), await player(1250, "duel_zones")];
+    // A 1v1 queue has no parties; its zones are offered as choices.
+    expect(await first.$eval("#mode-create-label", (el) => (el as HTMLElement).hidden)).toBe(true);
+    expect(
+      await first.$$eval('input[name="zone"]', (boxes) => boxes.map((b) => (b as HTMLInputElement).value)),
+    ).toEqual(["eu", "na"]);
+    for (const [p, side] of [
+      [first, "B"],
+      [second, "A"],
+    ] as const) {
+      await p.click('input[name="zone"][value="eu"]');
+      await p.select("#side", side);
+      await p.click("#join");
+    }
+    const games = [];
+    for (const p of [first, second]) {
+      await visible(p, "#game-panel");
+      games.push(
+        await p.$eval("#game-panel", (el) => ({
+          roomId: (el as HTMLElement).dataset.roomId,
+          side: (el as HTMLElement).dataset.side,
+          you: document.getElementById("game-you")?.textContent,
+        })),
+      );
+    }
+    await first.screenshot({ path: `${artifacts}0-zones-in-game.png` });
+    expect(games[0]!.roomId).toBe(games[1]!.roomId);
+    expect(games.map((g) => g.side)).toEqual(["B", "A"]);
+    expect(games.map((g) => g.you)).toEqual(["You play side B in zone eu.", "You play side A in zone eu."]);
+    for (const p of [first, second]) await p.browserContext().close();
   });
 
   it("four tabs, two of them a party by code, accept the ready check and land in one game, 2 v 2", async () => {
@@ -154,10 +187,8 @@ describe.skipIf(!haveChromium)("the player page in Chromium", () => {
     expect(games[0]!.side).not.toBe(games[2]!.side);
     expect(games.map((g) => g.side).sort()).toEqual(["A", "A", "B", "B"]);
 
-    // The server agrees: one demo game with all four seated.
-    const rooms = await matchMaker.query({ name: "demo_game" });
-    expect(rooms).toHaveLength(1);
-    expect(rooms[0]!.roomId).toBe(games[0]!.roomId);
-    expect(rooms[0]!.clients).toBe(4);
+    // The server agrees: that demo game room holds all four.
+    const [room] = await matchMaker.query({ name: "demo_game", roomId: games[0]!.roomId });
+    expect(room?.clients).toBe(4);
   }, 90_000);
 });
