@@ -4,7 +4,17 @@ import tseslint from "typescript-eslint";
 import prettier from "eslint-config-prettier";
 
 export default tseslint.config(
-  { ignores: ["dist/**", "node_modules/**", "coverage/**", "scratch/**", "**/*.bundle.js"] },
+  {
+    ignores: [
+      "dist/**",
+      "node_modules/**",
+      "coverage/**",
+      "scratch/**",
+      ".snippets/**",
+      "test-artifacts/**",
+      "**/*.bundle.js",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   prettier,

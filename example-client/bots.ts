@@ -332,6 +332,28 @@ function round1(n: number | null): number | null {
   return n === null ? null : Math.round(n * 10) / 10;
 }
 
+/**
+ * Whether a server answers at the endpoint (any HTTP answer will do); if not, what to do about it.
+ * Without this, every bot fails alike with the SDK's bare "fetch failed".
+ */
+async function serverProblem(endpoint: string): Promise<string | undefined> {
+  const http = new URL(endpoint);
+  http.protocol = http.protocol === "wss:" || http.protocol === "https:" ? "https:" : "http:";
+  try {
+    await fetch(http, { signal: AbortSignal.timeout(5000) });
+    return undefined;
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    const why = cause?.code ?? cause?.message ?? (error as Error).message;
+    return (
+      `no server answers at ${endpoint} (${http.href}: ${why}).\n` +
+      `Start the example server first, in another terminal: npm start (it listens on port 2567; ` +
+      `PORT=8000 npm start for another port),\nor point the bots at your server: ` +
+      `npm run client -- --endpoint ws://HOST:PORT`
+    );
+  }
+}
+
 async function main(): Promise<number> {
   let options: ReturnType<typeof parseOptions>;
   try {
@@ -344,6 +366,12 @@ async function main(): Promise<number> {
   if (options.help) {
     console.log(USAGE);
     return 0;
+  }
+
+  const problem = await serverProblem(options.endpoint);
+  if (problem) {
+    console.error(`error: ${problem}`);
+    return 1;
   }
 
   const counts = splitBots(

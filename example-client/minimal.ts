@@ -1,41 +1,26 @@
 /**
  * The README's complete client, runnable against example-server/minimal.ts:
- * `npx tsx example-client/minimal.ts` (ENDPOINT, default ws://localhost:2567). The README shows
- * this file from the SDK import to the end, with "colyseus-matchmaker" for "../src/index.js".
+ * `npx tsx example-client/minimal.ts` (ENDPOINT, default ws://localhost:2567; RATING, default 1500).
+ * The README shows this file from the SDK import to the end, with "colyseus-matchmaker" for
+ * "../src/index.js"; test/integration/readme.test.ts runs four of them.
  */
 import { Client } from "@colyseus/sdk";
 import type { SeatMessage, StatusMessage } from "../src/index.js";
 
-/** Join the 2v2 queue and resolve with the game room once the queue seats this player. */
-export async function playOneGame(endpoint: string, rating: number) {
-  const client = new Client(endpoint);
-  const queue = await client.joinOrCreate("queue_2v2", { rating });
+const client = new Client(process.env.ENDPOINT ?? "ws://localhost:2567");
+const queue = await client.joinOrCreate("queue_2v2", { rating: Number(process.env.RATING ?? 1500) });
 
-  // While waiting: how many wait, how long this player has waited, and the estimated wait.
-  queue.onMessage("status", (status: StatusMessage) => {
-    const estimate = status.estimatedWaitMs === null ? "unknown" : `${status.estimatedWaitMs / 1000} s`;
-    console.log(`${status.waiting} waiting; waited ${status.waitedMs / 1000} s, estimated ${estimate}`);
-  });
-  queue.onMessage("clients", () => undefined); // QueueRoom's count; the status says more
+// While waiting: how many wait, how long this player has waited, and the estimated wait.
+queue.onMessage("status", (status: StatusMessage) => {
+  const estimate = status.estimatedWaitMs === null ? "unknown" : `${status.estimatedWaitMs / 1000} s`;
+  console.log(`${status.waiting} waiting; waited ${status.waitedMs / 1000} s, estimated ${estimate}`);
+});
+queue.onMessage("clients", () => undefined); // QueueRoom's count; the status says more
 
-  return new Promise<{ seat: SeatMessage; game: Awaited<ReturnType<Client["consumeSeatReservation"]>> }>(
-    (resolve, reject) => {
-      queue.onMessage("seat", async (seat: SeatMessage) => {
-        try {
-          console.log(`match ${seat.matchId}: you play side ${seat.side}`);
-          const game = await client.consumeSeatReservation(seat);
-          await queue.leave(); // or queue.send("confirm") as with Colyseus's QueueRoom
-          resolve({ seat, game });
-        } catch (error) {
-          reject(error);
-        }
-      });
-    },
-  );
-}
-
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const endpoint = process.env.ENDPOINT ?? "ws://localhost:2567";
-  const games = await Promise.all([1500, 1520, 1480, 1510].map((r) => playOneGame(endpoint, r)));
-  for (const { game } of games) await game.leave();
-}
+// Matched: take the seat in the game room the queue created.
+queue.onMessage("seat", async (seat: SeatMessage) => {
+  console.log(`match ${seat.matchId}: you play side ${seat.side}`);
+  const game = await client.consumeSeatReservation(seat);
+  await queue.leave(); // or queue.send("confirm") as with Colyseus's QueueRoom
+  console.log(`in game ${game.roomId} as ${game.sessionId}`);
+});

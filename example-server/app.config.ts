@@ -1,22 +1,38 @@
 /**
- * The example server's definition: three queues (1v1, 2v2, 5v5), the demo game room, the
- * Colyseus monitor at /monitor, and the queues' figures at /matchmaker/metrics (JSON) and
- * /matchmaker/metrics/prometheus (Prometheus text), both behind `operatorAuth` (credentials from
- * MATCHMAKER_OPERATOR_USER / MATCHMAKER_OPERATOR_PASSWORD; without them, this machine only), and
- * matchmaking request bodies bounded before they are read, and repeated errors folded in the log.
+ * The example server's definition: five queues (1v1, 2v2, 5v5, a 2v2 with a ready check, a 1v1
+ * with zones),
+ * the demo game room, the Colyseus monitor at /monitor, the queues' figures at
+ * /matchmaker/metrics (JSON) and /matchmaker/metrics/prometheus (Prometheus text), the player
+ * page at /play, the Colyseus playground at /playground, and a front page linking them. The monitor
+ * and the metrics sit behind `operatorAuth` (credentials from MATCHMAKER_OPERATOR_USER /
+ * MATCHMAKER_OPERATOR_PASSWORD; without them, this machine only); matchmaking request bodies are
+ * bounded before they are read, and repeated errors fold into one log line per kind.
  * The tests boot this same definition.
  */
 import { monitor } from "@colyseus/monitor";
+import { playground } from "@colyseus/playground";
 import config from "@colyseus/tools";
 import { defineRoom } from "@colyseus/core";
 import { WebSocketTransport } from "@colyseus/ws-transport";
 import { aggregatingLogger, defineQueue, limitRequestBodies, matchmakerMetrics, operatorAuth } from "../src/index.js";
 import { DemoGameRoom } from "./DemoGameRoom.js";
+import { frontPage, playPage } from "./play.js";
 
 export const rooms = {
   duel: defineQueue({ teamSize: 1, gameRoom: "demo_game", policy: "greedy", tickMs: 500 }),
   squad: defineQueue({ teamSize: 2, gameRoom: "demo_game", policy: "greedy", tickMs: 500 }),
   arena5: defineQueue({ teamSize: 5, gameRoom: "demo_game", policy: "greedy", tickMs: 500 }),
+  // Every player must accept a found match within 15 s; the rating window widens with the wait.
+  squad_ready: defineQueue({
+    teamSize: 2,
+    gameRoom: "demo_game",
+    policy: "expanding-window",
+    params: { unit: "rating", initial: 100, growthPerSecond: 25, max: 1000 },
+    readyCheck: { timeoutMs: 15_000 },
+    tickMs: 500,
+  }),
+  // Two zones: a player picks one or both (none: both).
+  duel_zones: defineQueue({ teamSize: 1, gameRoom: "demo_game", zones: ["eu", "na"], tickMs: 500 }),
   demo_game: defineRoom(DemoGameRoom),
 };
 
@@ -31,5 +47,8 @@ export default config({
   initializeExpress: (app) => {
     app.use("/monitor", operatorAuth(), monitor());
     app.use("/matchmaker/metrics", operatorAuth(), matchmakerMetrics());
+    app.use("/play", playPage());
+    if (process.env.NODE_ENV !== "production") app.use("/playground", playground());
+    app.get("/", frontPage());
   },
 });

@@ -1,57 +1,43 @@
 /**
- * colyseus-matchmaker: matchmaking for Colyseus 0.18.
+ * colyseus-matchmaker: matchmaking for Colyseus 0.18. What a game server needs:
  *
- * - `MatchmakerRoom` / `defineQueue`: the queue room players join.
- * - `Matchmaker` and the policies: the pure engine, also driven by the simulator.
+ * - the queue room players join (`MatchmakerRoom`, `defineQueue`) and its options;
+ * - the game-room helpers (`requestBackfill`, `cancelBackfill`) and the types of what a game
+ *   room receives (`MatchInfo`, `SeatOptions`);
+ * - the messages a client receives, as types;
+ * - the queues' figures for operators (`matchmakerMetrics`, `collectMetrics`, `prometheusText`).
+ *
+ * The engine and the policies without Colyseus: `colyseus-matchmaker/engine`.
+ * The simulator: `colyseus-matchmaker/sim`.
  */
-export * from "./core/index.js";
-export * from "./sim/index.js";
 export { MatchmakerRoom, defineQueue } from "./colyseus/MatchmakerRoom.js";
 export type { MatchmakerRoomOptions, JoinOptions } from "./colyseus/options.js";
+export type { ReadyCheckOptions, MatchFoundMessage } from "./colyseus/ready-check.js";
+export type { ImbalanceSpec } from "./core/imbalance.js";
+export type { ZoneSpec, ZoneOption } from "./core/zones.js";
+export type { Side } from "./core/types.js";
+export { MatchmakerError, type MatchmakerErrorCode } from "./core/errors.js";
+
+// What the spawned game room receives, and how it asks for replacement players.
 export type { MatchInfo, SeatOptions, SeatMessage } from "./colyseus/seats.js";
-export {
-  QueueSession,
-  JoinRefused,
-  type Place,
-  type PlayerView,
-  type QueueSessionOptions,
-  type RemovalReason,
-  type RemovedMessage,
-  type RequeueReason,
-  type RequeuedMessage,
-  type SessionEffects,
-  type SessionJoin,
-  type StartResult,
-} from "./colyseus/session.js";
-export {
-  PartyBook,
-  newPartyCode,
-  partyTicketId,
-  PARTY_CODE_PATTERN,
-  type Party,
-  type PartyMessage,
-  type PartyStatus,
-  type PartyJoinProblem,
-} from "./colyseus/parties.js";
-export {
-  PendingMatches,
-  type MatchFoundMessage,
-  type PendingMatch,
-  type ReadyCheckOptions,
-} from "./colyseus/ready-check.js";
-export { MatchmakerState, WaitingEntry, QueueFigures } from "./colyseus/state.js";
+export { requestBackfill, cancelBackfill, type BackfillReceipt } from "./colyseus/backfill.js";
+
+// Messages the queue sends to its clients.
 export type { StatusMessage, WaitingBreakdown } from "./colyseus/status.js";
+export type { PartyMessage, PartyStatus } from "./colyseus/parties.js";
+export type { RemovedMessage, RemovalReason, RequeuedMessage, RequeueReason } from "./colyseus/session.js";
+export { MatchmakerState, WaitingEntry, QueueFigures } from "./colyseus/state.js";
+
+// The queues' figures, for operators.
 export {
   matchmakerMetrics,
   collectMetrics,
   prometheusText,
-  registerQueue,
-  unregisterQueue,
   PROMETHEUS_CONTENT_TYPE,
   type QueueMetrics,
-  type MetricsSource,
 } from "./colyseus/metrics.js";
-export { requestBackfill, cancelBackfill, type BackfillReceipt } from "./colyseus/backfill.js";
+
+// Server-level guards for operators: authentication, request bodies, the log.
 export {
   operatorAuth,
   operatorCredentialsFromEnv,

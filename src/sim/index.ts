@@ -1,4 +1,7 @@
-/** The simulator as a library: traffic, the event loop, measures and the offline optimum. */
+/**
+ * `colyseus-matchmaker/sim`: the simulator as a library: traffic, the event loop, measures and the
+ * offline optimum. Runs use the engine's default registry of built-in policies unless given one.
+ */
 export { simulate, type SimulationConfig, type SimulationTrace } from "./simulator.js";
 export { arrivals, ratingScale, type Arrival, type SkillModel, type TrafficModel, type Weighted } from "./traffic.js";
 export {

@@ -101,9 +101,9 @@ describe("documentation code blocks", () => {
         const block = origin.get(`block${m[1]}.ts`)!;
         return `${block.doc}:${block.line + Number(m[2])}: ${m[3]}`;
       });
+    rmSync(dir, { recursive: true, force: true });
     expect(errors).toEqual([]);
     expect(tsc.status).toBe(0);
-    rmSync(dir, { recursive: true, force: true });
   }, 120_000);
 
   it("every npm script a shell block names exists", () => {

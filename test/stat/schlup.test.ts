@@ -10,7 +10,7 @@ import {
   schlupPeriodicCost,
   schlupPeriodicOptimalN,
 } from "../../src/core/closed-forms.js";
-import { MultiQueuePolicy, PeriodicPolicy } from "../../src/index.js";
+import { MultiQueuePolicy, PeriodicPolicy } from "../../src/engine.js";
 import { Matchmaker } from "../../src/core/matchmaker.js";
 import { schlupGameCost } from "../../src/sim/measures.js";
 import { simulate } from "../../src/sim/simulator.js";

@@ -1,0 +1,194 @@
+/// <reference lib="dom" />
+/**
+ * The player page in a real browser: Debian's Chromium driven by puppeteer-core. Four pages join
+ * the example server's `squad_ready` queue (2v2 with a ready check), two of them as a party by
+ * code; all accept the ready check and land in one demo game room, the party on one side.
+ * Screenshots are kept in test-artifacts/browser/.
+ *
+ * Without Chromium these tests are skipped, loudly, except under CI=true, where that fails.
+ */
+import { matchMaker } from "@colyseus/core";
+import { boot, type ColyseusTestServer } from "@colyseus/testing";
+import { existsSync, mkdirSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import puppeteer, { type Browser, type Page } from "puppeteer-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import app from "../../example-server/app.config.js";
+import { testPort } from "../helpers/sdk.js";
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const haveChromium = existsSync(CHROMIUM);
+const inCI = Boolean(process.env.CI) && process.env.CI !== "false";
+const artifacts = fileURLToPath(new URL("../../test-artifacts/browser/", import.meta.url));
+const base = () => `http://localhost:${testPort(42)}`;
+
+if (!haveChromium) {
+  const message =
+    `\n*** BROWSER TESTS ${inCI ? "FAIL" : "SKIPPED"}: no Chromium at ${CHROMIUM}. ` +
+    `Install it with \`apt-get install -y chromium\` (or set CHROMIUM_PATH). ***\n\n`;
+  // test/setup/browser-check.ts says so loudly; under CI it is a failure.
+  if (inCI) {
+    describe("the player page in Chromium", () => {
+      it("needs Chromium (CI=true: a missing browser is a failure)", () => {
+        throw new Error(message.trim());
+      });
+    });
+  }
+}
+
+/** The text of an element, or null when the page has none. */
+const text = (page: Page, selector: string) =>
+  page.$eval(selector, (element) => element.textContent ?? "").catch(() => null);
+
+const visible = (page: Page, selector: string) =>
+  page.waitForFunction((s) => document.querySelector<HTMLElement>(s)?.hidden === false, { timeout: 15_000 }, selector);
+
+describe.skipIf(!haveChromium)("the player page in Chromium", () => {
+  let server: ColyseusTestServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    mkdirSync(artifacts, { recursive: true });
+    server = await boot(app, testPort(42));
+    browser = await puppeteer.launch({
+      executablePath: CHROMIUM,
+      args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
+      headless: true,
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.shutdown();
+  });
+
+  /** A player's own tab, in its own browser context (no shared storage). */
+  async function player(rating: number, queue = "squad_ready"): Promise<Page> {
+    const context = await browser.createBrowserContext();
+    const page = await context.newPage();
+    await page.setViewport({ width: 820, height: 760 });
+    page.on("pageerror", (error) => process.stderr.write(`page error: ${String(error)}\n`));
+    await page.goto(`${base()}/play/?queue=${queue}`);
+    await page.waitForSelector("body[data-ready=true]");
+    await page.$eval("#rating", (input, r) => ((input as HTMLInputElement).value = String(r)), rating);
+    return page;
+  }
+
+  it("links the player page and the playground from the front page", async () => {
+    const front = await (await fetch(`${base()}/`)).text();
+    expect(front).toContain('href="/play/"');
+    expect(front).toContain('href="/playground"');
+    const playground = await fetch(`${base()}/playground/`);
+    expect(playground.status).toBe(200);
+    expect(await playground.text()).toContain("Colyseus Playground");
+  });
+
+  it("a 1v1 queue with zones: two tabs pick a zone and a side, and play in that zone on those sides", async () => {
+    const [first, second] = [await player(1200, "duel_zones"), await player(1250, "duel_zones")];
+    // A 1v1 queue has no parties; its zones are offered as choices.
+    expect(await first.$eval("#mode-create-label", (el) => (el as HTMLElement).hidden)).toBe(true);
+    expect(
+      await first.$$eval('input[name="zone"]', (boxes) => boxes.map((b) => (b as HTMLInputElement).value)),
+    ).toEqual(["eu", "na"]);
+    for (const [p, side] of [
+      [first, "B"],
+      [second, "A"],
+    ] as const) {
+      await p.click('input[name="zone"][value="eu"]');
+      await p.select("#side", side);
+      await p.click("#join");
+    }
+    const games = [];
+    for (const p of [first, second]) {
+      await visible(p, "#game-panel");
+      games.push(
+        await p.$eval("#game-panel", (el) => ({
+          roomId: (el as HTMLElement).dataset.roomId,
+          side: (el as HTMLElement).dataset.side,
+          you: document.getElementById("game-you")?.textContent,
+        })),
+      );
+    }
+    await first.screenshot({ path: `${artifacts}0-zones-in-game.png` });
+    expect(games[0]!.roomId).toBe(games[1]!.roomId);
+    expect(games.map((g) => g.side)).toEqual(["B", "A"]);
+    expect(games.map((g) => g.you)).toEqual(["You play side B in zone eu.", "You play side A in zone eu."]);
+    for (const p of [first, second]) await p.browserContext().close();
+  });
+
+  it("four tabs, two of them a party by code, accept the ready check and land in one game, 2 v 2", async () => {
+    // The leader opens a party and is shown its code.
+    const leader = await player(1500);
+    await leader.click('input[name="mode"][value="create"]');
+    await leader.click("#join");
+    await leader.waitForFunction(() => (document.getElementById("party-code")?.textContent ?? "").length === 22);
+    const code = (await text(leader, "#party-code"))!;
+    expect(code).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    await leader.screenshot({ path: `${artifacts}1-party-created.png` });
+
+    // The friend joins by code: side and zone choices are the leader's, so they are hidden.
+    const friend = await player(1480);
+    await friend.click('input[name="mode"][value="join"]');
+    expect(await friend.$eval("#choices", (el) => (el as HTMLElement).hidden)).toBe(true);
+    await friend.type("#party-code-input", code);
+    await friend.click("#join");
+    for (const member of [leader, friend])
+      await member.waitForFunction(() => document.getElementById("party-state")?.dataset.status === "queued", {
+        timeout: 15_000,
+      });
+    expect(await text(friend, "#party-code")).toBe(code);
+
+    // A solo player waits and sees its wait, the estimate and its rating window.
+    const solo1 = await player(1510);
+    await solo1.click("#join");
+    await visible(solo1, "#waiting-panel");
+    await solo1.waitForFunction(() => /^\d+ to \d+$/.test(document.getElementById("window")?.textContent ?? ""), {
+      timeout: 15_000,
+    });
+    expect(await text(solo1, "#waited")).toMatch(/^\d+ s$/);
+    expect(await text(solo1, "#estimate")).toMatch(/^(\d+ s|unknown yet)$/);
+    expect(await text(solo1, "#waiting")).toBe("3");
+    await solo1.screenshot({ path: `${artifacts}2-waiting.png` });
+
+    // The fourth player completes the match: everyone is asked to accept.
+    const solo2 = await player(1495);
+    await solo2.click("#join");
+    const pages = [leader, friend, solo1, solo2];
+    for (const p of pages) await visible(p, "#ready-panel");
+    expect(await text(solo2, "#ready-players")).toBe("4");
+    await solo2.screenshot({ path: `${artifacts}3-ready-check.png` });
+    for (const p of pages) await p.click("#accept");
+
+    // Everyone lands in the same demo game room and sees both full teams.
+    for (const p of pages) {
+      await visible(p, "#game-panel");
+      await p.waitForFunction(
+        () =>
+          document.querySelectorAll('#team-A li[data-arrived="true"]').length === 2 &&
+          document.querySelectorAll('#team-B li[data-arrived="true"]').length === 2,
+        { timeout: 15_000 },
+      );
+    }
+    const games = await Promise.all(
+      pages.map((p) =>
+        p.$eval("#game-panel", (el) => ({
+          roomId: (el as HTMLElement).dataset.roomId,
+          side: (el as HTMLElement).dataset.side,
+          you: document.querySelectorAll("li.you").length,
+        })),
+      ),
+    );
+    for (const [i, p] of pages.entries()) await p.screenshot({ path: `${artifacts}4-in-game-${i + 1}.png` });
+
+    expect(new Set(games.map((g) => g.roomId)).size).toBe(1);
+    expect(games.every((g) => g.you === 1)).toBe(true);
+    // The party plays together; the two solos form the other team.
+    expect(games[0]!.side).toBe(games[1]!.side);
+    expect(games[2]!.side).toBe(games[3]!.side);
+    expect(games[0]!.side).not.toBe(games[2]!.side);
+    expect(games.map((g) => g.side).sort()).toEqual(["A", "A", "B", "B"]);
+
+    // The server agrees: that demo game room holds all four.
+    const [room] = await matchMaker.query({ name: "demo_game", roomId: games[0]!.roomId });
+    expect(room?.clients).toBe(4);
+  }, 90_000);
+});

@@ -1,0 +1,374 @@
+/**
+ * The package as a user gets it: `npm pack` (which runs `prepare`, the build), installed into a
+ * fresh app of its own together with the packages the README's server and client need, from the
+ * local npm cache. The README's complete server and client then run there, unchanged but for
+ * the port, once as ES modules and once as CommonJS (`require("colyseus-matchmaker")`): four
+ * clients land in one game, two per side.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { transformSync } from "esbuild";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testPort } from "../helpers/sdk.js";
+
+const repo = fileURLToPath(new URL("../..", import.meta.url));
+const pkg = JSON.parse(readFileSync(join(repo, "package.json"), "utf8")) as {
+  devDependencies: Record<string, string>;
+};
+
+/**
+ * What the README's install block tells a user to put in `.npmrc` and to install beside the
+ * plugin: the test installs exactly that, so the README cannot drift from what works.
+ */
+function readmeInstall(): { npmrc: string; packages: string[] } {
+  const readme = readFileSync(join(repo, "README.md"), "utf8");
+  const block = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)]
+    .map((m) => m[1]!)
+    .find((b) => b.includes('npm install "git+'));
+  if (!block) throw new Error('the README has no sh block with `npm install "git+…"`');
+  const npmrc = /echo "([^"]+)" >> \.npmrc/.exec(block)?.[1];
+  if (!npmrc) throw new Error("the README's install block writes nothing to .npmrc");
+  const command = block.replace(/\\\n/g, " ");
+  const install = command.split("\n").find((line) => line.trim().startsWith("npm install"))!;
+  const packages = install.split(/\s+/).filter((word) => /^(@[a-z0-9-]+\/)?[a-z0-9.-]+@\d+\.\d+\.\d+$/.test(word));
+  return { npmrc, packages };
+}
+
+const NPM_TIMEOUT_MS = 150_000;
+
+/** The environment for npm and node in the app: none of the npm variables of the `npm test` around us. */
+function cleanEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (key.toLowerCase().startsWith("npm_") && key.toLowerCase() !== "npm_config_cache") continue;
+    if (key === "NODE_OPTIONS" || key.startsWith("VITEST") || key === "TEST") continue;
+    env[key] = value;
+  }
+  return env;
+}
+
+/** Run a command to its end; reject with its output if it fails or outlives `timeoutMs`. */
+function run(command: string, args: string[], cwd: string, timeoutMs: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env: cleanEnv(), stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (chunk) => (output += chunk));
+    child.stderr.on("data", (chunk) => (output += chunk));
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(
+        new Error(`${command} ${args.join(" ")} did not finish in ${timeoutMs / 1000} s:\n${output.slice(-3000)}`),
+      );
+    }, timeoutMs);
+    child.on("error", (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      if (code === 0) resolve(output);
+      else reject(new Error(`${command} ${args.join(" ")} exited with ${code}:\n${output.slice(-3000)}`));
+    });
+  });
+}
+
+/** A long-running process whose output is collected. */
+interface Running {
+  child: ChildProcess;
+  output: () => string;
+}
+
+function start(file: string, cwd: string): Running {
+  const child = spawn(process.execPath, [file], { cwd, env: cleanEnv(), stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout!.on("data", (chunk) => (output += chunk));
+  child.stderr!.on("data", (chunk) => (output += chunk));
+  return { child, output: () => output };
+}
+
+async function until(what: string, check: () => boolean, ms: number, context: () => string): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}:\n${context()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** The TypeScript code blocks of a Markdown file of the repository (the README by default). */
+function docBlocks(doc: string): string[] {
+  const text = readFileSync(join(repo, doc), "utf8");
+  return [...text.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!);
+}
+
+function readmeBlock(what: string, test: (code: string) => boolean, doc = "README.md"): string {
+  const block = docBlocks(doc).find(test);
+  if (!block) throw new Error(`${doc} has no ${what} code block`);
+  return block;
+}
+
+/** The README's code as runnable JavaScript for this port: ESM as written, or CommonJS. */
+function compile(code: string, port: number, format: "esm" | "cjs"): string {
+  let source = code.replaceAll("2567", String(port));
+  // CommonJS has no top-level await: the client's body runs in an async function.
+  if (format === "cjs" && /\bawait\b/.test(source)) {
+    const imports = source.match(/^import[^;]*;$/gm) ?? [];
+    const body = imports.reduce((rest, line) => rest.replace(line, ""), source);
+    source = `${imports.join("\n")}\n(async () => {\n${body}\n})().catch((e) => { console.error(e); process.exit(1); });`;
+  }
+  return transformSync(source, { loader: "ts", format, platform: "node", target: "node20" }).code;
+}
+
+describe("the packed package, installed into a fresh app", () => {
+  let dir: string;
+  let app: string;
+  const running: Running[] = [];
+
+  beforeAll(
+    async () => {
+      // What the README says to install, checked before anything is installed.
+      const { npmrc, packages: versions } = readmeInstall();
+      // The README's install trap: `colyseus` names an optional transport fetched from a git host.
+      expect(npmrc).toBe("legacy-peer-deps=true");
+      // The README's versions are the ones this repository is tested with.
+      for (const spec of versions) {
+        const at = spec.lastIndexOf("@");
+        expect(pkg.devDependencies[spec.slice(0, at)], spec).toBe(spec.slice(at + 1));
+      }
+      expect(versions.map((v) => v.slice(0, v.lastIndexOf("@"))).sort()).toEqual(
+        [
+          "@colyseus/core",
+          "@colyseus/monitor",
+          "@colyseus/schema",
+          "@colyseus/sdk",
+          "colyseus",
+          "express",
+          "ws",
+        ].sort(),
+      );
+
+      dir = mkdtempSync(join(tmpdir(), "colyseus-matchmaker-install-"));
+      app = join(dir, "app");
+      mkdirSync(app);
+      // `npm pack` runs `prepare`, which builds dist/ (ESM and CommonJS).
+      await run("npm", ["pack", "--pack-destination", dir], repo, NPM_TIMEOUT_MS);
+      const tarball = readdirSync(dir).find((name) => name.endsWith(".tgz"));
+      if (!tarball) throw new Error(`npm pack wrote no tarball into ${dir}`);
+
+      writeFileSync(join(app, "package.json"), JSON.stringify({ name: "app", private: true }) + "\n");
+      writeFileSync(join(app, ".npmrc"), `${npmrc}\n`);
+      try {
+        await run(
+          "npm",
+          [
+            "install",
+            "--prefer-offline",
+            "--no-audit",
+            "--no-fund",
+            "--fetch-retries=1",
+            "--fetch-timeout=30000",
+            join(dir, tarball),
+            ...versions,
+          ],
+          app,
+          NPM_TIMEOUT_MS,
+        );
+      } catch (error) {
+        throw new Error(
+          `installing into a fresh app failed; the local npm cache needs ${versions.join(" ")} ` +
+            `(run \`npm install\` in the repository first):\n${(error as Error).message}`,
+          { cause: error },
+        );
+      }
+    },
+    2 * NPM_TIMEOUT_MS + 10_000,
+  );
+
+  afterAll(() => {
+    for (const { child } of running) child.kill("SIGKILL");
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("ships ESM and CommonJS builds with types, and exports only the documented entry points", async () => {
+    const files = await run("npm", ["ls", "--all", "--parseable", "colyseus-matchmaker"], app, 30_000);
+    expect(files).toContain("colyseus-matchmaker");
+    const check = `
+      const root = require("colyseus-matchmaker");
+      const engine = require("colyseus-matchmaker/engine");
+      const sim = require("colyseus-matchmaker/sim");
+      let internal = "exported";
+      try { require("colyseus-matchmaker/dist/esm/core/assembly.js"); } catch (e) { internal = e.code; }
+      console.log(JSON.stringify({
+        root: typeof root.defineQueue, backfill: typeof root.requestBackfill, engine: typeof engine.Matchmaker,
+        sim: typeof sim.simulate, subsetSums: "subsetSums" in engine || "subsetSums" in root,
+        nearestRank: "nearestRank" in engine || "nearestRank" in root, internal,
+      }));`;
+    writeFileSync(join(app, "check.cjs"), check);
+    writeFileSync(
+      join(app, "check.mjs"),
+      `import * as root from "colyseus-matchmaker"; import * as engine from "colyseus-matchmaker/engine";
+       console.log(JSON.stringify({ root: Object.keys(root).sort(), engine: typeof engine.Matchmaker }));`,
+    );
+    const cjs = JSON.parse(await run(process.execPath, ["check.cjs"], app, 30_000));
+    expect(cjs).toEqual({
+      root: "function",
+      backfill: "function",
+      engine: "function",
+      sim: "function",
+      subsetSums: false,
+      nearestRank: false,
+      internal: "ERR_PACKAGE_PATH_NOT_EXPORTED",
+    });
+    const esm = JSON.parse(await run(process.execPath, ["check.mjs"], app, 30_000));
+    expect(esm.engine).toBe("function");
+    expect(esm.root).toEqual(
+      [
+        "MatchmakerError",
+        "MatchmakerRoom",
+        "MatchmakerState",
+        "PROMETHEUS_CONTENT_TYPE",
+        "QueueFigures",
+        "WaitingEntry",
+        "cancelBackfill",
+        "collectMetrics",
+        "defineQueue",
+        "matchmakerMetrics",
+        "prometheusText",
+        "requestBackfill",
+      ].sort(),
+    );
+  });
+
+  it("has types for import and for require: TypeScript (nodenext) checks an ES module and a CommonJS file using it", async () => {
+    writeFileSync(
+      join(app, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: {
+          module: "nodenext",
+          moduleResolution: "nodenext",
+          target: "es2022",
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+          typeRoots: [join(repo, "node_modules", "@types")],
+          types: ["node"],
+        },
+        files: ["types-esm.mts", "types-cjs.cts"],
+      }),
+    );
+    writeFileSync(
+      join(app, "types-esm.mts"),
+      `import { defineQueue, requestBackfill, type MatchInfo, type StatusMessage } from "colyseus-matchmaker";
+import { Matchmaker, type Ticket } from "colyseus-matchmaker/engine";
+import { simulate } from "colyseus-matchmaker/sim";
+const queue = defineQueue({ teamSize: 2, gameRoom: "arena" });
+const engine = new Matchmaker({ teamSize: 1, policy: "greedy" });
+// @ts-expect-error gameRoom is required
+defineQueue({ teamSize: 2 });
+const ticket: Ticket = { id: "t", players: [{ id: "p", rating: 1 }], enqueuedAt: 0 };
+engine.enqueue(ticket, 0);
+export const used = [queue, requestBackfill, simulate, null as unknown as MatchInfo, null as unknown as StatusMessage];
+`,
+    );
+    writeFileSync(
+      join(app, "types-cjs.cts"),
+      `import matchmaker = require("colyseus-matchmaker");
+import engine = require("colyseus-matchmaker/engine");
+const queue = matchmaker.defineQueue({ teamSize: 1, gameRoom: "arena" });
+const status: matchmaker.StatusMessage | undefined = undefined;
+// Real types, not \`any\`: a wrong option is an error (else this directive is unused: TS2578).
+// @ts-expect-error teamSize is a number
+matchmaker.defineQueue({ teamSize: "2", gameRoom: "arena" });
+export = [queue, status, new engine.Matchmaker({ teamSize: 1, policy: "greedy" })];
+`,
+    );
+    const tsc = join(repo, "node_modules", "typescript", "bin", "tsc");
+    await run(process.execPath, [tsc, "-p", "tsconfig.json"], app, 60_000);
+  });
+
+  it("every file the exports map names is in the package, and the guide's engine example runs", async () => {
+    const installed = join(app, "node_modules", "colyseus-matchmaker");
+    const manifest = JSON.parse(readFileSync(join(installed, "package.json"), "utf8")) as {
+      exports: Record<string, string | Record<string, Record<string, string>>>;
+    };
+    const paths = Object.values(manifest.exports).flatMap((entry) =>
+      typeof entry === "string" ? [entry] : Object.values(entry).flatMap((conditions) => Object.values(conditions)),
+    );
+    expect(paths.length).toBeGreaterThanOrEqual(13);
+    for (const path of paths) expect(existsSync(join(installed, path)), path).toBe(true);
+
+    const engine = readmeBlock(
+      "engine",
+      (code) => code.includes('from "colyseus-matchmaker/engine"'),
+      "docs/simulator.md",
+    );
+    writeFileSync(join(app, "engine.mjs"), compile(engine, 0, "esm") + "\nconsole.log(JSON.stringify(match));\n");
+    const match = JSON.parse(await run(process.execPath, ["engine.mjs"], app, 30_000)) as {
+      teams: Array<{ players: Array<{ sessionId: string }> }>;
+    };
+    expect(match.teams.flatMap((team) => team.players.map((p) => p.sessionId)).sort()).toEqual(["alice", "bob"]);
+  });
+
+  for (const [format, offset] of [
+    ["esm", 40],
+    ["cjs", 41],
+  ] as const) {
+    it(`runs the README's server and four of its clients as ${format === "esm" ? "ES modules" : "CommonJS"}: one game, two per side`, async () => {
+      const port = testPort(offset);
+      const ext = format === "esm" ? "mjs" : "cjs";
+      const server = readmeBlock("server", (code) => code.includes("defineServer(") && code.includes("defineQueue("));
+      const client = readmeBlock(
+        "client",
+        (code) => code.includes('from "@colyseus/sdk"') && code.includes("joinOrCreate"),
+      );
+      writeFileSync(join(app, `server.${ext}`), compile(server, port, format));
+      writeFileSync(join(app, `client.${ext}`), compile(client, port, format));
+      if (format === "cjs")
+        expect(readFileSync(join(app, "server.cjs"), "utf8")).toContain('require("colyseus-matchmaker")');
+
+      const serverProcess = start(`server.${ext}`, app);
+      running.push(serverProcess);
+      const up = async () => {
+        const deadline = Date.now() + 30_000;
+        for (;;) {
+          if (serverProcess.child.exitCode !== null)
+            throw new Error(`the README's server exited:\n${serverProcess.output()}`);
+          try {
+            await fetch(`http://localhost:${port}/`);
+            return;
+          } catch {
+            if (Date.now() > deadline)
+              throw new Error(`the README's server did not listen:\n${serverProcess.output()}`);
+            await new Promise((r) => setTimeout(r, 200));
+          }
+        }
+      };
+      await up();
+
+      const clients = [0, 1, 2, 3].map(() => start(`client.${ext}`, app));
+      running.push(...clients);
+      const seated = /(\S+) plays side ([AB]) in match (\S+)/g;
+      await until(
+        "four players seated in a game",
+        () => [...serverProcess.output().matchAll(seated)].length >= 4,
+        30_000,
+        () => `server:\n${serverProcess.output()}\nclients:\n${clients.map((c) => c.output()).join("\n")}`,
+      );
+      await until(
+        "every client told its side",
+        () => clients.every((c) => /match \S+: you play side [AB]/.test(c.output())),
+        10_000,
+        () => clients.map((c) => c.output()).join("\n"),
+      );
+      const seats = [...serverProcess.output().matchAll(seated)].map((m) => ({ side: m[2], match: m[3] }));
+      expect(seats).toHaveLength(4);
+      expect(new Set(seats.map((s) => s.match)).size).toBe(1);
+      expect(seats.filter((s) => s.side === "A")).toHaveLength(2);
+      expect(seats.filter((s) => s.side === "B")).toHaveLength(2);
+
+      for (const { child } of [...clients, serverProcess]) child.kill("SIGKILL");
+    }, 90_000);
+  }
+});
