@@ -7,7 +7,8 @@
 export * from "./core/index.js";
 export * from "./sim/index.js";
 export { MatchmakerRoom, defineQueue } from "./colyseus/MatchmakerRoom.js";
-export type { MatchmakerRoomOptions, JoinOptions } from "./colyseus/options.js";
+export type { JoinOptions } from "./colyseus/join-options.js";
+export * from "./options/index.js";
 export type { MatchInfo, SeatOptions, SeatMessage } from "./colyseus/seats.js";
 export {
   QueueSession,

@@ -17,7 +17,6 @@ import {
 } from "@colyseus/core";
 import { StateView } from "@colyseus/schema";
 import { MatchmakerError } from "../core/errors.js";
-import type { ImbalanceSpec } from "../core/imbalance.js";
 import { Matchmaker, type MatchmakerOptions } from "../core/matchmaker.js";
 import type { AcceptanceWindow } from "../core/policy.js";
 import type { ClassFigures } from "../core/stats.js";
@@ -28,14 +27,14 @@ import "../policies/index.js";
 import { BackfillDesk, type BackfillReceipt } from "./backfill.js";
 import { figuresToMetrics, registerQueue, unregisterQueue, type QueueMetrics } from "./metrics.js";
 import {
-  joinOptionsSchema,
-  parseJoinOptions,
+  engineOptionsOf,
   parseRoomOptions,
-  type JoinOptions,
-  type JoinValidator,
+  ROOM_OPTIONS_LABEL,
+  waitEstimatorOptionsOf,
   type MatchmakerRoomOptions,
   type ResolvedRoomOptions,
-} from "./options.js";
+} from "../options/queue-options.js";
+import { joinOptionsSchema, parseJoinOptions, type JoinOptions, type JoinValidator } from "./join-options.js";
 import { spawnGame, type SeatMessage } from "./seats.js";
 import { JoinRefused, QueueSession, type RemovedMessage, type StartResult } from "./session.js";
 import { MatchmakerState, QueueFigures, syncCounts, WaitingEntry } from "./state.js";
@@ -108,11 +107,13 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
     // join options and must not configure the queue.
     const handlerOptions = matchMaker.getHandler(this.roomName)?.options;
     try {
-      this.config = parseRoomOptions(handlerOptions ?? clientOptions);
-      this.matchmaker = new Matchmaker({
-        ...engineOptions(this.config, this.roomId),
-        onPolicyError: (error) => logger.error(`[${this.roomName}] ${error.message}`),
-      });
+      ({ config: this.config, matchmaker: this.matchmaker } = configureQueue(
+        handlerOptions ?? clientOptions,
+        this.roomId,
+        {
+          onPolicyError: (error) => logger.error(`[${this.roomName}] ${error.message}`),
+        },
+      ));
     } catch (error) {
       throw configurationError(error);
     }
@@ -138,13 +139,7 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
     this.state.figures = new QueueFigures();
     this.state.figures.policy = this.matchmaker.policy.name;
     this.state.figures.teamSize = this.config.teamSize;
-    const { bandWidth, window, minSamples } = this.config.waitEstimate;
-    this.estimator = new WaitEstimator({
-      bandWidth: bandWidth ?? (this.config.rating.max - this.config.rating.min) / 20,
-      ratingOrigin: this.config.rating.min,
-      ...(window !== undefined ? { window } : {}),
-      ...(minSamples !== undefined ? { minSamples } : {}),
-    });
+    this.estimator = new WaitEstimator(waitEstimatorOptionsOf(this.config));
     this.status = new StatusPublisher(
       this.estimator,
       { acceptanceWindow: (id, now) => acceptanceWindow(this.matchmaker, id, now) },
@@ -471,23 +466,24 @@ function recentMeans(classes: Readonly<Record<string, ClassFigures>>): Record<st
   );
 }
 
-/** The engine's options for a queue's configuration. */
-function engineOptions(config: ResolvedRoomOptions, matchIdPrefix: string): MatchmakerOptions {
-  return {
-    teamSize: config.teamSize,
-    policy: config.policy,
-    params: config.params,
-    matchIdPrefix,
-    statsWindow: config.statsWindow,
-    ratingRange: { min: config.rating.min, max: config.rating.max },
-    ...(config.imbalance ? { imbalance: config.imbalance as ImbalanceSpec } : {}),
-    ...(config.maxWaitMs !== undefined ? { maxWaitMs: config.maxWaitMs, fillWithBots: config.fillWithBots } : {}),
-    ...(config.roles ? { roles: config.roles } : {}),
-    ...(config.zones ? { zones: config.zones } : {}),
-    ...(config.avoidRecent !== undefined ? { avoidRecent: config.avoidRecent } : {}),
-    ...(config.avoidRecentFallbackMs !== undefined ? { avoidRecentFallbackMs: config.avoidRecentFallbackMs } : {}),
-    ...(config.avoidRecentMs !== undefined ? { avoidRecentMs: config.avoidRecentMs } : {}),
-  };
+/**
+ * A queue's configuration checked in full, with its engine: the options' fields and rules (see
+ * `src/options/`), then what only the engine can check (the policy's name and parameters, the
+ * imbalance). Every error starts with "MatchmakerRoom options:" once.
+ */
+function configureQueue(
+  options: unknown,
+  matchIdPrefix: string,
+  hooks: Pick<MatchmakerOptions, "onPolicyError"> = {},
+): { config: ResolvedRoomOptions; matchmaker: Matchmaker } {
+  const config = parseRoomOptions(options);
+  try {
+    return { config, matchmaker: new Matchmaker({ ...engineOptionsOf(config, matchIdPrefix), ...hooks }) };
+  } catch (error) {
+    if (error instanceof MatchmakerError)
+      throw new MatchmakerError(error.code, `${ROOM_OPTIONS_LABEL}: ${error.message}`, error.field);
+    throw error;
+  }
 }
 
 /**
@@ -496,10 +492,7 @@ function engineOptions(config: ResolvedRoomOptions, matchIdPrefix: string): Matc
  */
 function configurationError(error: unknown): unknown {
   if (!(error instanceof MatchmakerError)) return error;
-  const message = error.message.startsWith("MatchmakerRoom options:")
-    ? error.message
-    : `MatchmakerRoom options: ${error.message}`;
-  return new ServerError(ErrorCode.MATCHMAKE_UNHANDLED, message);
+  return new ServerError(ErrorCode.MATCHMAKE_UNHANDLED, error.message);
 }
 
 /**
@@ -507,13 +500,6 @@ function configurationError(error: unknown): unknown {
  * configuration fails at server start with a message naming the field, not at first join.
  */
 export function defineQueue(options: MatchmakerRoomOptions) {
-  const parsed = parseRoomOptions(options);
-  try {
-    new Matchmaker(engineOptions(parsed, "check"));
-  } catch (error) {
-    if (error instanceof MatchmakerError)
-      throw new MatchmakerError(error.code, `MatchmakerRoom options: ${error.message}`);
-    throw error;
-  }
+  configureQueue(options, "check");
   return defineRoom(MatchmakerRoom, options);
 }

@@ -3,6 +3,7 @@
  * Events are arrivals and the engine's own wake-ups (`nextWakeup`), taken in time order.
  */
 import { Matchmaker } from "../core/matchmaker.js";
+import { msFromSeconds } from "../options/fields.js";
 import type { ImbalanceFn, ImbalanceSpec } from "../core/imbalance.js";
 import type { PolicyParams } from "../core/policy.js";
 import type { Match } from "../core/types.js";
@@ -44,7 +45,8 @@ export interface SimulationTrace {
 const MAX_IDLE_WAKEUPS = 10_000;
 
 export function simulate(config: SimulationConfig): SimulationTrace {
-  const maxWaitMs = config.maxWait === undefined ? undefined : config.maxWait * 1000;
+  // Seconds here, whole milliseconds in the engine (as in every queue option).
+  const maxWaitMs = config.maxWait === undefined ? undefined : msFromSeconds(config.maxWait);
   const engine = new Matchmaker({
     teamSize: config.teamSize,
     policy: config.policy,
@@ -53,8 +55,10 @@ export function simulate(config: SimulationConfig): SimulationTrace {
     ...(maxWaitMs !== undefined ? { maxWaitMs, fillWithBots: true } : {}),
     ratingRange: ratingScale(config.traffic.skill),
     ...(config.avoidRecent ? { avoidRecent: config.avoidRecent.games } : {}),
-    ...(config.avoidRecent?.fallbackMs !== undefined ? { avoidRecentFallbackMs: config.avoidRecent.fallbackMs } : {}),
-    ...(config.avoidRecent?.withinMs !== undefined ? { avoidRecentMs: config.avoidRecent.withinMs } : {}),
+    ...(config.avoidRecent?.fallbackMs !== undefined
+      ? { avoidRecentFallbackMs: Math.round(config.avoidRecent.fallbackMs) }
+      : {}),
+    ...(config.avoidRecent?.withinMs !== undefined ? { avoidRecentMs: Math.round(config.avoidRecent.withinMs) } : {}),
     statsWindow: 1,
     ...(config.traffic.zones ? { zones: zoneNames(config.traffic)! } : {}),
   });
