@@ -9,7 +9,7 @@ export * from "./sim/index.js";
 export { MatchmakerRoom, defineQueue } from "./colyseus/MatchmakerRoom.js";
 export type { JoinOptions } from "./colyseus/join-options.js";
 export * from "./options/index.js";
-export type { MatchInfo, SeatOptions, SeatMessage } from "./colyseus/seats.js";
+export type { MatchInfo, SeatOptions, SeatMessage } from "./colyseus/director/game-room.js";
 export {
   QueueSession,
   JoinRefused,
@@ -52,4 +52,4 @@ export {
   type QueueMetrics,
   type MetricsSource,
 } from "./colyseus/metrics.js";
-export { requestBackfill, cancelBackfill, type BackfillReceipt } from "./colyseus/backfill.js";
+export { requestBackfill, cancelBackfill, type BackfillReceipt } from "./colyseus/backfill-desk.js";

@@ -24,7 +24,7 @@ import type { Match, Ticket } from "../core/types.js";
 import { WaitEstimator } from "../core/wait-estimate.js";
 import { ticketZones } from "../core/zones.js";
 import "../policies/index.js";
-import { BackfillDesk, type BackfillReceipt } from "./backfill.js";
+import { BackfillDesk, type BackfillReceipt } from "./backfill-desk.js";
 import { figuresToMetrics, registerQueue, unregisterQueue, type QueueMetrics } from "./metrics.js";
 import {
   engineOptionsOf,
@@ -35,7 +35,7 @@ import {
   type ResolvedRoomOptions,
 } from "../options/queue-options.js";
 import { joinOptionsSchema, parseJoinOptions, type JoinOptions, type JoinValidator } from "./join-options.js";
-import { spawnGame, type SeatMessage } from "./seats.js";
+import { disposeGameRoom, startGame, type SeatMessage } from "./director/game-room.js";
 import { JoinRefused, QueueSession, type RemovedMessage, type StartResult } from "./session.js";
 import { MatchmakerState, QueueFigures, syncCounts, WaitingEntry } from "./state.js";
 import { StatusPublisher, Throttle } from "./status.js";
@@ -299,7 +299,7 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
   private async startMatch(match: Match): Promise<void> {
     let seats: Map<string, SeatMessage>;
     try {
-      seats = await spawnGame(
+      seats = await startGame(
         this.config.gameRoom,
         match,
         this.roomName,
@@ -321,7 +321,7 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
     // the game is dropped and everyone still here goes back to their place in the queue.
     const gameRoomId = seats.values().next().value?.roomId;
     if (this.session.spawned(match.id, seats, this.now()) === "abandoned") {
-      if (gameRoomId) await matchMaker.remoteRoomCall(gameRoomId, "disconnect").catch(() => undefined);
+      if (gameRoomId) await disposeGameRoom(gameRoomId);
       this.state.figures.abandonedMatches++;
       this.refreshFigures(this.now());
     } else if (gameRoomId) {

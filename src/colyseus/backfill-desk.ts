@@ -8,7 +8,7 @@
 import { logger, matchMaker } from "@colyseus/core";
 import { MAX_BACKFILL_SEATS, selectPartialBackfill } from "../core/backfill.js";
 import type { Match, Side, Ticket } from "../core/types.js";
-import type { MatchInfo, SeatMessage, SeatOptions } from "./seats.js";
+import { reserveBackfillSeats, type MatchInfo, type SeatMessage, type SeatRequest } from "./director/game-room.js";
 
 /** What `requestBackfill` answers. */
 export interface BackfillReceipt {
@@ -168,40 +168,35 @@ export class BackfillDesk {
 
   private async seatTickets(r: Request, match: TrackedMatch, tickets: Ticket[], seats: number): Promise<void> {
     const side = match.teams[r.team].side;
-    const players = tickets.flatMap((t) => t.players.map((p) => ({ ticket: t, player: p })));
-    const zone = match.zone !== undefined ? { zone: match.zone } : {};
-    const options = (rating: number): SeatOptions => ({
-      matchId: r.matchId,
-      side,
-      team: r.team,
-      rating,
-      ...zone,
-      backfill: true,
-    });
-    let reserved: boolean[] | undefined;
-    let room: Awaited<ReturnType<typeof matchMaker.getRoomById>> | undefined;
+    const requests: SeatRequest[] = tickets.flatMap((t) =>
+      t.players.map((p) => ({
+        sessionId: p.id,
+        options: {
+          matchId: r.matchId,
+          side,
+          team: r.team,
+          rating: p.rating,
+          ...(match.zone !== undefined ? { zone: match.zone } : {}),
+          backfill: true,
+        },
+      })),
+    );
+    let reserved: Map<string, SeatMessage> | undefined;
+    let failed = false;
     try {
-      room = await matchMaker.getRoomById(match.roomId);
-      if (!room) {
-        // The game is over: nothing to fill any more.
-        r.inFlight -= seats;
-        this.host.restore(tickets);
-        this.forget(r.matchId);
-        return;
-      }
-      reserved = await matchMaker.reserveMultipleSeatsFor(
-        room,
-        players.map(({ player }) => ({
-          sessionId: player.id,
-          options: options(player.rating),
-          auth: this.host.auth(player.id),
-        })),
-      );
+      reserved = await reserveBackfillSeats(match.roomId, requests, (id) => this.host.auth(id));
     } catch (error) {
+      failed = true;
       logger.error(`[${this.host.queue}] backfill of match ${r.matchId} failed:`, error);
     }
     r.inFlight -= seats;
-    if (!room || !reserved || reserved.length !== players.length || reserved.some((ok) => !ok)) {
+    if (!failed && !reserved) {
+      // The game is over: nothing to fill any more.
+      this.host.restore(tickets);
+      this.forget(r.matchId);
+      return;
+    }
+    if (!reserved) {
       this.host.count("failures", 1);
       this.host.restore(tickets);
       if (r.cancelled) {
@@ -218,17 +213,7 @@ export class BackfillDesk {
     }
     const tracked = match.teams[r.team];
     for (const ticket of tickets) {
-      const seatsOfTicket = new Map<string, SeatMessage>();
-      for (const player of ticket.players) {
-        seatsOfTicket.set(player.id, {
-          ...matchMaker.buildSeatReservation(room, player.id),
-          matchId: r.matchId,
-          side,
-          team: r.team,
-          ...zone,
-          backfill: true,
-        });
-      }
+      const seatsOfTicket = new Map(ticket.players.map((p) => [p.id, reserved.get(p.id)!]));
       const seated = new Set(this.host.seatTicket(ticket, seatsOfTicket));
       for (const player of ticket.players) {
         if (seated.has(player.id)) {
