@@ -7,6 +7,7 @@
  */
 import { logger, matchMaker } from "@colyseus/core";
 import { MAX_BACKFILL_SEATS, selectPartialBackfill } from "../core/backfill.js";
+import { MatchmakerError } from "../core/errors.js";
 import type { Match, Side, Ticket } from "../core/types.js";
 import { reserveBackfillSeats, type MatchInfo, type SeatMessage, type SeatRequest } from "./director/game-room.js";
 
@@ -89,23 +90,34 @@ export class BackfillDesk {
 
   /**
    * Ask for `count` replacements on `team` (0: side A, 1: side B) of a match this queue
-   * started. Throws an `Error` naming the bad argument; the request waits until filled or
+   * started. Throws `MatchmakerError("invalid_request")` naming the bad argument; the request waits until filled or
    * cancelled, ahead of new matches.
    */
   request(matchId: unknown, team: unknown, count: unknown): BackfillReceipt {
     if (typeof matchId !== "string" || !this.matches.has(matchId)) {
-      throw new Error(
+      throw new MatchmakerError(
+        "invalid_request",
         `requestBackfill: matchId: no running match ${JSON.stringify(matchId)} in queue "${this.host.queue}"`,
+        "matchId",
       );
     }
-    if (team !== 0 && team !== 1) throw new Error("requestBackfill: team: must be 0 (side A) or 1 (side B)");
+    if (team !== 0 && team !== 1)
+      throw new MatchmakerError("invalid_request", "requestBackfill: team: must be 0 (side A) or 1 (side B)", "team");
     const most = Math.min(this.teamSize, MAX_BACKFILL_SEATS);
     if (typeof count !== "number" || !Number.isInteger(count) || count < 1 || count > most) {
-      throw new Error(`requestBackfill: count: must be a whole number from 1 to ${most}`);
+      throw new MatchmakerError(
+        "invalid_request",
+        `requestBackfill: count: must be a whole number from 1 to ${most}`,
+        "count",
+      );
     }
     const sought = this.sought(matchId, team);
     if (sought + count > most) {
-      throw new Error(`requestBackfill: count: ${sought} of the team's ${most} seats are already sought`);
+      throw new MatchmakerError(
+        "invalid_request",
+        `requestBackfill: count: ${sought} of the team's ${most} seats are already sought`,
+        "count",
+      );
     }
     // One request per team: seats asked for later join it (keeping its priority), so a party can fill them together.
     const existing = this.requests.find((r) => r.matchId === matchId && r.team === team && !r.cancelled);
@@ -253,7 +265,10 @@ export function requestBackfill(
   team: 0 | 1,
   count: number,
 ): Promise<BackfillReceipt> {
-  if (!match.queueRoomId) return Promise.reject(new Error("requestBackfill: this match has no queueRoomId"));
+  if (!match.queueRoomId)
+    return Promise.reject(
+      new MatchmakerError("invalid_request", "requestBackfill: this match has no queueRoomId", "queueRoomId"),
+    );
   return matchMaker.remoteRoomCall(match.queueRoomId, "requestBackfill", [
     match.id,
     team,
@@ -263,7 +278,10 @@ export function requestBackfill(
 
 /** From a game room: stop seeking replacements (one team, or both). Resolves with the seats no longer sought. */
 export function cancelBackfill(match: Pick<MatchInfo, "id" | "queueRoomId">, team?: 0 | 1): Promise<number> {
-  if (!match.queueRoomId) return Promise.reject(new Error("cancelBackfill: this match has no queueRoomId"));
+  if (!match.queueRoomId)
+    return Promise.reject(
+      new MatchmakerError("invalid_request", "cancelBackfill: this match has no queueRoomId", "queueRoomId"),
+    );
   return matchMaker.remoteRoomCall(
     match.queueRoomId,
     "cancelBackfill",

@@ -3,6 +3,7 @@
  * (its rating range, roles, team size and zones). The queue's own options live in `src/options/`.
  */
 import * as v from "valibot";
+import { MatchmakerError } from "../core/errors.js";
 import { describeIssues, unknownKeyMessage } from "../core/validation.js";
 import type { Side } from "../core/types.js";
 import type { ZoneSpec } from "../core/zones.js";
@@ -174,11 +175,18 @@ function pathItem(input: Record<string, unknown>, key: string): v.ObjectPathItem
 
 export type JoinValidator = ReturnType<typeof joinOptionsSchema>;
 
-/** Parsed join options, or a message naming each bad field. */
+/** Parsed join options, or a message naming each bad field (see {@link checkJoinOptions} for the throwing form). */
 export function parseJoinOptions(
   validator: JoinValidator,
   input: unknown,
 ): { ok: true; value: JoinOptions } | { ok: false; message: string } {
   const result = v.safeParse(validator, input ?? {});
   return result.success ? { ok: true, value: result.output } : { ok: false, message: describeIssues(result.issues) };
+}
+
+/** Parsed join options; throws `MatchmakerError("join_refused")` whose message names each bad field. */
+export function checkJoinOptions(validator: JoinValidator, input: unknown): JoinOptions {
+  const result = v.safeParse(validator, input ?? {});
+  if (result.success) return result.output;
+  throw new MatchmakerError("join_refused", describeIssues(result.issues), v.getDotPath(result.issues[0]) ?? undefined);
 }

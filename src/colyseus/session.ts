@@ -8,6 +8,7 @@
  * session only by leaving, by being removed with a reason the client is told (decline, ready
  * check timeout, grace expired), or, once seated, by leaving for their game.
  */
+import { MatchmakerError } from "../core/errors.js";
 import type { Matchmaker } from "../core/matchmaker.js";
 import type { Match, Player, Side, Ticket } from "../core/types.js";
 import {
@@ -54,11 +55,13 @@ export interface QueueSessionOptions {
   readonly onError?: (message: string) => void;
 }
 
-/** A join the session refuses; the message names the field, e.g. `partyCode: no such party`. */
-export class JoinRefused extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "JoinRefused";
+/**
+ * A join the session refuses: a `MatchmakerError` with code `"join_refused"`, whose message
+ * names the field, e.g. `partyCode: no such party`.
+ */
+export class JoinRefused extends MatchmakerError {
+  constructor(message: string, field?: string) {
+    super("join_refused", message, field);
   }
 }
 
@@ -106,19 +109,15 @@ export class QueueSession {
 
   /** Why this join would be refused (a message naming the field), or undefined. */
   joinProblem(join: Omit<SessionJoin, "player">): string | undefined {
-    if (join.partyCode === undefined) return undefined;
-    if (join.side !== undefined) return "side: a party's side is chosen by its leader";
-    if (join.zones !== undefined) return "zones: a party's zones are chosen by its leader";
-    const problem = this.parties.joinProblem(join.partyCode);
-    return problem && `partyCode: ${problem}`;
+    return this.joinRefusal(join)?.message;
   }
 
   /** A player arrives. Throws {@link JoinRefused} (changing nothing) for a bad party code. */
   join(join: SessionJoin, now: number): void {
     const id = join.player.id;
     if (this.members.has(id)) throw new JoinRefused(`player "${id}" is already in this queue`);
-    const problem = this.joinProblem(join);
-    if (problem) throw new JoinRefused(problem);
+    const refusal = this.joinRefusal(join);
+    if (refusal) throw refusal;
     const member: Member = {
       player: join.player,
       connected: true,
@@ -133,8 +132,11 @@ export class QueueSession {
       const party = this.parties.join(join.partyCode, id);
       this.tellParty(party, "member_joined");
       if (party.status === "forming" && this.parties.isComplete(party)) {
-        const error = this.enterMatching(party, now, now);
-        if (error) this.director.holdParty(party, "member_joined", error);
+        try {
+          this.enterMatching(party, now, now);
+        } catch (error) {
+          this.director.holdParty(party, "member_joined", messageOf(error));
+        }
       }
     } else {
       const ticket: Ticket = {
@@ -164,8 +166,12 @@ export class QueueSession {
         error: `the party has ${party.members.length} of ${party.size} players and this queue does not start incomplete parties`,
       };
     }
-    const error = this.enterMatching(party, now, now);
-    return error ? { ok: false, error } : { ok: true };
+    try {
+      this.enterMatching(party, now, now);
+    } catch (error) {
+      return { ok: false, error: messageOf(error) };
+    }
+    return { ok: true };
   }
 
   /** Accept the ready check of the player's match. Ignored when there is none. */
@@ -295,7 +301,7 @@ export class QueueSession {
    */
   spawned(matchId: string, seats: ReadonlyMap<string, unknown>, now: number): "seated" | "abandoned" {
     const pending = this.pending.close(matchId);
-    if (!pending) throw new Error(`internal: match "${matchId}" is not being created`);
+    if (!pending) throw new MatchmakerError("internal", `match "${matchId}" is not being created`);
     if (pending.gone.size > 0) {
       this.director.requeueMatch(pending.match.tickets, matchId, "abandoned", now);
       return "abandoned";
@@ -359,6 +365,15 @@ export class QueueSession {
     }
   }
 
+  /** The refusal of a join whose party options do not fit (naming the field), or undefined. */
+  joinRefusal(join: Omit<SessionJoin, "player">): JoinRefused | undefined {
+    if (join.partyCode === undefined) return undefined;
+    if (join.side !== undefined) return new JoinRefused("side: a party's side is chosen by its leader", "side");
+    if (join.zones !== undefined) return new JoinRefused("zones: a party's zones are chosen by its leader", "zones");
+    const problem = this.parties.joinProblem(join.partyCode);
+    return problem && new JoinRefused(`partyCode: ${problem}`, "partyCode");
+  }
+
   /** The ticket a party plays with (its members as they are now). */
   private partyTicket(party: Party, enqueuedAt: number): Ticket {
     return {
@@ -370,18 +385,13 @@ export class QueueSession {
     };
   }
 
-  /** Put a party's ticket in the engine; returns the engine's refusal, if any. */
-  private enterMatching(party: Party, enqueuedAt: number, now: number): string | undefined {
+  /** Put a party's ticket in the engine; throws the engine's `MatchmakerError` (changing nothing) if it refuses. */
+  private enterMatching(party: Party, enqueuedAt: number, now: number): void {
     const ticket = this.partyTicket(party, enqueuedAt);
-    try {
-      this.matchmaker.enqueue(ticket, now);
-    } catch (error) {
-      return error instanceof Error ? error.message : String(error);
-    }
+    this.matchmaker.enqueue(ticket, now);
     this.director.placeParty(party, "queued");
     this.effects.waiting(ticket);
     this.tellParty(party, "queued");
-    return undefined;
   }
 
   private partyMessage(party: Party, to: string, event: PartyMessage["event"], reason?: string): PartyMessage {
@@ -452,4 +462,9 @@ export class QueueSession {
     const first = out.values().next().value!;
     this.director.requeue(back, now, { matchId, reason: first === "error" ? "disconnected" : first });
   }
+}
+
+/** An error's message, as a party or a `start` answer tells it. */
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

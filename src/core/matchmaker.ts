@@ -8,7 +8,7 @@ import { ArrivalIndex } from "./arrival-order.js";
 import { assembleTeams, fitsWithBots, playersOf, type TeamSplit } from "./assembly.js";
 import { MatchmakerError } from "./errors.js";
 import { imbalanceFunction, resolveImbalance, type ImbalanceFn, type ImbalanceSpec } from "./imbalance.js";
-import { createPolicy, type Policy, type PolicyParams } from "./policy.js";
+import { createPolicy, type AcceptanceWindow, type Policy, type PolicyParams } from "./policy.js";
 import { fitsWithBotsAndRoles, RoleTable, ticketRolesProblem } from "./roles.js";
 import { SideMix } from "./side-mix.js";
 import { RecentWindow, type ClassFigures, type MatchmakerStats } from "./stats.js";
@@ -513,6 +513,38 @@ export class Matchmaker {
     this.recentImbalance.push(match.quality.imbalance);
     this.recentOpponents?.record(match);
     return match;
+  }
+
+  /**
+   * A waiting ticket's acceptance window: its zone policy's, or in several zones the hull of
+   * theirs (it may be matched in any of them); undefined when no policy has one.
+   */
+  acceptanceWindow(ticketId: string, now: number): AcceptanceWindow | undefined {
+    let hull: AcceptanceWindow | undefined;
+    for (const policy of this.router.zonePolicies.values()) {
+      const w = policy.acceptanceWindow?.(ticketId, now);
+      if (w)
+        hull = hull ? { min: Math.min(hull.min, w.min), max: Math.max(hull.max, w.max) } : { min: w.min, max: w.max };
+    }
+    return hull;
+  }
+
+  /**
+   * Why a player of `rating` accepting `zones` (absent: every zone) could not wait in this
+   * queue's zones, e.g. `zones: zone "advanced" needs a rating of at least 1800`; undefined when
+   * it could (always, in a queue without zones). The same check `enqueue` makes, for a join
+   * refused before it becomes a ticket.
+   */
+  zoneBandRefusal(rating: number, zones?: readonly string[]): string | undefined {
+    if (!this.zones) return undefined;
+    const probe: Ticket = {
+      id: "probe",
+      players: [{ id: "probe", rating }],
+      enqueuedAt: 0,
+      ...(zones ? { zones } : {}),
+    };
+    const resolved = ticketZones(probe, this.zones);
+    return typeof resolved === "string" ? resolved : undefined;
   }
 }
 
