@@ -447,20 +447,7 @@ export class QueueSession {
    */
   private fallThrough(pending: PendingMatch, out: ReadonlyMap<string, RemovalReason | "left">, now: number): void {
     this.pending.close(pending.match.id);
-    const matchId = pending.match.id;
-    const back: Ticket[] = [];
-    for (const t of pending.match.tickets) {
-      const leaving = t.players.filter((p) => out.has(p.id));
-      if (leaving.length === 0) {
-        back.push(t);
-        continue;
-      }
-      const party = this.parties.get(t.id);
-      if (party) this.director.placeParty(party, "held");
-      for (const p of leaving) this.director.remove(p.id, out.get(p.id)!, matchId);
-    }
-    const first = out.values().next().value!;
-    this.director.requeue(back, now, { matchId, reason: first === "error" ? "disconnected" : first });
+    this.director.matchFellThrough(pending.match, out, now);
   }
 }
 

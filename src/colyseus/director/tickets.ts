@@ -177,6 +177,27 @@ export class TicketDirector {
   }
 
   /**
+   * A match fell through before its game room existed: the `out` players are removed (told why
+   * unless they left), their parties held; every other ticket goes back at its original place,
+   * told the first reason.
+   */
+  matchFellThrough(match: Match, out: ReadonlyMap<string, RemovalReason | "left">, now: number): void {
+    const back: Ticket[] = [];
+    for (const t of match.tickets) {
+      const leaving = t.players.filter((p) => out.has(p.id));
+      if (leaving.length === 0) {
+        back.push(t);
+        continue;
+      }
+      const party = this.parties.get(t.id);
+      if (party) this.placeParty(party, "held");
+      for (const p of leaving) this.remove(p.id, out.get(p.id)!, match.id);
+    }
+    const first = out.values().next().value!;
+    this.requeue(back, now, { matchId: match.id, reason: first === "error" ? "disconnected" : first });
+  }
+
+  /**
    * A match's tickets go back after its game room failed or was abandoned: complete ones at their
    * place (told `reason`); a party that lost a member meanwhile is held.
    */
