@@ -130,26 +130,26 @@ export function parseRoomOptions(options: unknown): ResolvedRoomOptions {
   return { ...parsed, policy: parsed.policy ?? defaultPolicy(parsed.roles) };
 }
 
-/** The engine's options for a queue's configuration; `matchIdPrefix` is the room's id. */
+/**
+ * The engine's options for a queue's configuration; `matchIdPrefix` is the room's id. Every
+ * option in `ENGINE_FIELDS` is passed on as it is, so an option added there reaches the engine
+ * without a line here.
+ */
 export function engineOptionsOf(config: ResolvedRoomOptions, matchIdPrefix: string): MatchmakerOptions {
+  const shared = Object.fromEntries(
+    Object.keys(ENGINE_FIELDS).flatMap((key) => {
+      const value = config[key as keyof typeof ENGINE_FIELDS];
+      return value === undefined ? [] : [[key, value]];
+    }),
+  ) as Pick<ResolvedRoomOptions, keyof typeof ENGINE_FIELDS>;
   return {
-    teamSize: config.teamSize,
+    ...shared,
     policy: config.policy,
     params: config.params,
     matchIdPrefix,
-    statsWindow: config.statsWindow,
     ratingRange: { min: config.rating.min, max: config.rating.max },
     ...(config.imbalance ? { imbalance: config.imbalance as ImbalanceSpec } : {}),
-    ...(config.maxWaitMs !== undefined ? { maxWaitMs: config.maxWaitMs, fillWithBots: config.fillWithBots } : {}),
-    ...(config.roles ? { roles: config.roles } : {}),
     ...(config.zones ? { zones: config.zones } : {}),
-    ...(config.avoidRecent !== undefined
-      ? {
-          avoidRecent: config.avoidRecent,
-          avoidRecentFallbackMs: config.avoidRecentFallbackMs,
-          ...(config.avoidRecentMs !== undefined ? { avoidRecentMs: config.avoidRecentMs } : {}),
-        }
-      : {}),
   };
 }
 
