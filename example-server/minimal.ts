@@ -2,7 +2,7 @@
  * The README's complete server, runnable: `npx tsx example-server/minimal.ts` (PORT, default 2567).
  * The README shows this file from the `colyseus` import to the end, with "colyseus-matchmaker"
  * for "../src/index.js"; test/docs/snippets.test.ts keeps the two identical and
- * test/integration/readme.test.ts runs it.
+ * test/integration/readme.test.ts runs it as a process, with four client processes.
  */
 import "./node20.js";
 import { defineRoom, defineServer, Room, type Client } from "colyseus";
@@ -10,7 +10,7 @@ import { monitor } from "@colyseus/monitor";
 import { defineQueue, operatorAuth, type MatchInfo, type SeatOptions } from "../src/index.js";
 
 // Your game. The queue creates one per match and reserves a seat for every player.
-export class ArenaRoom extends Room {
+class ArenaRoom extends Room {
   override onCreate(options: { match: MatchInfo }) {
     // options.match.teams[0] plays side "A", teams[1] side "B"; each player has its sessionId.
     this.maxClients = options.match.teamSize * 2;
@@ -20,7 +20,7 @@ export class ArenaRoom extends Room {
   }
 }
 
-export const server = defineServer({
+const server = defineServer({
   rooms: {
     queue_2v2: defineQueue({ teamSize: 2, gameRoom: "arena", policy: "greedy" }),
     arena: defineRoom(ArenaRoom),

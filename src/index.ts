@@ -11,7 +11,8 @@
  * The simulator: `colyseus-matchmaker/sim`.
  */
 export { MatchmakerRoom, defineQueue } from "./colyseus/MatchmakerRoom.js";
-export type { MatchmakerRoomOptions, JoinOptions } from "./colyseus/options.js";
+export type { JoinOptions } from "./colyseus/join-options.js";
+export type { MatchmakerRoomOptions, SharedQueueOptions } from "./options/index.js";
 export type { ReadyCheckOptions, MatchFoundMessage } from "./colyseus/ready-check.js";
 export type { ImbalanceSpec } from "./core/imbalance.js";
 export type { ZoneSpec, ZoneOption } from "./core/zones.js";
@@ -19,8 +20,8 @@ export type { Side } from "./core/types.js";
 export { MatchmakerError, type MatchmakerErrorCode } from "./core/errors.js";
 
 // What the spawned game room receives, and how it asks for replacement players.
-export type { MatchInfo, SeatOptions, SeatMessage } from "./colyseus/seats.js";
-export { requestBackfill, cancelBackfill, type BackfillReceipt } from "./colyseus/backfill.js";
+export type { MatchInfo, SeatOptions, SeatMessage } from "./colyseus/director/game-room.js";
+export { requestBackfill, cancelBackfill, type BackfillReceipt } from "./colyseus/backfill-desk.js";
 
 // Messages the queue sends to its clients.
 export type { StatusMessage, WaitingBreakdown } from "./colyseus/status.js";

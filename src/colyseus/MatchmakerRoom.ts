@@ -1,44 +1,47 @@
 /**
  * `MatchmakerRoom`: the Colyseus adapter around the engine. Clients join it to wait; it runs
- * the policy on every join and on a timer, spawns a game room per match, reserves every seat
+ * the policy on every join and on its heartbeat (a timer), spawns a game room per match, reserves every seat
  * and sends each player a `seat` message. If anything fails, the players go back to the queue
  * at their original place. The engine itself never sees Colyseus.
  */
 import {
   CloseCode,
   defineRoom,
-  ErrorCode,
   logger,
   matchMaker,
   Room,
-  ServerError,
   type AuthContext,
   type Client,
+  type Delayed,
 } from "@colyseus/core";
 import { StateView } from "@colyseus/schema";
 import { MatchmakerError } from "../core/errors.js";
-import type { ImbalanceSpec } from "../core/imbalance.js";
 import { Matchmaker, type MatchmakerOptions } from "../core/matchmaker.js";
-import type { AcceptanceWindow } from "../core/policy.js";
-import type { ClassFigures } from "../core/stats.js";
 import type { Match, Ticket } from "../core/types.js";
 import { WaitEstimator } from "../core/wait-estimate.js";
-import { ticketZones } from "../core/zones.js";
 import "../policies/index.js";
-import { BackfillDesk, type BackfillReceipt } from "./backfill.js";
+import { BackfillDesk, type BackfillReceipt } from "./backfill-desk.js";
 import { figuresToMetrics, registerQueue, unregisterQueue, type QueueMetrics } from "./metrics.js";
 import {
-  joinOptionsSchema,
-  parseJoinOptions,
+  engineOptionsOf,
   parseRoomOptions,
-  type JoinOptions,
-  type JoinValidator,
+  ROOM_OPTIONS_LABEL,
+  waitEstimatorOptionsOf,
   type MatchmakerRoomOptions,
   type ResolvedRoomOptions,
-} from "./options.js";
-import { spawnGame, type SeatMessage } from "./seats.js";
-import { JoinRefused, QueueSession, type RemovedMessage, type StartResult } from "./session.js";
-import { MatchmakerState, QueueFigures, syncCounts, WaitingEntry } from "./state.js";
+} from "../options/queue-options.js";
+import { checkJoinOptions, joinOptionsSchema, type JoinOptions, type JoinValidator } from "./join-options.js";
+import { asClientError, JOIN_REFUSED, toClientError } from "./client-error.js";
+import { disposeGameRoom, startGame, type SeatMessage } from "./director/game-room.js";
+import { QueueSession, type RemovedMessage, type StartResult } from "./session.js";
+import {
+  MatchmakerState,
+  QueueFigures,
+  showEngineStats,
+  showWaitingBreakdown,
+  waitingEntry,
+  type WaitingEntry,
+} from "./state.js";
 import { StatusPublisher, Throttle } from "./status.js";
 
 /**
@@ -54,7 +57,7 @@ import { StatusPublisher, Throttle } from "./status.js";
  *   `decline`; `requeued` ({@link RequeuedMessage}) when a match fell through and you kept your
  *   place, `removed` ({@link RemovedMessage}) when you are out (the server then closes the connection);
  * - receive `seat` ({@link SeatMessage}): pass it to `client.consumeSeatReservation()`;
- * - receive `status` ({@link StatusMessage}) while waiting, at most once per tick and only on change;
+ * - receive `status` ({@link StatusMessage}) while waiting, at most once per heartbeat (`tickMs`) and only on change;
  * - receive `clients` (a number: players waiting in the queue, or in the client's busiest zone),
  *   as Colyseus's `QueueRoom` sends it, on change;
  * - optionally send `confirm` after taking the seat (QueueRoom's flow): the queue lets you go.
@@ -73,16 +76,21 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
   session!: QueueSession;
   protected config!: ResolvedRoomOptions;
   private joinValidator!: JoinValidator;
-  /** The pending early wake-up for the engine (a policy deadline before the next tick). */
+  /** The pending early wake-up for the engine (a policy deadline before the next heartbeat). */
   private wakeup?: { at: number; cancel: () => void };
   /** Reconnections being waited for (Colyseus's deferreds), to cancel when a dropped player is removed. */
   private readonly reconnections = new Map<string, ReturnType<Room["allowReconnection"]>>();
   /** Recent waits by ticket class, for the estimated wait in `status`. */
   private estimator!: WaitEstimator;
   private status!: StatusPublisher;
-  /** Status and the waiting breakdown are published at most once per tick. */
+  /** Status and the waiting breakdown are published at most once per heartbeat. */
   private statusThrottle!: Throttle;
   private backfill!: BackfillDesk;
+  /**
+   * The room's timer: every `tickMs` it runs the engine (the engine's own `tick(now)` is one pass
+   * of the policy, which joins, leaves and wake-ups run too).
+   */
+  private heartbeat!: Delayed;
 
   override messages = {
     confirm: (client: Client) => {
@@ -107,15 +115,11 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
     // `defineRoom` defaults are the queue's configuration; options of the creating client are
     // join options and must not configure the queue.
     const handlerOptions = matchMaker.getHandler(this.roomName)?.options;
-    try {
-      this.config = parseRoomOptions(handlerOptions ?? clientOptions);
-      this.matchmaker = new Matchmaker({
-        ...engineOptions(this.config, this.roomId),
+    ({ config: this.config, matchmaker: this.matchmaker } = asClientError(() =>
+      configureQueue(handlerOptions ?? clientOptions, this.roomId, {
         onPolicyError: (error) => logger.error(`[${this.roomName}] ${error.message}`),
-      });
-    } catch (error) {
-      throw configurationError(error);
-    }
+      }),
+    ));
     this.joinValidator = joinOptionsSchema(
       { min: this.config.rating.min, max: this.config.rating.max },
       this.config.roles,
@@ -138,16 +142,10 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
     this.state.figures = new QueueFigures();
     this.state.figures.policy = this.matchmaker.policy.name;
     this.state.figures.teamSize = this.config.teamSize;
-    const { bandWidth, window, minSamples } = this.config.waitEstimate;
-    this.estimator = new WaitEstimator({
-      bandWidth: bandWidth ?? (this.config.rating.max - this.config.rating.min) / 20,
-      ratingOrigin: this.config.rating.min,
-      ...(window !== undefined ? { window } : {}),
-      ...(minSamples !== undefined ? { minSamples } : {}),
-    });
+    this.estimator = new WaitEstimator(waitEstimatorOptionsOf(this.config));
     this.status = new StatusPublisher(
       this.estimator,
-      { acceptanceWindow: (id, now) => acceptanceWindow(this.matchmaker, id, now) },
+      { acceptanceWindow: (id, now) => this.matchmaker.acceptanceWindow(id, now) },
       (id, type, payload) => {
         const client = this.clients.getById(id);
         client?.send(type, payload);
@@ -161,25 +159,27 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
     });
     this.backfill = this.createBackfillDesk();
     registerQueue(this);
-    this.clock.setInterval(() => this.runEngine(), this.config.tickMs);
+    this.heartbeat = this.clock.setInterval(() => this.runEngine(), this.config.tickMs);
   }
 
   override onDispose(): void {
     unregisterQueue(this);
+    this.heartbeat?.clear();
     this.statusThrottle?.cancel();
   }
 
   override onAuth(_client: Client, options: unknown, _context: AuthContext): JoinOptions {
     const join = this.validateJoin(options);
-    const problem = this.session.joinProblem(join);
-    if (problem) throw new ServerError(ErrorCode.AUTH_FAILED, `invalid join options: ${problem}`);
+    const refusal = this.session.joinRefusal(join);
+    if (refusal) throw toClientError(refusal);
     return join;
   }
 
   override onJoin(client: Client, options: unknown): void {
     const join = this.validateJoin(options);
     client.view = new StateView();
-    try {
+    // The party may have filled up (or similar) between onAuth and here.
+    asClientError(() =>
       this.session.join(
         {
           player: {
@@ -195,13 +195,8 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
           ...(join.partyCode !== undefined ? { partyCode: join.partyCode } : {}),
         },
         this.now(),
-      );
-    } catch (error) {
-      // The party filled up (or similar) between onAuth and here.
-      if (error instanceof JoinRefused)
-        throw new ServerError(ErrorCode.AUTH_FAILED, `invalid join options: ${error.message}`);
-      throw error;
-    }
+      ),
+    );
     this.runEngine();
   }
 
@@ -248,30 +243,15 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
    * Throws a `ServerError` (code 525) whose message names every bad field.
    */
   protected validateJoin(options: unknown): JoinOptions {
-    const parsed = parseJoinOptions(this.joinValidator, options);
-    if (!parsed.ok) throw new ServerError(ErrorCode.AUTH_FAILED, `invalid join options: ${parsed.message}`);
-    // A zone's rating band is the one rule the schema cannot see.
-    if (this.matchmaker.zones) {
-      try {
-        ticketZones(
-          {
-            id: "join",
-            players: [{ sessionId: "join", rating: parsed.value.rating }],
-            enqueuedAt: 0,
-            ...(parsed.value.zones ? { zones: parsed.value.zones } : {}),
-          },
-          this.matchmaker.zones,
-          "invalid join options",
-        );
-      } catch (error) {
-        if (error instanceof MatchmakerError) throw new ServerError(ErrorCode.AUTH_FAILED, error.message);
-        throw error;
-      }
-    }
-    return parsed.value;
+    return asClientError(() => {
+      const join = checkJoinOptions(this.joinValidator, options);
+      // A zone's rating band is the one rule the schema cannot see.
+      this.matchmaker.checkZoneBand(join.rating, join.zones, JOIN_REFUSED);
+      return join;
+    });
   }
 
-  /** Run the policy now; safe to call at any time (the timer and every join call it). */
+  /** Run the policy now; safe to call at any time (the heartbeat and every join call it). */
   protected runEngine(): void {
     const now = this.now();
     try {
@@ -290,7 +270,7 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
     return Date.now();
   }
 
-  /** Wake the engine at its own next deadline when that comes before the next timer tick. */
+  /** Wake the engine at its own next deadline when that comes before the next heartbeat. */
   private scheduleWakeup(now: number): void {
     const at = this.session.nextWakeup(now);
     if (at === undefined || at - now >= this.config.tickMs) return;
@@ -309,7 +289,7 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
   private async startMatch(match: Match): Promise<void> {
     let seats: Map<string, SeatMessage>;
     try {
-      seats = await spawnGame(
+      seats = await startGame(
         this.config.gameRoom,
         match,
         this.roomName,
@@ -331,7 +311,7 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
     // the game is dropped and everyone still here goes back to their place in the queue.
     const gameRoomId = seats.values().next().value?.roomId;
     if (this.session.spawned(match.id, seats, this.now()) === "abandoned") {
-      if (gameRoomId) await matchMaker.remoteRoomCall(gameRoomId, "disconnect").catch(() => undefined);
+      if (gameRoomId) await disposeGameRoom(gameRoomId);
       this.state.figures.abandonedMatches++;
       this.refreshFigures(this.now());
     } else if (gameRoomId) {
@@ -340,35 +320,15 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
   }
 
   private showWaiting(ticket: Ticket): WaitingEntry {
-    const entry = new WaitingEntry();
-    entry.id = ticket.id;
-    entry.rating = ticket.players.reduce((s, p) => s + p.rating, 0) / ticket.players.length;
-    entry.partySize = ticket.players.length;
-    entry.side = ticket.side ?? "";
-    entry.zones.push(...(this.matchmaker.zonesOfTicket(ticket.id) ?? []));
-    entry.waitingSince = ticket.enqueuedAt;
+    const entry = waitingEntry(ticket, this.matchmaker.zonesOfTicket(ticket.id) ?? []);
     this.state.waiting.set(ticket.id, entry);
     for (const p of ticket.players) this.clients.getById(p.sessionId)?.view?.add(entry);
     return entry;
   }
 
   private refreshFigures(now: number): void {
-    const s = this.matchmaker.stats(now);
-    const f = this.state.figures;
-    f.waitingPlayers = s.waitingPlayers;
-    f.waitingTickets = s.waitingTickets;
-    f.matchesFormed = s.matchesFormed;
-    f.playersMatched = s.playersMatched;
-    f.meanWaitMs = s.meanWaitMs;
-    f.p50WaitMs = s.p50WaitMs;
-    f.p95WaitMs = s.p95WaitMs;
-    f.p99WaitMs = s.p99WaitMs;
-    f.meanImbalance = s.meanImbalance;
-    f.sideMixUnstable = s.sideMix.unstable;
-    syncCounts(f.meanWaitMsBySide, recentMeans(s.bySide));
-    syncCounts(f.meanWaitMsByZone, recentMeans(s.byZone ?? {}));
-    f.policyStatus = s.policyStatus ? JSON.stringify(s.policyStatus) : "";
-    f.backfillPending = this.backfill.pending;
+    showEngineStats(this.state.figures, this.matchmaker.stats(now));
+    this.state.figures.backfillPending = this.backfill.pending;
   }
 
   /**
@@ -378,10 +338,11 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
    * that game room, ahead of new matches; a request not filled at once is retried on every tick
    * until filled or cancelled. A game room in any process calls it with
    * `matchMaker.remoteRoomCall(match.queueRoomId, "requestBackfill", [match.id, team, count])`
-   * or the `requestBackfill(match, team, count)` helper. Throws an `Error` naming a bad argument.
+   * or the `requestBackfill(match, team, count)` helper. Throws `MatchmakerError("invalid_request")` naming a bad argument.
    */
   requestBackfill(matchId: string, team: 0 | 1, count: number): BackfillReceipt {
-    if (this.config.roles) throw new Error("requestBackfill: role queues do not support backfill");
+    if (this.config.roles)
+      throw new MatchmakerError("invalid_request", "requestBackfill: role queues do not support backfill");
     const receipt = this.backfill.request(matchId, team, count);
     this.runEngine();
     return receipt;
@@ -417,11 +378,7 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
 
   /** One pass over the waiting tickets: the waiting breakdown in the figures, and each player's `status`. */
   private publishStatus(): void {
-    const counts = this.status.publish([...this.matchmaker.waiting()], this.now());
-    const f = this.state.figures;
-    syncCounts(f.waitingByPartySize, counts.byPartySize);
-    syncCounts(f.waitingBySide, counts.bySide);
-    syncCounts(f.waitingByZone, counts.byZone);
+    showWaitingBreakdown(this.state.figures, this.status.publish([...this.matchmaker.waiting()], this.now()));
   }
 
   /** The backfill desk, reaching into the queue through narrow callbacks. */
@@ -456,55 +413,23 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
 }
 
 /**
- * A waiting ticket's acceptance window: its zone policy's, or in several zones the hull of
- * theirs (it may be matched in any of them); undefined when no policy has one.
+ * A queue's configuration checked in full, with its engine: the options' fields and rules (see
+ * `src/options/`), then what only the engine can check (the policy's name and parameters, the
+ * imbalance). Every error starts with "MatchmakerRoom options:" once.
  */
-function acceptanceWindow(matchmaker: Matchmaker, ticketId: string, now: number): AcceptanceWindow | undefined {
-  let hull: { min: number; max: number } | undefined;
-  for (const policy of matchmaker.zonePolicies.values()) {
-    const w = policy.acceptanceWindow?.(ticketId, now);
-    if (w)
-      hull = hull ? { min: Math.min(hull.min, w.min), max: Math.max(hull.max, w.max) } : { min: w.min, max: w.max };
+function configureQueue(
+  options: unknown,
+  matchIdPrefix: string,
+  hooks: Pick<MatchmakerOptions, "onPolicyError"> = {},
+): { config: ResolvedRoomOptions; matchmaker: Matchmaker } {
+  const config = parseRoomOptions(options);
+  try {
+    return { config, matchmaker: new Matchmaker({ ...engineOptionsOf(config, matchIdPrefix), ...hooks }) };
+  } catch (error) {
+    if (error instanceof MatchmakerError)
+      throw new MatchmakerError(error.code, `${ROOM_OPTIONS_LABEL}: ${error.message}`, error.field);
+    throw error;
   }
-  return hull;
-}
-
-/** Mean recent waits of the classes that had recent matches. */
-function recentMeans(classes: Readonly<Record<string, ClassFigures>>): Record<string, number> {
-  return Object.fromEntries(
-    Object.entries(classes).flatMap(([key, c]) => (c.recentMatches > 0 ? [[key, c.meanWaitMs]] : [])),
-  );
-}
-
-/** The engine's options for a queue's configuration. */
-function engineOptions(config: ResolvedRoomOptions, matchIdPrefix: string): MatchmakerOptions {
-  return {
-    teamSize: config.teamSize,
-    policy: config.policy,
-    params: config.params,
-    matchIdPrefix,
-    statsWindow: config.statsWindow,
-    ratingRange: { min: config.rating.min, max: config.rating.max },
-    ...(config.imbalance ? { imbalance: config.imbalance as ImbalanceSpec } : {}),
-    ...(config.maxWaitMs !== undefined ? { maxWaitMs: config.maxWaitMs, fillWithBots: config.fillWithBots } : {}),
-    ...(config.roles ? { roles: config.roles } : {}),
-    ...(config.zones ? { zones: config.zones } : {}),
-    ...(config.avoidRecent !== undefined ? { avoidRecent: config.avoidRecent } : {}),
-    ...(config.avoidRecentFallbackMs !== undefined ? { avoidRecentFallbackMs: config.avoidRecentFallbackMs } : {}),
-    ...(config.avoidRecentMs !== undefined ? { avoidRecentMs: config.avoidRecentMs } : {}),
-  };
-}
-
-/**
- * A bad queue configuration found at `onCreate`, as an error Colyseus hands to the joining
- * client with its message intact (a `MatchmakerError`'s own string code would not survive).
- */
-function configurationError(error: unknown): unknown {
-  if (!(error instanceof MatchmakerError)) return error;
-  const message = error.message.startsWith("MatchmakerRoom options:")
-    ? error.message
-    : `MatchmakerRoom options: ${error.message}`;
-  return new ServerError(ErrorCode.MATCHMAKE_UNHANDLED, message);
 }
 
 /**
@@ -512,13 +437,6 @@ function configurationError(error: unknown): unknown {
  * configuration fails at server start with a message naming the field, not at first join.
  */
 export function defineQueue(options: MatchmakerRoomOptions) {
-  const parsed = parseRoomOptions(options);
-  try {
-    new Matchmaker(engineOptions(parsed, "check"));
-  } catch (error) {
-    if (error instanceof MatchmakerError)
-      throw new MatchmakerError(error.code, `MatchmakerRoom options: ${error.message}`);
-    throw error;
-  }
+  configureQueue(options, "check");
   return defineRoom(MatchmakerRoom, options);
 }

@@ -4,6 +4,7 @@
  * queue session decides when a party's ticket enters matching.
  */
 import { createHash, randomBytes } from "node:crypto";
+import { MatchmakerError } from "../core/errors.js";
 import type { Side } from "../core/types.js";
 
 /** A party code: 16 random bytes in base64url, 22 characters. */
@@ -82,7 +83,8 @@ export class PartyBook {
     choices: { side?: Side | undefined; zones?: readonly string[] | undefined } = {},
   ): Party {
     const { side, zones } = choices;
-    if (this.byPlayer.has(leaderId)) throw new Error(`player "${leaderId}" is already in a party`);
+    if (this.byPlayer.has(leaderId))
+      throw new MatchmakerError("internal", `player "${leaderId}" is already in a party`);
     let code = this.newCode();
     // A collision of 128 random bits does not happen; an injected source might repeat itself.
     while (this.byCode.has(code)) code = this.newCode();
@@ -114,8 +116,9 @@ export class PartyBook {
   /** Add a member by code; throws with the {@link PartyJoinProblem} when it cannot join. */
   join(code: string, playerId: string): Party {
     const problem = this.joinProblem(code);
-    if (problem) throw new Error(problem);
-    if (this.byPlayer.has(playerId)) throw new Error(`player "${playerId}" is already in a party`);
+    if (problem) throw new MatchmakerError("join_refused", problem, "partyCode");
+    if (this.byPlayer.has(playerId))
+      throw new MatchmakerError("internal", `player "${playerId}" is already in a party`);
     const party = this.byCode.get(code)!;
     party.members.push(playerId);
     this.byPlayer.set(playerId, party);

@@ -3,6 +3,7 @@
  * player must accept within a timeout) and the game room's creation. Pure bookkeeping with the
  * time passed in; the queue session decides what happens on each outcome.
  */
+import { MatchmakerError } from "../core/errors.js";
 import type { Match } from "../core/types.js";
 
 /** The queue option `readyCheck`. */
@@ -57,7 +58,7 @@ export class PendingMatches {
       gone: new Set(),
     };
     for (const id of humans) {
-      if (this.byPlayer.has(id)) throw new Error(`internal: player "${id}" is already in a pending match`);
+      if (this.byPlayer.has(id)) throw new MatchmakerError("internal", `player "${id}" is already in a pending match`);
     }
     this.byId.set(match.id, pending);
     for (const id of humans) this.byPlayer.set(id, pending);

@@ -8,53 +8,27 @@
  * session only by leaving, by being removed with a reason the client is told (decline, ready
  * check timeout, grace expired), or, once seated, by leaving for their game.
  */
+import { MatchmakerError } from "../core/errors.js";
 import type { Matchmaker } from "../core/matchmaker.js";
 import type { Match, Player, Side, Ticket } from "../core/types.js";
+import {
+  TicketDirector,
+  type Member,
+  type Place,
+  type RemovalReason,
+  type SessionEffects,
+} from "./director/tickets.js";
 import { PartyBook, type Party, type PartyMessage } from "./parties.js";
 import { PendingMatches, type MatchFoundMessage, type PendingMatch, type ReadyCheckOptions } from "./ready-check.js";
 
-/**
- * Where a player is:
- * - `party`: in a party that is not in matching (forming, or held after a member left);
- * - `waiting`: their ticket waits in the engine;
- * - `ready-check`: matched, the match waits for accepts (or for a dropped player to return);
- * - `spawning`: everyone accepted, the game room is being created;
- * - `backfill`: taken out of matching for a replacement seat in a running game, being reserved;
- * - `seated`: a seat was reserved for them (sent, or held until they reconnect).
- */
-export type Place = "party" | "waiting" | "ready-check" | "spawning" | "backfill" | "seated";
-
-/** Why a player was taken out of the queue by the server. */
-export type RemovalReason = "declined" | "timeout" | "disconnected" | "error";
-
-/** The `removed` message: the receiver's ticket is gone; the server then closes the connection. */
-export interface RemovedMessage {
-  readonly reason: RemovalReason;
-  readonly matchId?: string;
-}
-
-/** Why a match fell through for players who keep their place. */
-export type RequeueReason = "declined" | "timeout" | "disconnected" | "left" | "spawn_failed" | "abandoned";
-
-/** The `requeued` message: the match fell through; the receiver waits again at its original place. */
-export interface RequeuedMessage {
-  readonly matchId: string;
-  readonly reason: RequeueReason;
-}
-
-/** What the session asks its driver (the room, or a test) to do. */
-export interface SessionEffects {
-  /** Send a message to a connected player. */
-  send(playerId: string, type: string, payload: unknown): void;
-  /** A ticket entered matching (or re-entered it, with its original `enqueuedAt`). */
-  waiting(ticket: Ticket): void;
-  /** A ticket left matching (matched, or cancelled). */
-  notWaiting(ticketId: string): void;
-  /** Everyone in the match accepted and is connected: create its game room, then call `spawned` or `spawnFailed`. */
-  spawn(match: Match): void;
-  /** The player is out of the queue: tell it why if it is connected, then disconnect it (or cancel its reconnection). */
-  remove(playerId: string, message: RemovedMessage): void;
-}
+export type {
+  Place,
+  RemovalReason,
+  RemovedMessage,
+  RequeueReason,
+  RequeuedMessage,
+  SessionEffects,
+} from "./director/tickets.js";
 
 /** A join as the session sees it (already validated). */
 export interface SessionJoin {
@@ -81,25 +55,18 @@ export interface QueueSessionOptions {
   readonly onError?: (message: string) => void;
 }
 
-/** A join the session refuses; the message names the field, e.g. `partyCode: no such party`. */
-export class JoinRefused extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "JoinRefused";
+/**
+ * A join the session refuses: a `MatchmakerError` with code `"join_refused"`, whose message
+ * names the field, e.g. `partyCode: no such party`.
+ */
+export class JoinRefused extends MatchmakerError {
+  constructor(message: string, field?: string) {
+    super("join_refused", message, field);
   }
 }
 
 /** The answer to a `start` message. */
 export type StartResult = { readonly ok: true } | { readonly ok: false; readonly error: string };
-
-interface Member {
-  readonly player: Player;
-  readonly side?: Side;
-  connected: boolean;
-  place: Place;
-  /** A seat reserved while the player was away, delivered when it reconnects. */
-  heldSeat?: unknown;
-}
 
 /** A read-only view of one player, for tests and operators. */
 export interface PlayerView {
@@ -115,7 +82,9 @@ export class QueueSession {
   readonly matchmaker: Matchmaker;
   readonly parties: PartyBook;
   readonly pending = new PendingMatches();
-  private readonly members = new Map<string, Member>();
+  /** Where every player is, and every way a matched ticket moves (seat, back to the queue, out). */
+  readonly director: TicketDirector;
+  private readonly members: Map<string, Member>;
   private readonly effects: SessionEffects;
   private readonly readyCheck: ReadyCheckOptions | undefined;
   private readonly allowPartialParties: boolean;
@@ -128,23 +97,27 @@ export class QueueSession {
     this.allowPartialParties = options.allowPartialParties ?? false;
     this.parties = new PartyBook(options.partyCodes);
     this.onError = options.onError ?? (() => undefined);
+    this.director = new TicketDirector({
+      matchmaker: this.matchmaker,
+      parties: this.parties,
+      effects: this.effects,
+      tellParty: (party, event, reason) => this.tellParty(party, event, reason),
+      onError: this.onError,
+    });
+    this.members = this.director.members;
   }
 
   /** Why this join would be refused (a message naming the field), or undefined. */
   joinProblem(join: Omit<SessionJoin, "player">): string | undefined {
-    if (join.partyCode === undefined) return undefined;
-    if (join.side !== undefined) return "side: a party's side is chosen by its leader";
-    if (join.zones !== undefined) return "zones: a party's zones are chosen by its leader";
-    const problem = this.parties.joinProblem(join.partyCode);
-    return problem && `partyCode: ${problem}`;
+    return this.joinRefusal(join)?.message;
   }
 
   /** A player arrives. Throws {@link JoinRefused} (changing nothing) for a bad party code. */
   join(join: SessionJoin, now: number): void {
     const id = join.player.sessionId;
     if (this.members.has(id)) throw new JoinRefused(`player "${id}" is already in this queue`);
-    const problem = this.joinProblem(join);
-    if (problem) throw new JoinRefused(problem);
+    const refusal = this.joinRefusal(join);
+    if (refusal) throw refusal;
     const member: Member = {
       player: join.player,
       connected: true,
@@ -159,8 +132,11 @@ export class QueueSession {
       const party = this.parties.join(join.partyCode, id);
       this.tellParty(party, "member_joined");
       if (party.status === "forming" && this.parties.isComplete(party)) {
-        const error = this.enterMatching(party, now, now);
-        if (error) this.holdParty(party, "member_joined", error);
+        try {
+          this.enterMatching(party, now, now);
+        } catch (error) {
+          this.director.holdParty(party, "member_joined", messageOf(error));
+        }
       }
     } else {
       const ticket: Ticket = {
@@ -190,8 +166,12 @@ export class QueueSession {
         error: `the party has ${party.members.length} of ${party.size} players and this queue does not start incomplete parties`,
       };
     }
-    const error = this.enterMatching(party, now, now);
-    return error ? { ok: false, error } : { ok: true };
+    try {
+      this.enterMatching(party, now, now);
+    } catch (error) {
+      return { ok: false, error: messageOf(error) };
+    }
+    return { ok: true };
   }
 
   /** Accept the ready check of the player's match. Ignored when there is none. */
@@ -218,7 +198,7 @@ export class QueueSession {
     switch (member.place) {
       case "party":
         this.members.delete(playerId);
-        this.leaveParty(playerId, "left");
+        this.director.leaveParty(playerId, "left");
         return;
       case "waiting": {
         const party = this.parties.of(playerId);
@@ -227,8 +207,8 @@ export class QueueSession {
         this.effects.notWaiting(ticketId);
         this.members.delete(playerId);
         if (party) {
-          this.setPartyPlace(party, "held");
-          this.leaveParty(playerId, "left");
+          this.director.placeParty(party, "held");
+          this.director.leaveParty(playerId, "left");
         }
         return;
       }
@@ -248,7 +228,7 @@ export class QueueSession {
       case "backfill":
         // Its replacement seat is being reserved: it is simply gone (the seat expires unused).
         this.members.delete(playerId);
-        this.leaveParty(playerId, "left");
+        this.director.leaveParty(playerId, "left");
         return;
       case "seated":
         this.members.delete(playerId);
@@ -286,9 +266,8 @@ export class QueueSession {
         } satisfies MatchFoundMessage);
       }
       this.proceedIfReady(pending);
-    } else if (member.place === "seated" && member.heldSeat !== undefined) {
-      this.effects.send(playerId, "seat", member.heldSeat);
-      delete member.heldSeat;
+    } else {
+      this.director.deliverHeldSeat(playerId);
     }
   }
 
@@ -322,29 +301,19 @@ export class QueueSession {
    */
   spawned(matchId: string, seats: ReadonlyMap<string, unknown>, now: number): "seated" | "abandoned" {
     const pending = this.pending.close(matchId);
-    if (!pending) throw new Error(`internal: match "${matchId}" is not being created`);
+    if (!pending) throw new MatchmakerError("internal", `match "${matchId}" is not being created`);
     if (pending.gone.size > 0) {
-      this.backToQueue(pending, "abandoned", now);
+      this.director.requeueMatch(pending.match.tickets, matchId, "abandoned", now);
       return "abandoned";
     }
-    for (const t of pending.match.tickets) {
-      const party = this.parties.get(t.id);
-      if (party) this.parties.dissolve(party);
-    }
-    for (const id of pending.humans) {
-      const member = this.members.get(id)!;
-      member.place = "seated";
-      const seat = seats.get(id);
-      if (member.connected) this.effects.send(id, "seat", seat);
-      else member.heldSeat = seat;
-    }
+    this.director.seatMatch(pending.match.tickets, pending.humans, seats);
     return "seated";
   }
 
   /** The match's game room could not be created or seated: everyone still here goes back to their place. */
   spawnFailed(matchId: string, now: number): void {
     const pending = this.pending.close(matchId);
-    if (pending) this.backToQueue(pending, "spawn_failed", now);
+    if (pending) this.director.requeueMatch(pending.match.tickets, matchId, "spawn_failed", now);
   }
 
   /**
@@ -352,18 +321,7 @@ export class QueueSession {
    * Only a ticket whose players all wait and are connected; returns it, or undefined.
    */
   takeForBackfill(ticketId: string, now: number): Ticket | undefined {
-    const ticket = this.matchmaker.get(ticketId);
-    if (!ticket) return undefined;
-    for (const p of ticket.players) {
-      const m = this.members.get(p.sessionId);
-      if (m?.place !== "waiting" || !m.connected) return undefined;
-    }
-    if (!this.matchmaker.cancel(ticketId, now)) return undefined;
-    this.effects.notWaiting(ticketId);
-    const party = this.parties.get(ticketId);
-    if (party) party.status = "matched";
-    for (const p of ticket.players) this.members.get(p.sessionId)!.place = "backfill";
-    return ticket;
+    return this.director.takeForBackfill(ticketId, now);
   }
 
   /**
@@ -371,18 +329,7 @@ export class QueueSession {
    * seat when it returns). Returns the players seated.
    */
   backfillSeated(ticket: Ticket, seats: ReadonlyMap<string, unknown>): string[] {
-    const party = this.parties.get(ticket.id);
-    if (party) this.parties.dissolve(party);
-    const seated: string[] = [];
-    for (const p of ticket.players) {
-      const member = this.members.get(p.sessionId);
-      if (member?.place !== "backfill" || !seats.has(p.sessionId)) continue;
-      member.place = "seated";
-      if (member.connected) this.effects.send(p.sessionId, "seat", seats.get(p.sessionId));
-      else member.heldSeat = seats.get(p.sessionId);
-      seated.push(p.sessionId);
-    }
-    return seated;
+    return this.director.seatBackfill(ticket, seats);
   }
 
   /**
@@ -391,23 +338,7 @@ export class QueueSession {
    * meanwhile is held.
    */
   backfillFailed(ticket: Ticket, now: number): void {
-    const party = this.parties.get(ticket.id);
-    if (!ticket.players.every((p) => this.members.get(p.sessionId)?.place === "backfill")) {
-      if (party) this.holdParty(party, "member_left", "left");
-      return;
-    }
-    if (this.matchmaker.requeue([ticket], now).length > 0) {
-      this.onError(`could not re-queue ticket ${ticket.id} after a failed backfill; its players are removed`);
-      if (party) this.parties.dissolve(party);
-      for (const p of ticket.players) {
-        this.members.delete(p.sessionId);
-        this.effects.remove(p.sessionId, { reason: "error" });
-      }
-      return;
-    }
-    if (party) this.setPartyPlace(party, "queued");
-    else for (const p of ticket.players) this.members.get(p.sessionId)!.place = "waiting";
-    this.effects.waiting(ticket);
+    this.director.requeueBackfill(ticket, now);
   }
 
   /** Where a player is (undefined: not in this queue). */
@@ -434,6 +365,15 @@ export class QueueSession {
     }
   }
 
+  /** The refusal of a join whose party options do not fit (naming the field), or undefined. */
+  joinRefusal(join: Omit<SessionJoin, "player">): JoinRefused | undefined {
+    if (join.partyCode === undefined) return undefined;
+    if (join.side !== undefined) return new JoinRefused("side: a party's side is chosen by its leader", "side");
+    if (join.zones !== undefined) return new JoinRefused("zones: a party's zones are chosen by its leader", "zones");
+    const problem = this.parties.joinProblem(join.partyCode);
+    return problem && new JoinRefused(`partyCode: ${problem}`, "partyCode");
+  }
+
   /** The ticket a party plays with (its members as they are now). */
   private partyTicket(party: Party, enqueuedAt: number): Ticket {
     return {
@@ -445,39 +385,13 @@ export class QueueSession {
     };
   }
 
-  /** Put a party's ticket in the engine; returns the engine's refusal, if any. */
-  private enterMatching(party: Party, enqueuedAt: number, now: number): string | undefined {
+  /** Put a party's ticket in the engine; throws the engine's `MatchmakerError` (changing nothing) if it refuses. */
+  private enterMatching(party: Party, enqueuedAt: number, now: number): void {
     const ticket = this.partyTicket(party, enqueuedAt);
-    try {
-      this.matchmaker.enqueue(ticket, now);
-    } catch (error) {
-      return error instanceof Error ? error.message : String(error);
-    }
-    this.setPartyPlace(party, "queued");
+    this.matchmaker.enqueue(ticket, now);
+    this.director.placeParty(party, "queued");
     this.effects.waiting(ticket);
     this.tellParty(party, "queued");
-    return undefined;
-  }
-
-  /** Set a party's status and its members' place to match. */
-  private setPartyPlace(party: Party, status: "held" | "queued" | "matched"): void {
-    party.status = status;
-    const place: Place = status === "held" ? "party" : status === "queued" ? "waiting" : "ready-check";
-    for (const id of party.members) {
-      const m = this.members.get(id);
-      if (m) m.place = place;
-    }
-  }
-
-  private holdParty(party: Party, event: PartyMessage["event"], reason: string): void {
-    this.setPartyPlace(party, "held");
-    this.tellParty(party, event, reason);
-  }
-
-  /** Take a gone player out of its party and tell the others. */
-  private leaveParty(playerId: string, reason: string): void {
-    const removed = this.parties.remove(playerId);
-    if (removed && !removed.dissolved) this.tellParty(removed.party, "member_left", reason);
   }
 
   private partyMessage(party: Party, to: string, event: PartyMessage["event"], reason?: string): PartyMessage {
@@ -533,63 +447,11 @@ export class QueueSession {
    */
   private fallThrough(pending: PendingMatch, out: ReadonlyMap<string, RemovalReason | "left">, now: number): void {
     this.pending.close(pending.match.id);
-    const matchId = pending.match.id;
-    const back: Ticket[] = [];
-    for (const t of pending.match.tickets) {
-      const leaving = t.players.filter((p) => out.has(p.sessionId));
-      if (leaving.length === 0) {
-        back.push(t);
-        continue;
-      }
-      const party = this.parties.get(t.id);
-      if (party) this.setPartyPlace(party, "held");
-      for (const p of leaving) {
-        const reason = out.get(p.sessionId)!;
-        this.members.delete(p.sessionId);
-        if (reason !== "left") this.effects.remove(p.sessionId, { reason, matchId });
-        this.leaveParty(p.sessionId, reason);
-      }
-    }
-    const first = out.values().next().value!;
-    this.requeue(back, matchId, first === "error" ? "disconnected" : first, now);
+    this.director.matchFellThrough(pending.match, out, now);
   }
+}
 
-  /** After a failed or abandoned game creation: complete tickets go back; parties missing a member are held. */
-  private backToQueue(pending: PendingMatch, reason: RequeueReason, now: number): void {
-    const back: Ticket[] = [];
-    for (const t of pending.match.tickets) {
-      if (t.players.every((p) => this.members.has(p.sessionId))) {
-        back.push(t);
-        continue;
-      }
-      const party = this.parties.get(t.id);
-      if (party) this.holdParty(party, "member_left", "left");
-    }
-    this.requeue(back, pending.match.id, reason, now);
-  }
-
-  /** Tickets back into the engine at their original place, their players told. */
-  private requeue(tickets: readonly Ticket[], matchId: string, reason: RequeueReason, now: number): void {
-    const refused = new Set(this.matchmaker.requeue(tickets, now));
-    for (const t of tickets) {
-      const party = this.parties.get(t.id);
-      if (refused.has(t)) {
-        // Cannot happen while the session alone feeds the engine; if it does, nobody is left in limbo.
-        this.onError(`could not re-queue ticket ${t.id}; its players are removed`);
-        if (party) this.parties.dissolve(party);
-        for (const p of t.players) {
-          this.members.delete(p.sessionId);
-          this.effects.remove(p.sessionId, { reason: "error", matchId });
-        }
-        continue;
-      }
-      if (party) this.setPartyPlace(party, "queued");
-      else for (const p of t.players) this.members.get(p.sessionId)!.place = "waiting";
-      this.effects.waiting(t);
-      for (const p of t.players) {
-        if (this.members.get(p.sessionId)!.connected)
-          this.effects.send(p.sessionId, "requeued", { matchId, reason } satisfies RequeuedMessage);
-      }
-    }
-  }
+/** An error's message, as a party or a `start` answer tells it. */
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

@@ -4,6 +4,9 @@
  * so a client sees itself and the aggregate figures, never the rest of the waiting list.
  */
 import { schema, t, type MapSchema, type SchemaType } from "@colyseus/schema";
+import type { ClassFigures, MatchmakerStats } from "../core/stats.js";
+import { meanRating, type Ticket } from "../core/types.js";
+import type { WaitingBreakdown } from "./status.js";
 
 /** One waiting ticket as shown to its own players and to operators. */
 export const WaitingEntry = schema(
@@ -28,11 +31,11 @@ export const QueueFigures = schema(
     teamSize: t.uint8().default(1),
     waitingPlayers: t.number().default(0),
     waitingTickets: t.number().default(0),
-    /** Waiting players by party size ("1", "2", …); refreshed at most once per tick. */
+    /** Waiting players by party size ("1", "2", …); refreshed at most once per heartbeat (`tickMs`). */
     waitingByPartySize: t.map("number"),
-    /** Waiting players by side preference ("A", "B", "any"); refreshed at most once per tick. */
+    /** Waiting players by side preference ("A", "B", "any"); refreshed at most once per heartbeat (`tickMs`). */
     waitingBySide: t.map("number"),
-    /** Waiting players by zone (a ticket in several zones counts in each); refreshed at most once per tick. */
+    /** Waiting players by zone (a ticket in several zones counts in each); refreshed at most once per heartbeat (`tickMs`). */
     waitingByZone: t.map("number"),
     /** Mean wait (ms) of recently matched tickets by side preference ("A", "B", "any"), for the sides that had any. */
     meanWaitMsBySide: t.map("number"),
@@ -84,4 +87,48 @@ export type MatchmakerState = SchemaType<typeof MatchmakerState>;
 export function syncCounts(map: MapSchema<number>, values: Readonly<Record<string, number>>): void {
   for (const key of [...map.keys()]) if (!(key in values)) map.delete(key);
   for (const [key, value] of Object.entries(values)) if (map.get(key) !== value) map.set(key, value);
+}
+
+/** A waiting ticket's entry (`zones`: the zones it waits in, as the engine resolved them). */
+export function waitingEntry(ticket: Ticket, zones: readonly string[]): WaitingEntry {
+  const entry = new WaitingEntry();
+  entry.id = ticket.id;
+  entry.rating = meanRating(ticket);
+  entry.partySize = ticket.players.length;
+  entry.side = ticket.side ?? "";
+  entry.zones.push(...zones);
+  entry.waitingSince = ticket.enqueuedAt;
+  return entry;
+}
+
+/** Copy the engine's stats (its snapshot at one instant) into the shared figures. */
+export function showEngineStats(figures: QueueFigures, stats: MatchmakerStats): void {
+  const f = figures;
+  f.waitingPlayers = stats.waitingPlayers;
+  f.waitingTickets = stats.waitingTickets;
+  f.matchesFormed = stats.matchesFormed;
+  f.playersMatched = stats.playersMatched;
+  f.meanWaitMs = stats.meanWaitMs;
+  f.p50WaitMs = stats.p50WaitMs;
+  f.p95WaitMs = stats.p95WaitMs;
+  f.p99WaitMs = stats.p99WaitMs;
+  f.meanImbalance = stats.meanImbalance;
+  f.sideMixUnstable = stats.sideMix.unstable;
+  syncCounts(f.meanWaitMsBySide, recentMeans(stats.bySide));
+  syncCounts(f.meanWaitMsByZone, recentMeans(stats.byZone ?? {}));
+  f.policyStatus = stats.policyStatus ? JSON.stringify(stats.policyStatus) : "";
+}
+
+/** Copy the waiting breakdown (players by party size, side and zone) into the shared figures. */
+export function showWaitingBreakdown(figures: QueueFigures, counts: WaitingBreakdown): void {
+  syncCounts(figures.waitingByPartySize, counts.byPartySize);
+  syncCounts(figures.waitingBySide, counts.bySide);
+  syncCounts(figures.waitingByZone, counts.byZone);
+}
+
+/** Mean recent waits of the classes that had recent matches. */
+function recentMeans(classes: Readonly<Record<string, ClassFigures>>): Record<string, number> {
+  return Object.fromEntries(
+    Object.entries(classes).flatMap(([key, c]) => (c.recentMatches > 0 ? [[key, c.meanWaitMs]] : [])),
+  );
 }

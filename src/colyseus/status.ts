@@ -1,6 +1,6 @@
 /**
  * What waiting players are told about their wait, and what operators see of the waiting pool.
- * Once per tick at most, the room takes one pass over the waiting tickets: it counts players by
+ * Once per heartbeat (`tickMs`) at most, the room takes one pass over the waiting tickets: it counts players by
  * party size, side and zone (the figures), and computes each waiting player's `status`, sent
  * only when it differs from the last one that player received. A matched player's ticket no
  * longer waits, so its statuses stop with its match.
@@ -9,7 +9,7 @@ import type { AcceptanceWindow, Policy } from "../core/policy.js";
 import type { Ticket } from "../core/types.js";
 import type { WaitEstimator } from "../core/wait-estimate.js";
 
-/** The `status` message: sent to each waiting client at most once per tick, only on change. */
+/** The `status` message: sent to each waiting client at most once per heartbeat (`tickMs`), only on change. */
 export interface StatusMessage {
   /** Players waiting in this queue (every zone). */
   readonly waiting: number;

@@ -3,7 +3,18 @@
  * turns them into the client's error in one place.
  */
 export type MatchmakerErrorCode =
-  "invalid_ticket" | "duplicate_ticket" | "duplicate_player" | "invalid_config" | "unknown_policy" | "policy_contract";
+  | "invalid_ticket"
+  | "duplicate_ticket"
+  | "duplicate_player"
+  | "invalid_config"
+  | "unknown_policy"
+  | "policy_contract"
+  /** A join the queue refuses (bad join options, a party code that does not admit it): the client's 525. */
+  | "join_refused"
+  /** A bad call from the server side, e.g. a game room's `requestBackfill` arguments. */
+  | "invalid_request"
+  /** A broken internal invariant: a bug, reported rather than hidden. */
+  | "internal";
 
 /**
  * The one error the engine and the room raise for a request they cannot honour; the state is

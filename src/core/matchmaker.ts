@@ -9,14 +9,16 @@ import { assembleTeams, fitsWithBots, playersOf, type TeamSplit } from "./assemb
 import { MatchmakerError } from "./errors.js";
 import { imbalanceFunction, resolveImbalance, type ImbalanceFn, type ImbalanceSpec } from "./imbalance.js";
 import { defaultPolicies } from "../policies/default-registry.js";
-import type { Policy, PolicyParams, PolicyRegistry } from "./policy.js";
-import { checkQueueRoles, checkTicketRoles, fitsWithBotsAndRoles, RoleTable } from "./role-rules.js";
+import type { AcceptanceWindow, Policy, PolicyParams, PolicyRegistry } from "./policy.js";
+import { checkTicketRoles, fitsWithBotsAndRoles, RoleTable } from "./role-rules.js";
 import { SideMix } from "./side-mix.js";
 import { RecentWindow, type ClassFigures, type MatchmakerStats } from "./stats.js";
-import { DEFAULT_AVOID_RECENT_FALLBACK_MS, RecentOpponents } from "./recent-opponents.js";
+import { RecentOpponents } from "./recent-opponents.js";
 import { reachedMaxWait, type Match, type MatchedPlayer, type MatchTeam, type Side, type Ticket } from "./types.js";
-import { describeIssues, firstIssueField, parseConfig, unknownKeyMessage } from "./validation.js";
-import { resolveZones, ticketZones, ZoneRouter, type ZoneOption, type ZoneSpec } from "./zones.js";
+import { describeIssues, firstIssueField, unknownKeyMessage } from "./validation.js";
+import { capabilitiesOf, defaultPolicy } from "../options/rules.js";
+import { parseEngineOptions, type SharedQueueOptions } from "../options/queue-options.js";
+import { resolveZones, ticketZones, ZoneRouter, type ZoneSpec } from "./zones.js";
 
 /** The fewest recent arrivals the side-mix flag looks at (enough to tell 0.4 choice-free from 0 by 7 standard errors). */
 const SIDE_MIX_ARRIVALS = 200;
@@ -24,10 +26,11 @@ const SIDE_MIX_ARRIVALS = 200;
 /** How many tickets per seat a bot game looks through for companions before it settles. */
 const BOT_GAME_SCAN_PER_SEAT = 8;
 
-/** Engine configuration. */
-export interface MatchmakerOptions {
-  /** Players per team (a game seats `2 * teamSize`). */
-  readonly teamSize: number;
+/**
+ * Engine configuration: the options it shares with the queue room (see
+ * {@link SharedQueueOptions}; their checks, defaults and rules live in `src/options/`) and its own.
+ */
+export interface MatchmakerOptions extends SharedQueueOptions {
   /** A registered policy name (default `"greedy"`; `"roles"` in a role queue) or a policy instance. */
   readonly policy?: string | Policy;
   /** Parameters for a policy given by name. */
@@ -41,72 +44,11 @@ export interface MatchmakerOptions {
   readonly imbalance?: ImbalanceFn | ImbalanceSpec;
   /** Prefix of generated match ids (default `"m"`); the room uses its roomId. */
   readonly matchIdPrefix?: string;
-  /** How many recent matches the statistics cover (default 200). */
-  readonly statsWindow?: number;
-  /**
-   * Maximum wait (ms), Schlup's tau_max. Policies may relax for tickets that reach it; with
-   * `fillWithBots`, the engine then forms a game of the oldest such ticket, the oldest others
-   * that fit beside it, and bots in the remaining seats.
-   */
-  readonly maxWaitMs?: number;
   /** The range ratings fall in, for policies that divide it (e.g. `multi-queue`). */
   readonly ratingRange?: { readonly min: number; readonly max: number };
-  /** Fill games with bots for tickets that reach `maxWaitMs` (requires `maxWaitMs`). */
-  readonly fillWithBots?: boolean;
   /** Called when a policy proposes a game that cannot be assembled; its tickets keep waiting. */
   readonly onPolicyError?: (error: MatchmakerError) => void;
-  /**
-   * A role queue's roles (Alman and McKay's role-restricted queue): exactly `teamSize` distinct,
-   * non-empty names, e.g. `["top", "jungle", "mid", "bot", "support"]`; teamSize at most 8.
-   * Every player then lists the roles they accept (`Player.roles`), a game forms only when each
-   * team can put one player in every role, and each matched player carries their `role`.
-   * Needs a policy that supports roles (`"roles"`); a policy instance must propose only
-   * role-valid games (others are refused as policy errors).
-   */
-  readonly roles?: readonly string[];
-  /**
-   * The queue's zones (Xu, Yu and Wu, section V), e.g. `["junior", { name: "advanced",
-   * minRating: 1800 }]`: one policy instance per zone. A ticket waits in the zones it lists
-   * (`Ticket.zones`), or in every zone that admits its rating when it lists none; a ticket in
-   * several zones leaves the others the moment one matches it, and ties go to the game whose
-   * oldest ticket is oldest. Each match says its `zone`. Needs a policy given by name.
-   */
-  readonly zones?: readonly ZoneOption[];
-  /**
-   * Avoid rematches: remember each player's last `avoidRecent` games (opponents and teammates)
-   * and let searching policies prefer games without a repeat. A repeat is accepted once its
-   * tickets waited `avoidRecentFallbackMs` (default 30 s). With `avoidRecentMs`, only games of
-   * the last that many ms count. Players are told apart by `Player.playerId`, else `Player.sessionId`.
-   */
-  readonly avoidRecent?: number;
-  readonly avoidRecentFallbackMs?: number;
-  readonly avoidRecentMs?: number;
 }
-
-const OptionsSchema = v.object({
-  teamSize: v.pipe(v.number(), v.integer("must be an integer"), v.minValue(1), v.maxValue(64)),
-  matchIdPrefix: v.optional(v.pipe(v.string(), v.maxLength(64))),
-  statsWindow: v.optional(v.pipe(v.number(), v.integer("must be an integer"), v.minValue(1), v.maxValue(1_000_000))),
-  maxWaitMs: v.optional(v.pipe(v.number(), v.finite("must be a finite number"), v.gtValue(0, "must be positive"))),
-  fillWithBots: v.optional(v.boolean()),
-  roles: v.optional(v.array(v.string("must be a string"), "must be a list of role names")),
-  avoidRecent: v.optional(
-    v.pipe(
-      v.number(),
-      v.integer("must be a whole number of games"),
-      v.minValue(1, "must be at least 1"),
-      v.maxValue(1000, "must be at most 1000"),
-    ),
-  ),
-  avoidRecentFallbackMs: v.optional(v.pipe(v.number(), v.minValue(0, "must not be negative"))),
-  avoidRecentMs: v.optional(v.pipe(v.number(), v.gtValue(0, "must be positive"))),
-  ratingRange: v.optional(
-    v.pipe(
-      v.object({ min: v.pipe(v.number(), v.finite()), max: v.pipe(v.number(), v.finite()) }),
-      v.check((r) => r.min < r.max, "min must be below max"),
-    ),
-  ),
-});
 
 const PlayerSchema = v.strictObject(
   {
@@ -182,14 +124,12 @@ export class Matchmaker {
   };
 
   constructor(options: MatchmakerOptions) {
-    const parsed = parseConfig("matchmaker options", OptionsSchema, options);
-    if (parsed.fillWithBots && parsed.maxWaitMs === undefined) {
-      throw new MatchmakerError("invalid_config", "matchmaker options: fillWithBots: needs maxWaitMs");
-    }
+    // Fields, defaults and the rules between options (roles, avoidRecent, zones against the policy).
+    const registry = options.policies ?? defaultPolicies;
+    const parsed = parseEngineOptions(options, capabilitiesOf(registry));
     this.maxWaitMs = parsed.maxWaitMs;
-    this.fillWithBots = parsed.fillWithBots ?? false;
+    this.fillWithBots = parsed.fillWithBots;
     this.teamSize = parsed.teamSize;
-    if (parsed.roles) checkQueueRoles(parsed.roles, parsed.teamSize);
     this.roles = parsed.roles;
     this.roleTable = parsed.roles && new RoleTable(parsed.roles);
     const resolvedImbalance =
@@ -200,7 +140,7 @@ export class Matchmaker {
       typeof options.imbalance === "function" ? options.imbalance : imbalanceFunction(resolvedImbalance!);
     this.matchIdPrefix = parsed.matchIdPrefix ?? "m";
     this.onPolicyError = options.onPolicyError;
-    const window = parsed.statsWindow ?? 200;
+    const window = parsed.statsWindow;
     this.recentWaits = new RecentWindow(window * 2 * this.teamSize);
     this.recentImbalance = new RecentWindow(window);
     this.sideMix = new SideMix(Math.max(SIDE_MIX_ARRIVALS, window));
@@ -208,33 +148,9 @@ export class Matchmaker {
     this.recentOpponents =
       parsed.avoidRecent === undefined
         ? undefined
-        : new RecentOpponents(
-            parsed.avoidRecent,
-            parsed.avoidRecentFallbackMs ?? DEFAULT_AVOID_RECENT_FALLBACK_MS,
-            undefined,
-            parsed.avoidRecentMs,
-          );
-    const policy = options.policy ?? (this.roles ? "roles" : "greedy");
-    const registry = options.policies ?? defaultPolicies;
-    if (this.recentOpponents && typeof policy === "string" && !registry.get(policy).avoidsRepeats) {
-      throw new MatchmakerError(
-        "invalid_config",
-        `matchmaker options: avoidRecent: policy "${policy}" does not avoid rematches (${andList(registry.namesWith("avoidsRepeats"))} do)`,
-      );
-    }
-    if (this.roles && typeof policy === "string" && !registry.get(policy).supportsRoles) {
-      throw new MatchmakerError(
-        "invalid_config",
-        `matchmaker options: roles: policy "${policy}" does not form role-valid games; use policy "roles"`,
-      );
-    }
+        : new RecentOpponents(parsed.avoidRecent, parsed.avoidRecentFallbackMs, undefined, parsed.avoidRecentMs);
+    const policy = options.policy ?? defaultPolicy(this.roles);
     this.zones = options.zones === undefined ? undefined : resolveZones(options.zones);
-    if (this.zones && this.zones.length > 1 && typeof policy !== "string") {
-      throw new MatchmakerError(
-        "invalid_config",
-        "matchmaker options: zones: each zone needs its own policy; give the policy by name",
-      );
-    }
     const makePolicy = (): Policy =>
       typeof policy === "string"
         ? registry.create(
@@ -617,11 +533,37 @@ export class Matchmaker {
     this.recentOpponents?.record(match);
     return match;
   }
-}
 
-/** "a, b and c". */
-function andList(items: readonly string[]): string {
-  return items.length <= 1 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
+  /**
+   * A waiting ticket's acceptance window: its zone policy's, or in several zones the hull of
+   * theirs (it may be matched in any of them); undefined when no policy has one.
+   */
+  acceptanceWindow(ticketId: string, now: number): AcceptanceWindow | undefined {
+    let hull: AcceptanceWindow | undefined;
+    for (const policy of this.router.zonePolicies.values()) {
+      const w = policy.acceptanceWindow?.(ticketId, now);
+      if (w)
+        hull = hull ? { min: Math.min(hull.min, w.min), max: Math.max(hull.max, w.max) } : { min: w.min, max: w.max };
+    }
+    return hull;
+  }
+
+  /**
+   * Check that a player of `rating` accepting `zones` (absent: every zone) could wait in this
+   * queue's zones: the same check `enqueue` makes, for a join refused before it becomes a ticket.
+   * Throws `MatchmakerError("invalid_ticket", "<what>: zones: …", "zones")`, e.g. `zones: zone
+   * "advanced" needs a rating of at least 1800`; a queue without zones accepts every rating.
+   */
+  checkZoneBand(rating: number, zones: readonly string[] | undefined, what = "invalid ticket"): void {
+    if (!this.zones) return;
+    const probe: Ticket = {
+      id: "probe",
+      players: [{ sessionId: "probe", rating }],
+      enqueuedAt: 0,
+      ...(zones ? { zones } : {}),
+    };
+    ticketZones(probe, this.zones, what);
+  }
 }
 
 interface WaitingCount {

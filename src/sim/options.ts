@@ -6,6 +6,7 @@ import { parseArgs } from "node:util";
 import type { Side } from "../core/types.js";
 import { resolveImbalance, type ImbalanceSpec } from "../core/imbalance.js";
 import { defaultPolicies } from "../policies/default-registry.js";
+import { LIMITS } from "../options/fields.js";
 import type { SkillModel, TrafficModel, Weighted } from "./traffic.js";
 
 export interface SimulationRequest {
@@ -117,7 +118,8 @@ export function parseSimulationArgs(argv: readonly string[]): SimulationRequest 
   if (imbalanceCost > 0 && skill.kind !== "two-type") {
     throw new UsageError("--imbalance-cost: Wu's H-count imbalance needs --skill two-type:Q");
   }
-  const teamSize = o["team-size"] === undefined ? 1 : integer("--team-size", o["team-size"], 1, 16);
+  const teamSize =
+    o["team-size"] === undefined ? 1 : integer("--team-size", o["team-size"], LIMITS.teamSize.min, LIMITS.teamSize.max);
   const parties = weights("--parties", o.parties ?? "1:1", (s) => integer("--parties", s, 1, teamSize));
   const sides = weights("--sides", o.sides ?? "any:1", (s) => {
     if (s === "A" || s === "B") return s as Side;
@@ -162,7 +164,7 @@ export function parseSimulationArgs(argv: readonly string[]): SimulationRequest 
     o["avoid-recent"] === undefined
       ? undefined
       : {
-          games: integer("--avoid-recent", o["avoid-recent"], 1, 1000),
+          games: integer("--avoid-recent", o["avoid-recent"], LIMITS.avoidRecent.min, LIMITS.avoidRecent.max),
           ...(o["avoid-recent-fallback"] !== undefined
             ? { fallbackMs: nonNegative("--avoid-recent-fallback", o["avoid-recent-fallback"]) * 1000 }
             : {}),

@@ -56,8 +56,10 @@ export function simulate(config: SimulationConfig): SimulationTrace {
     ...(maxWaitMs !== undefined ? { maxWaitMs, fillWithBots: true } : {}),
     ratingRange: ratingScale(config.traffic.skill),
     ...(config.avoidRecent ? { avoidRecent: config.avoidRecent.games } : {}),
-    ...(config.avoidRecent?.fallbackMs !== undefined ? { avoidRecentFallbackMs: config.avoidRecent.fallbackMs } : {}),
-    ...(config.avoidRecent?.withinMs !== undefined ? { avoidRecentMs: config.avoidRecent.withinMs } : {}),
+    ...(config.avoidRecent?.fallbackMs !== undefined
+      ? { avoidRecentFallbackMs: Math.round(config.avoidRecent.fallbackMs) }
+      : {}),
+    ...(config.avoidRecent?.withinMs !== undefined ? { avoidRecentMs: Math.round(config.avoidRecent.withinMs) } : {}),
     statsWindow: 1,
     ...(config.traffic.zones ? { zones: zoneNames(config.traffic)! } : {}),
   });

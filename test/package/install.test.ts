@@ -225,16 +225,21 @@ describe("the packed package, installed into a fresh app", () => {
     expect(esm.engine).toBe("function");
     expect(esm.root).toEqual(
       [
+        "DEFAULT_MAX_BODY_BYTES",
         "MatchmakerError",
         "MatchmakerRoom",
         "MatchmakerState",
         "PROMETHEUS_CONTENT_TYPE",
         "QueueFigures",
         "WaitingEntry",
+        "aggregatingLogger",
         "cancelBackfill",
         "collectMetrics",
         "defineQueue",
+        "limitRequestBodies",
         "matchmakerMetrics",
+        "operatorAuth",
+        "operatorCredentialsFromEnv",
         "prometheusText",
         "requestBackfill",
       ].sort(),
@@ -267,7 +272,7 @@ const queue = defineQueue({ teamSize: 2, gameRoom: "arena" });
 const engine = new Matchmaker({ teamSize: 1, policy: "greedy" });
 // @ts-expect-error gameRoom is required
 defineQueue({ teamSize: 2 });
-const ticket: Ticket = { id: "t", players: [{ id: "p", rating: 1 }], enqueuedAt: 0 };
+const ticket: Ticket = { id: "t", players: [{ sessionId: "p", rating: 1 }], enqueuedAt: 0 };
 engine.enqueue(ticket, 0);
 export const used = [queue, requestBackfill, simulate, null as unknown as MatchInfo, null as unknown as StatusMessage];
 `,

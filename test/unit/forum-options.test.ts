@@ -5,8 +5,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { Matchmaker, type Ticket } from "../../src/core/index.js";
-import { joinOptionsSchema, parseJoinOptions, parseRoomOptions } from "../../src/colyseus/options.js";
-import { matchInfo } from "../../src/colyseus/seats.js";
+import { joinOptionsSchema, parseJoinOptions } from "../../src/colyseus/join-options.js";
+import { parseRoomOptions } from "../../src/options/index.js";
+import { matchInfo } from "../../src/colyseus/director/game-room.js";
 import { parseSimulationArgs, UsageError } from "../../src/sim/options.js";
 import { simulate } from "../../src/sim/simulator.js";
 

@@ -1,6 +1,6 @@
 /** The queue options for parties, ready checks and reconnection: checked at start-up, naming the field. */
 import { describe, expect, it } from "vitest";
-import { parseRoomOptions } from "../../src/colyseus/options.js";
+import { parseRoomOptions } from "../../src/options/index.js";
 import { defineQueue } from "../../src/index.js";
 
 describe("queue options: readyCheck, reconnectGraceMs, allowPartialParties", () => {

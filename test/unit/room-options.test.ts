@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { joinOptionsSchema, parseJoinOptions, parseRoomOptions } from "../../src/colyseus/options.js";
+import { joinOptionsSchema, parseJoinOptions } from "../../src/colyseus/join-options.js";
+import { parseRoomOptions } from "../../src/options/index.js";
 
 describe("join options", () => {
   const validator = joinOptionsSchema({ min: 0, max: 10_000 });

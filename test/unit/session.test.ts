@@ -90,7 +90,7 @@ describe("QueueSession", () => {
     session.join({ player: { sessionId: "L", rating: 1500 }, party: { size: 2 } }, 0);
     const { code } = last<PartyMessage>("L", "party")!;
     expect(() => session.join({ player: { sessionId: "X", rating: 1 }, partyCode: "B".repeat(22) }, 0)).toThrow(
-      new JoinRefused("partyCode: no such party"),
+      new JoinRefused("partyCode: no such party", "partyCode"),
     );
     expect(() => session.join({ player: { sessionId: "X", rating: 1 }, partyCode: code, side: "A" }, 0)).toThrow(
       /^side: /,

@@ -7,8 +7,9 @@
  */
 import { logger, matchMaker } from "@colyseus/core";
 import { MAX_BACKFILL_SEATS, selectPartialBackfill } from "../core/backfill-selection.js";
+import { MatchmakerError } from "../core/errors.js";
 import type { Match, Side, Ticket } from "../core/types.js";
-import type { MatchInfo, SeatMessage, SeatOptions } from "./seats.js";
+import { reserveBackfillSeats, type MatchInfo, type SeatMessage, type SeatRequest } from "./director/game-room.js";
 
 /** What `requestBackfill` answers. */
 export interface BackfillReceipt {
@@ -89,23 +90,34 @@ export class BackfillDesk {
 
   /**
    * Ask for `count` replacements on `team` (0: side A, 1: side B) of a match this queue
-   * started. Throws an `Error` naming the bad argument; the request waits until filled or
+   * started. Throws `MatchmakerError("invalid_request")` naming the bad argument; the request waits until filled or
    * cancelled, ahead of new matches.
    */
   request(matchId: unknown, team: unknown, count: unknown): BackfillReceipt {
     if (typeof matchId !== "string" || !this.matches.has(matchId)) {
-      throw new Error(
+      throw new MatchmakerError(
+        "invalid_request",
         `requestBackfill: matchId: no running match ${JSON.stringify(matchId)} in queue "${this.host.queue}"`,
+        "matchId",
       );
     }
-    if (team !== 0 && team !== 1) throw new Error("requestBackfill: team: must be 0 (side A) or 1 (side B)");
+    if (team !== 0 && team !== 1)
+      throw new MatchmakerError("invalid_request", "requestBackfill: team: must be 0 (side A) or 1 (side B)", "team");
     const most = Math.min(this.teamSize, MAX_BACKFILL_SEATS);
     if (typeof count !== "number" || !Number.isInteger(count) || count < 1 || count > most) {
-      throw new Error(`requestBackfill: count: must be a whole number from 1 to ${most}`);
+      throw new MatchmakerError(
+        "invalid_request",
+        `requestBackfill: count: must be a whole number from 1 to ${most}`,
+        "count",
+      );
     }
     const sought = this.sought(matchId, team);
     if (sought + count > most) {
-      throw new Error(`requestBackfill: count: ${sought} of the team's ${most} seats are already sought`);
+      throw new MatchmakerError(
+        "invalid_request",
+        `requestBackfill: count: ${sought} of the team's ${most} seats are already sought`,
+        "count",
+      );
     }
     // One request per team: seats asked for later join it (keeping its priority), so a party can fill them together.
     const existing = this.requests.find((r) => r.matchId === matchId && r.team === team && !r.cancelled);
@@ -168,40 +180,35 @@ export class BackfillDesk {
 
   private async seatTickets(r: Request, match: TrackedMatch, tickets: Ticket[], seats: number): Promise<void> {
     const side = match.teams[r.team].side;
-    const players = tickets.flatMap((t) => t.players.map((p) => ({ ticket: t, player: p })));
-    const zone = match.zone !== undefined ? { zone: match.zone } : {};
-    const options = (rating: number): SeatOptions => ({
-      matchId: r.matchId,
-      side,
-      team: r.team,
-      rating,
-      ...zone,
-      backfill: true,
-    });
-    let reserved: boolean[] | undefined;
-    let room: Awaited<ReturnType<typeof matchMaker.getRoomById>> | undefined;
+    const requests: SeatRequest[] = tickets.flatMap((t) =>
+      t.players.map((p) => ({
+        sessionId: p.sessionId,
+        options: {
+          matchId: r.matchId,
+          side,
+          team: r.team,
+          rating: p.rating,
+          ...(match.zone !== undefined ? { zone: match.zone } : {}),
+          backfill: true,
+        },
+      })),
+    );
+    let reserved: Map<string, SeatMessage> | undefined;
+    let failed = false;
     try {
-      room = await matchMaker.getRoomById(match.roomId);
-      if (!room) {
-        // The game is over: nothing to fill any more.
-        r.inFlight -= seats;
-        this.host.restore(tickets);
-        this.forget(r.matchId);
-        return;
-      }
-      reserved = await matchMaker.reserveMultipleSeatsFor(
-        room,
-        players.map(({ player }) => ({
-          sessionId: player.sessionId,
-          options: options(player.rating),
-          auth: this.host.auth(player.sessionId),
-        })),
-      );
+      reserved = await reserveBackfillSeats(match.roomId, requests, (id) => this.host.auth(id));
     } catch (error) {
+      failed = true;
       logger.error(`[${this.host.queue}] backfill of match ${r.matchId} failed:`, error);
     }
     r.inFlight -= seats;
-    if (!room || !reserved || reserved.length !== players.length || reserved.some((ok) => !ok)) {
+    if (!failed && !reserved) {
+      // The game is over: nothing to fill any more.
+      this.host.restore(tickets);
+      this.forget(r.matchId);
+      return;
+    }
+    if (!reserved) {
       this.host.count("failures", 1);
       this.host.restore(tickets);
       if (r.cancelled) {
@@ -218,17 +225,7 @@ export class BackfillDesk {
     }
     const tracked = match.teams[r.team];
     for (const ticket of tickets) {
-      const seatsOfTicket = new Map<string, SeatMessage>();
-      for (const player of ticket.players) {
-        seatsOfTicket.set(player.sessionId, {
-          ...matchMaker.buildSeatReservation(room, player.sessionId),
-          matchId: r.matchId,
-          side,
-          team: r.team,
-          ...zone,
-          backfill: true,
-        });
-      }
+      const seatsOfTicket = new Map(ticket.players.map((p) => [p.sessionId, reserved.get(p.sessionId)!]));
       const seated = new Set(this.host.seatTicket(ticket, seatsOfTicket));
       for (const player of ticket.players) {
         if (seated.has(player.sessionId)) {
@@ -268,7 +265,10 @@ export function requestBackfill(
   team: 0 | 1,
   count: number,
 ): Promise<BackfillReceipt> {
-  if (!match.queueRoomId) return Promise.reject(new Error("requestBackfill: this match has no queueRoomId"));
+  if (!match.queueRoomId)
+    return Promise.reject(
+      new MatchmakerError("invalid_request", "requestBackfill: this match has no queueRoomId", "queueRoomId"),
+    );
   return matchMaker.remoteRoomCall(match.queueRoomId, "requestBackfill", [
     match.id,
     team,
@@ -278,7 +278,10 @@ export function requestBackfill(
 
 /** From a game room: stop seeking replacements (one team, or both). Resolves with the seats no longer sought. */
 export function cancelBackfill(match: Pick<MatchInfo, "id" | "queueRoomId">, team?: 0 | 1): Promise<number> {
-  if (!match.queueRoomId) return Promise.reject(new Error("cancelBackfill: this match has no queueRoomId"));
+  if (!match.queueRoomId)
+    return Promise.reject(
+      new MatchmakerError("invalid_request", "cancelBackfill: this match has no queueRoomId", "queueRoomId"),
+    );
   return matchMaker.remoteRoomCall(
     match.queueRoomId,
     "cancelBackfill",

@@ -1,12 +1,13 @@
 /**
- * Turning a match into a game: create the game room (anywhere in the cluster) and reserve a
- * seat for every player. Everything the game room needs travels in its creation options and
- * the seat options, so it may live in another process.
+ * The director's side facing Colyseus: create a match's game room (anywhere in the cluster),
+ * reserve seats in it (a new match's, or replacements in a running game), and build the `seat`
+ * message, one way for both. Everything the game room needs travels in its creation options
+ * and the seat options, so it may live in another process.
  */
 import { matchMaker, type IRoomCache } from "@colyseus/core";
+import type { Match, PlayerWindow, Side } from "../../core/types.js";
 
 type ISeatReservation = ReturnType<typeof matchMaker.buildSeatReservation>;
-import type { Match, PlayerWindow, Side } from "../core/types.js";
 
 /** The match as a game room receives it in `onCreate(options.match)`: plain JSON. */
 export interface MatchInfo {
@@ -115,11 +116,53 @@ export function seatsOf(match: Match): Array<{ sessionId: string; options: SeatO
   );
 }
 
+/** One seat to reserve: the player's session id and what the game room's `onJoin` receives. */
+export interface SeatRequest {
+  readonly sessionId: string;
+  readonly options: SeatOptions;
+}
+
+/** The `seat` message for a reserved seat: the reservation plus the player's place in the game. */
+export function seatMessage(room: IRoomCache, seat: SeatRequest): SeatMessage {
+  const { matchId, side, team, role, zone, backfill } = seat.options;
+  return {
+    ...matchMaker.buildSeatReservation(room, seat.sessionId),
+    matchId,
+    side,
+    team,
+    ...(role !== undefined ? { role } : {}),
+    ...(zone !== undefined ? { zone } : {}),
+    ...(backfill ? { backfill } : {}),
+  };
+}
+
+/**
+ * Reserve every seat in `room`, all or nothing, and return each player's `seat` message.
+ * Throws when any seat could not be reserved (the reserved ones then expire unused).
+ */
+export async function reserveSeats(
+  room: IRoomCache,
+  seats: readonly SeatRequest[],
+  auth: (sessionId: string) => unknown,
+): Promise<Map<string, SeatMessage>> {
+  const reserved = await matchMaker.reserveMultipleSeatsFor(
+    room,
+    seats.map((s) => ({ sessionId: s.sessionId, options: s.options, auth: auth(s.sessionId) })),
+  );
+  const missing = seats.filter((_, i) => !reserved?.[i]);
+  if (!reserved || missing.length > 0) {
+    throw new Error(
+      `could not reserve ${missing.length || seats.length} of ${seats.length} seats in ${room.name} ${room.roomId}`,
+    );
+  }
+  return new Map(seats.map((s) => [s.sessionId, seatMessage(room, s)]));
+}
+
 /**
  * Create the game room and reserve every seat, all or nothing: if any step fails the room
  * just created is disposed (best effort) and the error is thrown for the caller to re-queue.
  */
-export async function spawnGame(
+export async function startGame(
   gameRoom: string,
   match: Match,
   queue: string,
@@ -131,32 +174,29 @@ export async function spawnGame(
     ...extraOptions,
     match: matchInfo(match, queue, queueRoomId),
   });
-  const seats = seatsOf(match);
   try {
-    const reserved = await matchMaker.reserveMultipleSeatsFor(
-      room,
-      seats.map((s) => ({ sessionId: s.sessionId, options: s.options, auth: auth(s.sessionId) })),
-    );
-    const missing = seats.filter((_, i) => !reserved?.[i]);
-    if (!reserved || missing.length > 0) {
-      throw new Error(
-        `could not reserve ${missing.length || seats.length} of ${seats.length} seats in ${gameRoom} ${room.roomId}`,
-      );
-    }
+    return await reserveSeats(room, seatsOf(match), auth);
   } catch (error) {
-    await matchMaker.remoteRoomCall(room.roomId, "disconnect").catch(() => undefined);
+    await disposeGameRoom(room.roomId);
     throw error;
   }
-  const messages = new Map<string, SeatMessage>();
-  for (const s of seats) {
-    messages.set(s.sessionId, {
-      ...matchMaker.buildSeatReservation(room, s.sessionId),
-      matchId: match.id,
-      side: s.options.side,
-      team: s.options.team,
-      ...(s.options.role !== undefined ? { role: s.options.role } : {}),
-      ...(s.options.zone !== undefined ? { zone: s.options.zone } : {}),
-    });
-  }
-  return messages;
+}
+
+/** Dispose a game room nobody will play in (best effort: it may be gone already). */
+export async function disposeGameRoom(roomId: string): Promise<void> {
+  await matchMaker.remoteRoomCall(roomId, "disconnect").catch(() => undefined);
+}
+
+/**
+ * Reserve replacement seats in a running game room, all or nothing. Resolves with each
+ * player's `seat` message, or undefined when the game room is gone (the game is over).
+ */
+export async function reserveBackfillSeats(
+  roomId: string,
+  seats: readonly SeatRequest[],
+  auth: (sessionId: string) => unknown,
+): Promise<Map<string, SeatMessage> | undefined> {
+  const room = await matchMaker.getRoomById(roomId);
+  if (!room) return undefined;
+  return reserveSeats(room, seats, auth);
 }

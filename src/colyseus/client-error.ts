@@ -1,0 +1,40 @@
+/**
+ * The one place where the queue's errors become what a Colyseus client receives. Everything in
+ * the room raises `MatchmakerError(code, message, field)`; at the edge of a Colyseus call
+ * (`onCreate`, `onAuth`, `onJoin`) its code, never its wording, picks the client's error.
+ */
+import { ErrorCode, ServerError } from "@colyseus/core";
+import { MatchmakerError } from "../core/errors.js";
+
+/** What a refused join's message starts with, for the client (the fields follow). */
+export const JOIN_REFUSED = "invalid join options";
+
+/**
+ * The error to throw to Colyseus for `error`: a refused join is the client's 525 (auth failed)
+ * naming the fields; a bad queue configuration is 523 (a `ServerError` whose message Colyseus
+ * hands to the client intact, which a `MatchmakerError`'s string code would not survive).
+ * Anything else is thrown as it is.
+ */
+export function toClientError(error: unknown): unknown {
+  if (!(error instanceof MatchmakerError)) return error;
+  switch (error.code) {
+    case "join_refused":
+      return new ServerError(ErrorCode.AUTH_FAILED, `${JOIN_REFUSED}: ${error.message}`);
+    case "invalid_ticket": // the engine's own check of a join (a zone's rating band), already prefixed
+      return new ServerError(ErrorCode.AUTH_FAILED, error.message);
+    case "invalid_config":
+    case "unknown_policy":
+      return new ServerError(ErrorCode.MATCHMAKE_UNHANDLED, error.message);
+    default:
+      return error;
+  }
+}
+
+/** Run `call`, throwing any error it raises as the client's error. */
+export function asClientError<T>(call: () => T): T {
+  try {
+    return call();
+  } catch (error) {
+    throw toClientError(error);
+  }
+}

@@ -1,0 +1,192 @@
+/**
+ * Each client's join options: untrusted, checked at the edge against the queue's configuration
+ * (its rating range, roles, team size and zones). The queue's own options live in `src/options/`.
+ */
+import * as v from "valibot";
+import { MatchmakerError } from "../core/errors.js";
+import { describeIssues, unknownKeyMessage } from "../core/validation.js";
+import type { Side } from "../core/types.js";
+import type { ZoneSpec } from "../core/zones.js";
+import { PARTY_CODE_PATTERN } from "./parties.js";
+
+/**
+ * What a client may send when joining a queue (as parsed: a client may send `rank` instead of
+ * `rating`, Colyseus `QueueRoom`'s name for it).
+ */
+export interface JoinOptions {
+  /** The player's rating, within the queue's configured range (sent as `rating` or `rank`). */
+  rating: number;
+  /** The side this player insists on; absent means either side. */
+  side?: Side;
+  /** How uncertain the rating is (standard deviation), for the `win-probability` imbalance. */
+  uncertainty?: number;
+  /**
+   * In a role queue (required there, refused elsewhere): the roles this player accepts, one or
+   * more of the queue's roles, each at most once.
+   */
+  roles?: string[];
+  /**
+   * In a queue with zones: the zones this player accepts (one or more; absent means every zone
+   * that admits the rating). Refused in a queue without zones.
+   */
+  zones?: string[];
+  /**
+   * Open a party of `size` players (2 to the queue's teamSize) led by this player; the leader
+   * receives the party's code in a `party` message. Cannot be combined with `partyCode`.
+   */
+  party?: { size: number };
+  /** Join the party with this code (from its leader). Members do not choose a `side`: the leader does. */
+  partyCode?: string;
+  /**
+   * A stable player id (e.g. an account id) for the queue's recent-opponent history
+   * (`avoidRecent`); the session id otherwise, which changes at every visit. Clients can send
+   * any string: a game that needs it verified should set it from its own authentication.
+   */
+  playerId?: string;
+}
+
+/** The join option `party`: `{ size }`, 2 to teamSize; refused in a 1v1 queue. */
+function joinPartySchema(teamSize: number | undefined): v.GenericSchema<unknown, { size: number } | undefined> {
+  if (teamSize === undefined || teamSize < 2)
+    return v.optional(v.custom<{ size: number }>(() => false, "this queue has no parties (1v1)"));
+  return v.optional(
+    v.strictObject(
+      {
+        size: v.pipe(
+          v.number("must be a number"),
+          v.integer("must be an integer"),
+          v.minValue(2, "must be at least 2"),
+          v.maxValue(teamSize, `must be at most ${teamSize} (the team size)`),
+        ),
+      },
+      unknownKeyMessage,
+    ),
+  );
+}
+
+/** The join option `roles`: required and checked against the queue's roles in a role queue, refused otherwise. */
+function joinRolesSchema(queueRoles: readonly string[] | undefined): v.GenericSchema<unknown, string[] | undefined> {
+  if (!queueRoles) return v.optional(v.custom<string[]>(() => false, "this queue has no roles"));
+  const names = queueRoles.join(", ");
+  return v.pipe(
+    v.array(v.picklist(queueRoles, `must be one of ${names}`), `must be a list of roles (one or more of ${names})`),
+    v.minLength(1, `must list at least one of ${names}`),
+    v.maxLength(queueRoles.length, `must list at most ${queueRoles.length} roles`),
+    v.check((list) => new Set(list).size === list.length, "must not list a role twice"),
+  );
+}
+
+/** A rating join option's checks against the queue's range (used for `rating` and its alias `rank`). */
+function ratingSchema(range: { min: number; max: number }) {
+  return v.pipe(
+    v.number("must be a number"),
+    v.finite("must be a finite number"),
+    v.minValue(range.min, `must be at least ${range.min}`),
+    v.maxValue(range.max, `must be at most ${range.max}`),
+  );
+}
+
+/** The join option `zones`: names of the queue's zones, refused in a queue without zones. */
+function joinZonesSchema(queueZones: readonly ZoneSpec[] | undefined): v.GenericSchema<unknown, string[] | undefined> {
+  if (!queueZones) return v.optional(v.custom<string[]>(() => false, "this queue has no zones"));
+  const names = queueZones.map((z) => z.name);
+  return v.optional(
+    v.pipe(
+      v.array(
+        v.picklist(names, `must be one of ${names.join(", ")}`),
+        `must be a list of zones (one or more of ${names.join(", ")})`,
+      ),
+      v.minLength(1, `must list at least one of ${names.join(", ")}`),
+      v.check((list) => new Set(list).size === list.length, "must not list a zone twice"),
+    ),
+  );
+}
+
+/**
+ * The validator for one queue's join options (its rating range and, in a role queue, its roles
+ * are part of the schema). `rank` is accepted as an alias of `rating`, so that clients written
+ * for Colyseus's `QueueRoom` (which join with `{ rank }`) work unchanged; giving both with
+ * different values is refused.
+ */
+export function joinOptionsSchema(
+  range: { min: number; max: number },
+  queueRoles?: readonly string[],
+  teamSize?: number,
+  queueZones?: readonly ZoneSpec[],
+) {
+  const fields = v.strictObject(
+    {
+      rating: v.optional(ratingSchema(range)),
+      rank: v.optional(ratingSchema(range)),
+      side: v.optional(v.picklist(["A", "B"], 'must be "A" or "B"')),
+      uncertainty: v.optional(
+        v.pipe(
+          v.number("must be a number"),
+          v.finite("must be a finite number"),
+          v.minValue(0, "must not be negative"),
+        ),
+      ),
+      roles: joinRolesSchema(queueRoles),
+      zones: joinZonesSchema(queueZones),
+      party: joinPartySchema(teamSize),
+      partyCode: v.optional(
+        v.pipe(v.string("must be a party code"), v.regex(PARTY_CODE_PATTERN, "must be a party code")),
+      ),
+      playerId: v.optional(
+        v.pipe(
+          v.string("must be a string"),
+          v.minLength(1, "must not be empty"),
+          v.maxLength(128, "must be at most 128 characters"),
+        ),
+      ),
+    },
+    unknownKeyMessage,
+  );
+  return v.pipe(
+    fields,
+    v.forward(
+      v.partialCheck(
+        [["party"], ["partyCode"]],
+        (o) => o.party === undefined || o.partyCode === undefined,
+        "cannot be combined with party",
+      ),
+      ["partyCode"],
+    ),
+    v.rawCheck(({ dataset, addIssue }) => {
+      if (!dataset.typed) return;
+      const { rating, rank } = dataset.value;
+      if (rating === undefined && rank === undefined) {
+        addIssue({ message: "is required (or its alias rank)", path: [pathItem(dataset.value, "rating")] });
+      } else if (rating !== undefined && rank !== undefined && rating !== rank) {
+        addIssue({
+          message: "is an alias of rating (QueueRoom's name for it): give one of them, or the same value",
+          path: [pathItem(dataset.value, "rank")],
+        });
+      }
+    }),
+    v.transform(({ rating, rank, ...rest }): JoinOptions => ({ ...rest, rating: (rating ?? rank)! })),
+  );
+}
+
+/** A valibot issue path item naming `key` of `input` (so the message reads "key: …"). */
+function pathItem(input: Record<string, unknown>, key: string): v.ObjectPathItem {
+  return { type: "object", origin: "value", input, key, value: input[key] };
+}
+
+export type JoinValidator = ReturnType<typeof joinOptionsSchema>;
+
+/** Parsed join options, or a message naming each bad field (see {@link checkJoinOptions} for the throwing form). */
+export function parseJoinOptions(
+  validator: JoinValidator,
+  input: unknown,
+): { ok: true; value: JoinOptions } | { ok: false; message: string } {
+  const result = v.safeParse(validator, input ?? {});
+  return result.success ? { ok: true, value: result.output } : { ok: false, message: describeIssues(result.issues) };
+}
+
+/** Parsed join options; throws `MatchmakerError("join_refused")` whose message names each bad field. */
+export function checkJoinOptions(validator: JoinValidator, input: unknown): JoinOptions {
+  const result = v.safeParse(validator, input ?? {});
+  if (result.success) return result.output;
+  throw new MatchmakerError("join_refused", describeIssues(result.issues), v.getDotPath(result.issues[0]) ?? undefined);
+}

@@ -1,0 +1,152 @@
+/**
+ * Every queue option once: its schema (valibot), default, unit and limits. The engine's, the
+ * room's and the simulator's views (see `views.ts`) are built from these entries, so a bound
+ * or a default cannot drift between them. Adding a queue option is one entry here (in
+ * {@link ENGINE_FIELDS} when the engine reads it, in {@link ROOM_FIELDS} when only the room
+ * does), its line in the option interface, and its use.
+ *
+ * Units: durations are milliseconds and their names end in `Ms`.
+ */
+import * as v from "valibot";
+import { DEFAULT_AVOID_RECENT_FALLBACK_MS } from "../core/recent-opponents.js";
+import { unknownKeyMessage } from "../core/validation.js";
+import { ZonesSchema } from "../core/zones.js";
+
+/** Defaults of the queue options (and of the settings derived from them). */
+export const DEFAULTS = {
+  /** The policy of a queue without roles. */
+  policy: "greedy",
+  /** The policy of a role queue: the only built-in one that forms role-valid games. */
+  rolePolicy: "roles",
+  tickMs: 1000,
+  rating: { min: 0, max: 10_000 },
+  /** Recent matches the statistics cover. */
+  statsWindow: 200,
+  fillWithBots: false,
+  avoidRecentFallbackMs: DEFAULT_AVOID_RECENT_FALLBACK_MS,
+  reconnectGraceMs: 0,
+  allowPartialParties: false,
+  /** `status`'s wait estimate: band width is the rating range over `bandsPerRange`. */
+  waitEstimate: { bandsPerRange: 20, window: 50, minSamples: 3 },
+} as const;
+
+/** The bounds of numeric queue options, for every view (the simulator's CLI reads them too). */
+export const LIMITS = {
+  teamSize: { min: 1, max: 16 },
+  tickMs: { min: 10, max: 60_000 },
+  statsWindow: { min: 1, max: 100_000 },
+  avoidRecent: { min: 1, max: 1000 },
+  readyCheckTimeoutMs: { min: 100, max: 120_000 },
+  reconnectGraceMs: { min: 0, max: 600_000 },
+  waitEstimateWindow: { min: 1, max: 10_000 },
+  matchIdPrefixLength: 64,
+} as const;
+
+/**
+ * Seconds (the simulator's CLI unit) as the whole milliseconds every option takes: the engine
+ * keeps time in ms, so a finer duration would mean nothing.
+ */
+export function msFromSeconds(seconds: number): number {
+  return Math.round(seconds * 1000);
+}
+
+/** A whole number within `limits` (messages name the bound). */
+function wholeNumber(
+  limits: { readonly min: number; readonly max: number },
+  { type = "must be a number", integer = "must be an integer" } = {},
+) {
+  return v.pipe(
+    v.number(type),
+    v.integer(integer),
+    v.minValue(limits.min, limits.min === 0 ? "must not be negative" : `must be at least ${limits.min}`),
+    v.maxValue(limits.max, `must be at most ${limits.max}`),
+  );
+}
+
+/** A whole number of milliseconds at least `min`, unbounded above. */
+function milliseconds(min: 0 | 1) {
+  return v.pipe(
+    v.number("must be a number of milliseconds"),
+    v.integer("must be an integer"),
+    v.minValue(min, min === 0 ? "must not be negative" : "must be positive"),
+  );
+}
+
+const finite = v.pipe(v.number("must be a number"), v.finite("must be finite"));
+
+/** A rating range whose bounds are finite and ordered. */
+function ratingRange<S extends v.GenericSchema<unknown, { min: number; max: number }>>(fields: S) {
+  return v.pipe(
+    fields,
+    v.check((r) => r.min < r.max, "min must be below max"),
+  );
+}
+
+/**
+ * The options both the engine and the room read, with their checks. The engine's schema takes
+ * them as they are; the room's (strict) schema adds {@link ROOM_FIELDS}.
+ */
+export const ENGINE_FIELDS = {
+  teamSize: wholeNumber(LIMITS.teamSize),
+  statsWindow: v.optional(wholeNumber(LIMITS.statsWindow), DEFAULTS.statsWindow),
+  maxWaitMs: v.optional(milliseconds(1)),
+  fillWithBots: v.optional(v.boolean("must be true or false"), DEFAULTS.fillWithBots),
+  roles: v.optional(v.array(v.string("must be a string"), "must be a list of role names")),
+  avoidRecent: v.optional(wholeNumber(LIMITS.avoidRecent, { integer: "must be a whole number of games" })),
+  avoidRecentFallbackMs: v.optional(milliseconds(0), DEFAULTS.avoidRecentFallbackMs),
+  avoidRecentMs: v.optional(milliseconds(1)),
+};
+
+/** Options only the engine has: the room derives them (from `rating` and its roomId). */
+export const ENGINE_ONLY_FIELDS = {
+  matchIdPrefix: v.optional(
+    v.pipe(
+      v.string("must be a string"),
+      v.maxLength(LIMITS.matchIdPrefixLength, `must be at most ${LIMITS.matchIdPrefixLength} characters`),
+    ),
+  ),
+  ratingRange: v.optional(ratingRange(v.object({ min: finite, max: finite }))),
+};
+
+/** Options only the queue room has (beside {@link ENGINE_FIELDS}); `policy`, `params`, `imbalance` and `zones` are given to the engine, which checks them in full. */
+export const ROOM_FIELDS = {
+  gameRoom: v.pipe(v.string("must be the name of a registered room"), v.minLength(1, "must not be empty")),
+  policy: v.optional(v.pipe(v.string("must be a policy name"), v.minLength(1, "must not be empty"))),
+  params: v.optional(v.record(v.string(), v.unknown()), {}),
+  tickMs: v.optional(wholeNumber(LIMITS.tickMs), DEFAULTS.tickMs),
+  rating: v.optional(
+    ratingRange(
+      v.strictObject(
+        { min: v.optional(finite, DEFAULTS.rating.min), max: v.optional(finite, DEFAULTS.rating.max) },
+        unknownKeyMessage,
+      ),
+    ),
+    { ...DEFAULTS.rating },
+  ),
+  gameRoomOptions: v.optional(v.record(v.string(), v.unknown()), {}),
+  // Checked in full by the engine (resolveImbalance), which names the bad field.
+  imbalance: v.optional(v.looseObject({ kind: v.string('must name a kind, e.g. "alman-mckay"') })),
+  zones: v.optional(ZonesSchema),
+  readyCheck: v.optional(
+    v.strictObject(
+      { timeoutMs: wholeNumber(LIMITS.readyCheckTimeoutMs, { type: "must be a number of milliseconds" }) },
+      unknownKeyMessage,
+    ),
+  ),
+  reconnectGraceMs: v.optional(
+    wholeNumber(LIMITS.reconnectGraceMs, { type: "must be a number of milliseconds" }),
+    DEFAULTS.reconnectGraceMs,
+  ),
+  allowPartialParties: v.optional(v.boolean("must be true or false"), DEFAULTS.allowPartialParties),
+  waitEstimate: v.optional(
+    v.strictObject(
+      {
+        bandWidth: v.optional(v.pipe(finite, v.gtValue(0, "must be positive"))),
+        window: v.optional(wholeNumber(LIMITS.waitEstimateWindow)),
+        minSamples: v.optional(wholeNumber(LIMITS.waitEstimateWindow)),
+      },
+      unknownKeyMessage,
+    ),
+    {},
+  ),
+};

@@ -1,0 +1,187 @@
+/**
+ * The queue options as each driver sees them, all derived from the one list in `fields.ts` and
+ * the one set of rules in `rules.ts`: the engine's (`parseEngineOptions`), the queue room's
+ * (`parseRoomOptions`, then `engineOptionsOf` and `waitEstimatorOptionsOf`). No Colyseus here:
+ * the engine and the simulator use this module too.
+ */
+import * as v from "valibot";
+import { MatchmakerError } from "../core/errors.js";
+import type { ImbalanceSpec } from "../core/imbalance.js";
+import type { MatchmakerOptions } from "../core/matchmaker.js";
+import { describeIssues, unknownKeyMessage } from "../core/validation.js";
+import type { WaitEstimatorOptions } from "../core/wait-estimate.js";
+import { resolveZones, type ZoneOption } from "../core/zones.js";
+import { DEFAULTS, ENGINE_FIELDS, ENGINE_ONLY_FIELDS, ROOM_FIELDS } from "./fields.js";
+import { checkQueueRoles } from "../core/role-rules.js";
+import { capabilitiesOf, defaultPolicy, optionRuleProblem, type PolicyCapabilities } from "./rules.js";
+
+/** The options the engine and the queue room have in common (durations in ms). */
+export interface SharedQueueOptions {
+  /** Players per team, 1 to 16; each game seats `2 * teamSize`. */
+  readonly teamSize: number;
+  /** How many recent matches the statistics cover (default 200). */
+  readonly statsWindow?: number;
+  /**
+   * Maximum wait (ms, a whole number), Schlup's tau_max: policies relax for tickets that reach
+   * it; with `fillWithBots`, such a ticket then plays at once with bots in the empty seats.
+   */
+  readonly maxWaitMs?: number;
+  /** Fill a game with bots for a ticket that reached `maxWaitMs` (needs `maxWaitMs`; the game room sees which seats). */
+  readonly fillWithBots?: boolean;
+  /**
+   * Makes this a role queue (Alman and McKay's role-restricted queue): exactly `teamSize`
+   * distinct, non-empty role names (teamSize at most 8), e.g. `["top", "jungle", "mid", "bot",
+   * "support"]`. Players then list the roles they accept, each team gets one player per role,
+   * and each matched player carries their `role`. The policy defaults to `"roles"`, the only
+   * built-in policy that forms role-valid games.
+   */
+  readonly roles?: readonly string[];
+  /**
+   * The queue's zones (Xu, Yu and Wu's zones), e.g. `["junior", { name: "advanced", minRating:
+   * 1800 }]`: one policy instance per zone; a zone with `minRating`/`maxRating` admits only
+   * ratings in that band. A ticket waits in the zones it lists, or in every zone that admits its
+   * rating when it lists none (choice-free); each match says its `zone`.
+   */
+  readonly zones?: readonly ZoneOption[];
+  /**
+   * Avoid rematches, 1 to 1000: each player's last `avoidRecent` games (opponents and
+   * teammates) are remembered, by `Player.identity` (the join option `playerId`), else the
+   * player's id, and policies that honour it prefer games without a repeat; others are refused.
+   */
+  readonly avoidRecent?: number;
+  /** With `avoidRecent`: wait (ms) after which a repeat is accepted (default 30,000). */
+  readonly avoidRecentFallbackMs?: number;
+  /** With `avoidRecent`: only games of the last that many ms count (default: however old). */
+  readonly avoidRecentMs?: number;
+}
+
+/** Configuration of one queue: the second argument of `defineRoom(MatchmakerRoom, …)` or `defineQueue`. */
+export interface MatchmakerRoomOptions extends SharedQueueOptions {
+  /** Name of the registered room type spawned for each match. */
+  gameRoom: string;
+  /** A registered policy name (default `"greedy"`; `"roles"` when the queue has `roles`). */
+  policy?: string;
+  /** Parameters of the policy. */
+  params?: Record<string, unknown>;
+  /** How often (ms, 10 to 60,000; default 1000) the queue runs its policy without any join. */
+  tickMs?: number;
+  /** Accepted rating range of join options (default 0 to 10,000). */
+  rating?: { min?: number; max?: number };
+  /** Extra options given to every spawned game room beside `match`. */
+  gameRoomOptions?: Record<string, unknown>;
+  /** How team splits are scored (default `{ kind: "rating-sum" }`). */
+  imbalance?: ImbalanceSpec;
+  /**
+   * Ready check: when a match forms, every player receives `match_found` and must `accept`
+   * within `timeoutMs` (100 to 120,000 ms). The game room is created only once all accepted;
+   * decliners and players who time out are removed, everyone else waits again at their place.
+   */
+  readyCheck?: { timeoutMs: number };
+  /**
+   * How long (ms, 0 to 600,000; default 0 = off) a client whose connection drops unexpectedly
+   * keeps its place (Colyseus reconnection). If it is matched meanwhile, its place in the match
+   * is held within the grace; if it does not return, that counts as declining.
+   */
+  reconnectGraceMs?: number;
+  /** Whether a party leader may `start` matching before the party is complete (default false). */
+  allowPartialParties?: boolean;
+  /**
+   * How the `status` message's estimated wait is computed: recent waits are kept per class of
+   * ticket (party size, side, zone, rating band of `bandWidth`, default a twentieth of the
+   * rating range), `window` waits per class (default 50), and a class needs `minSamples` waits
+   * (default 3) before it is used rather than a coarser one.
+   */
+  waitEstimate?: { bandWidth?: number; window?: number; minSamples?: number };
+}
+
+/** The label every error about a queue's configuration starts with, once. */
+export const ROOM_OPTIONS_LABEL = "MatchmakerRoom options";
+/** The label of errors about the engine's own options. */
+export const ENGINE_OPTIONS_LABEL = "matchmaker options";
+
+const EngineOptionsSchema = v.object({ ...ENGINE_FIELDS, ...ENGINE_ONLY_FIELDS });
+const RoomOptionsSchema = v.strictObject({ ...ENGINE_FIELDS, ...ROOM_FIELDS }, unknownKeyMessage);
+
+/** The engine's options as checked, with the defaults filled. */
+export type ResolvedEngineOptions = v.InferOutput<typeof EngineOptionsSchema>;
+
+/** A queue's configuration as checked, with the defaults filled and the policy chosen. */
+export type ResolvedRoomOptions = Omit<v.InferOutput<typeof RoomOptionsSchema>, "policy"> & { policy: string };
+
+/**
+ * Check the engine's options (the fields in `fields.ts` and the rules in `rules.ts`); throws
+ * `MatchmakerError("invalid_config")` naming the field. Options checked elsewhere (`policy`,
+ * `params`, `imbalance`, `zones`) pass through untouched.
+ */
+export function parseEngineOptions(
+  options: MatchmakerOptions,
+  capabilities: PolicyCapabilities = capabilitiesOf(),
+): ResolvedEngineOptions {
+  const parsed = parseWith(ENGINE_OPTIONS_LABEL, EngineOptionsSchema, options);
+  checkRules(ENGINE_OPTIONS_LABEL, { ...parsed, policy: options.policy, zones: options.zones }, capabilities);
+  return parsed;
+}
+
+/** Check a queue's configuration; throws `MatchmakerError("invalid_config")` naming every bad field. */
+export function parseRoomOptions(options: unknown): ResolvedRoomOptions {
+  const parsed = parseWith(ROOM_OPTIONS_LABEL, RoomOptionsSchema, options);
+  if (parsed.zones) resolveZones(parsed.zones, ROOM_OPTIONS_LABEL);
+  checkRules(ROOM_OPTIONS_LABEL, parsed);
+  // A role queue's natural policy; an explicit one is kept (and refused above if it cannot serve roles).
+  return { ...parsed, policy: parsed.policy ?? defaultPolicy(parsed.roles) };
+}
+
+/**
+ * The engine's options for a queue's configuration; `matchIdPrefix` is the room's id. Every
+ * option in `ENGINE_FIELDS` is passed on as it is, so an option added there reaches the engine
+ * without a line here.
+ */
+export function engineOptionsOf(config: ResolvedRoomOptions, matchIdPrefix: string): MatchmakerOptions {
+  const shared = Object.fromEntries(
+    Object.keys(ENGINE_FIELDS).flatMap((key) => {
+      const value = config[key as keyof typeof ENGINE_FIELDS];
+      return value === undefined ? [] : [[key, value]];
+    }),
+  ) as Pick<ResolvedRoomOptions, keyof typeof ENGINE_FIELDS>;
+  return {
+    ...shared,
+    policy: config.policy,
+    params: config.params,
+    matchIdPrefix,
+    ratingRange: { min: config.rating.min, max: config.rating.max },
+    ...(config.imbalance ? { imbalance: config.imbalance as ImbalanceSpec } : {}),
+    ...(config.zones ? { zones: config.zones } : {}),
+  };
+}
+
+/** The `status` wait estimator's settings for a queue's configuration, defaults filled. */
+export function waitEstimatorOptionsOf(config: ResolvedRoomOptions): WaitEstimatorOptions {
+  const { bandWidth, window, minSamples } = config.waitEstimate;
+  const defaults = DEFAULTS.waitEstimate;
+  return {
+    bandWidth: bandWidth ?? (config.rating.max - config.rating.min) / defaults.bandsPerRange,
+    ratingOrigin: config.rating.min,
+    window: window ?? defaults.window,
+    minSamples: minSamples ?? defaults.minSamples,
+  };
+}
+
+/** Parse or throw one `MatchmakerError` whose message starts with `label` once and names each bad field. */
+function parseWith<S extends v.GenericSchema>(label: string, schema: S, input: unknown): v.InferOutput<S> {
+  const result = v.safeParse(schema, input ?? {});
+  if (result.success) return result.output;
+  const field = v.getDotPath(result.issues[0]) ?? undefined;
+  throw new MatchmakerError("invalid_config", `${label}: ${describeIssues(result.issues)}`, field);
+}
+
+function checkRules(
+  label: string,
+  options: Parameters<typeof optionRuleProblem>[0],
+  capabilities?: PolicyCapabilities,
+) {
+  // A role queue's roles first: the rules below read them.
+  if (options.roles) checkQueueRoles(options.roles, options.teamSize, label);
+  const problem = optionRuleProblem(options, capabilities);
+  if (problem)
+    throw new MatchmakerError("invalid_config", `${label}: ${problem.field}: ${problem.message}`, problem.field);
+}

@@ -1,0 +1,88 @@
+/**
+ * The rules that tie queue options together (one option needs, or rules out, another), written
+ * once and run by every view: the engine at construction, the room at creation and at
+ * `defineQueue`. Each rule names the option at fault.
+ */
+import type { Policy, PolicyRegistry } from "../core/policy.js";
+import type { ZoneOption } from "../core/zones.js";
+import { defaultPolicies } from "../policies/default-registry.js";
+import { DEFAULTS } from "./fields.js";
+
+/** A broken rule: the option at fault and what is wrong with it. */
+export interface OptionProblem {
+  readonly field: string;
+  readonly message: string;
+}
+
+/** Which registered policies can do what, as the rules need to know it. */
+export interface PolicyCapabilities {
+  /** Every registered policy. */
+  names(): readonly string[];
+  /** The policies that honour `avoidRecent` (they search for games without a repeat). */
+  honouringAvoidRecent(): readonly string[];
+  /** The policies that form role-valid games. */
+  formingRoleGames(): readonly string[];
+}
+
+/** What a policy registry's definitions say they can do, as the rules need it (names sorted). */
+export function capabilitiesOf(registry: PolicyRegistry = defaultPolicies): PolicyCapabilities {
+  return {
+    names: () => registry.names(),
+    honouringAvoidRecent: () => registry.namesWith("avoidsRepeats").sort(),
+    formingRoleGames: () => registry.namesWith("supportsRoles").sort(),
+  };
+}
+
+/** The built-in policies that honour `avoidRecent`, sorted. */
+export function policiesHonouringAvoidRecent(): string[] {
+  return defaultPolicies.namesWith("avoidsRepeats").sort();
+}
+
+/** The policy a queue runs when its options name none: `"roles"` in a role queue, else `"greedy"`. */
+export function defaultPolicy(roles: readonly string[] | undefined): string {
+  return roles ? DEFAULTS.rolePolicy : DEFAULTS.policy;
+}
+
+/** The options the rules look at (as parsed; `policy` may be an engine's policy instance). */
+export interface RuleInput {
+  readonly teamSize: number;
+  readonly policy?: string | Policy;
+  readonly roles?: readonly string[];
+  readonly zones?: readonly ZoneOption[];
+  readonly maxWaitMs?: number;
+  readonly fillWithBots?: boolean;
+  readonly avoidRecent?: number;
+}
+
+/** The first broken rule, or undefined. */
+export function optionRuleProblem(
+  options: RuleInput,
+  capabilities: PolicyCapabilities = capabilitiesOf(),
+): OptionProblem | undefined {
+  if (options.fillWithBots && options.maxWaitMs === undefined)
+    return { field: "fillWithBots", message: "needs maxWaitMs" };
+  const policy = options.policy ?? defaultPolicy(options.roles);
+  // An unknown policy is named by the registry when the engine creates it.
+  if (typeof policy === "string" && capabilities.names().includes(policy)) {
+    if (options.avoidRecent !== undefined) {
+      const honouring = capabilities.honouringAvoidRecent();
+      if (!honouring.includes(policy)) {
+        return {
+          field: "avoidRecent",
+          message: `policy "${policy}" does not avoid rematches (${listed(honouring)} do)`,
+        };
+      }
+    }
+    if (options.roles && !capabilities.formingRoleGames().includes(policy)) {
+      return { field: "roles", message: `policy "${policy}" does not form role-valid games; use policy "roles"` };
+    }
+  } else if (typeof policy !== "string" && options.zones && options.zones.length > 1) {
+    return { field: "zones", message: "each zone needs its own policy; give the policy by name" };
+  }
+  return undefined;
+}
+
+/** `a, b and c`. */
+function listed(names: readonly string[]): string {
+  return names.length <= 1 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
+}
