@@ -23,3 +23,19 @@ export {
   type OfflineArrival,
   type SchlupOptimum,
 } from "./optimum.js";
+export { risingClock } from "./traffic.js";
+export {
+  schlupTable3,
+  schlupTraffic,
+  SCHLUP_GRIDS,
+  SCHLUP_POLICIES,
+  SCHLUP_TABLE2,
+  SCHLUP_TABLE3_PAPER,
+  type SchlupCell,
+  type SchlupGrid,
+  type SchlupPolicy,
+  type SchlupSetting,
+  type SchlupTable3,
+  type SchlupTable3Options,
+  type SeedMean,
+} from "./schlup-table3.js";

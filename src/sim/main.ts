@@ -8,9 +8,10 @@ import { writeSweepPlot } from "./plot.js";
 import { reportTable } from "./report.js";
 import { runRequest, type Progress } from "./run.js";
 import { defaultPolicies } from "../policies/default-registry.js";
+import { runTable3, TABLE3_USAGE } from "./schlup-table3-cli.js";
 
 /** A progress bar on stderr, shown only once a run has taken a second. */
-function progressBar(): { progress: Progress; stop: () => void } {
+function progressBar(unit = "arrivals"): { progress: Progress; stop: () => void } {
   const started = Date.now();
   let bar: cliProgress.SingleBar | undefined;
   let label = "";
@@ -22,7 +23,7 @@ function progressBar(): { progress: Progress; stop: () => void } {
         label = runLabel;
         bar = new cliProgress.SingleBar(
           {
-            format: `${runLabel} [{bar}] {value}/{total} arrivals`,
+            format: `${runLabel} [{bar}] {value}/{total} ${unit}`,
             stream: process.stderr,
             noTTYOutput: true,
             notTTYSchedule: 2000,
@@ -39,8 +40,16 @@ function progressBar(): { progress: Progress; stop: () => void } {
 
 export async function main(argv: readonly string[]): Promise<number> {
   if (argv.includes("--help") || argv.includes("-h")) {
-    console.log(USAGE.replace("{policies}", defaultPolicies.names().join(", ")));
+    console.log(`${USAGE.replace("{policies}", defaultPolicies.names().join(", "))}\n\n${TABLE3_USAGE}`);
     return 0;
+  }
+  if (argv.includes("--schlup-table3")) {
+    const { progress, stop } = progressBar("simulations");
+    try {
+      return runTable3(argv, (done, total) => progress(done, total, "Schlup's Table 3"));
+    } finally {
+      stop();
+    }
   }
   let request;
   try {

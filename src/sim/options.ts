@@ -47,6 +47,8 @@ export const USAGE = `usage: npm run sim -- --policy NAME [options]
   --team-size K            players per team; a game seats 2K (default 1)
   --arrivals poisson|regular   arrival process (default poisson)
   --rate A                 tickets per second (default 1)
+  --rate A..B              a rate rising linearly from A to B (Schlup's Table 2, e.g. 0..2):
+                           over --duration T, or with --tickets N over 2N/(A+B) seconds
   --parties S:W,...        party-size mix by weight (default 1:1)
   --skill uniform|normal:MU:SD|two-type:Q   ratings (default uniform on [0,1])
   --sides A:W,B:W,any:W    side preference mix (default any:1)
@@ -180,7 +182,7 @@ export function parseSimulationArgs(argv: readonly string[]): SimulationRequest 
     teamSize,
     traffic: {
       arrivals: choice("--arrivals", o.arrivals ?? "poisson", ["poisson", "regular"] as const),
-      rate: positive("--rate", o.rate ?? "1"),
+      ...parseRate(o.rate ?? "1", o.duration, o.tickets),
       parties,
       skill,
       sides,
@@ -200,6 +202,27 @@ export function parseSimulationArgs(argv: readonly string[]): SimulationRequest 
     ...(o.plot !== undefined ? { plot: o.plot } : {}),
     ...(sweep ? { sweep } : {}),
   };
+}
+
+/**
+ * `--rate A` (constant) or `--rate A..B` (rising from A to B): over the run's `--duration`, or,
+ * counted in tickets, over the time in which N tickets are expected (2N / (A + B)).
+ */
+function parseRate(
+  text: string,
+  duration: string | undefined,
+  tickets: string | undefined,
+): Pick<TrafficModel, "rate" | "rising"> {
+  const at = text.indexOf("..");
+  if (at < 0) return { rate: positive("--rate", text) };
+  const from = nonNegative("--rate A..B: A", text.slice(0, at));
+  const rate = positive("--rate A..B: B", text.slice(at + 2));
+  if (from + rate <= 0) throw new UsageError("--rate A..B: A + B must be positive");
+  const over =
+    duration !== undefined
+      ? positive("--duration", duration)
+      : (2 * (tickets === undefined ? 20_000 : integer("--tickets", tickets, 1, 10_000_000))) / (from + rate);
+  return { rate, rising: { from, over } };
 }
 
 /** `alman-mckay:alpha=1,p=2,q=inf` → a spec the engine checks in full (and names bad fields). */

@@ -19,8 +19,14 @@ export interface Weighted<T> {
 export interface TrafficModel {
   /** Poisson process, or one ticket exactly every 1 / rate seconds. */
   readonly arrivals: "poisson" | "regular";
-  /** Tickets per second. */
+  /** Tickets per second (with `rising`: the rate the ramp reaches, and keeps after it). */
   readonly rate: number;
+  /**
+   * A rate that rises linearly from `from` at time 0 to `rate` at `over` seconds (Schlup's
+   * Table 2: "0...2" over the run), then stays at `rate`: a non-homogeneous Poisson process
+   * (with `arrivals: "regular"`, the k-th ticket comes when k are expected).
+   */
+  readonly rising?: { readonly from: number; readonly over: number };
   readonly parties: ReadonlyArray<Weighted<number>>;
   readonly skill: SkillModel;
   /** `undefined` is a choice-free ticket. */
@@ -53,8 +59,15 @@ export function* arrivals(model: TrafficModel, seed: number): Generator<Arrival,
   // Members' ratings come from their own stream, so the arrival stream is unchanged by them.
   const members = model.community === undefined ? undefined : communityRatings(model, seed);
   let time = 0;
+  // With a rising rate, a unit-rate Poisson process in "operational time" (the expected number of
+  // arrivals so far) is mapped back to real time by inverting the cumulative rate.
+  const clock = model.rising && risingClock(model.rate, model.rising);
+  let operational = 0;
   for (let index = 0; ; index++) {
-    time += model.arrivals === "poisson" ? random.exponential(model.rate) : 1 / model.rate;
+    if (clock) {
+      operational += model.arrivals === "poisson" ? random.exponential(1) : 1;
+      time = clock(operational);
+    } else time += model.arrivals === "poisson" ? random.exponential(model.rate) : 1 / model.rate;
     const size = random.weighted(model.parties);
     const players = [];
     for (let p = 0; p < size; p++) {
@@ -76,6 +89,24 @@ export function* arrivals(model: TrafficModel, seed: number): Generator<Arrival,
     };
     yield { index, time, ticket };
   }
+}
+
+/**
+ * The inverse of the cumulative rate Λ(t) = from·t + (rate − from)·t² / (2·over) for t ≤ over,
+ * Λ(over) + rate·(t − over) after: the time at which `expected` arrivals are expected.
+ */
+export function risingClock(rate: number, rising: { readonly from: number; readonly over: number }) {
+  const { from, over } = rising;
+  if (!(from >= 0) || !(over > 0) || !(rate > 0))
+    throw new RangeError(`rising rate: needs from >= 0, over > 0 and rate > 0, got ${from}, ${over}, ${rate}`);
+  const slope = (rate - from) / over;
+  const atEnd = from * over + (slope * over * over) / 2;
+  return (expected: number): number => {
+    if (expected >= atEnd) return over + (expected - atEnd) / rate;
+    if (slope === 0) return expected / from;
+    // Root of (slope/2)·t² + from·t − expected = 0 in [0, over]; written to stay exact near slope 0.
+    return (2 * expected) / (from + Math.sqrt(from * from + 2 * slope * expected));
+  };
 }
 
 function communityRatings(model: TrafficModel, seed: number): number[] {

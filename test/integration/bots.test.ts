@@ -2,7 +2,8 @@ import { defineRoom } from "@colyseus/core";
 import { boot, type ColyseusTestServer } from "@colyseus/testing";
 import config from "@colyseus/tools";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { defineQueue } from "../../src/index.js";
+import { defineQueue, type MatchmakerRoom } from "../../src/index.js";
+import { ManualClock, manualQueue } from "../helpers/manual-clock.js";
 import { recordingRoom } from "../helpers/recording-room.js";
 import { joinQueue, testPort, within } from "../helpers/sdk.js";
 
@@ -10,19 +11,17 @@ const { room: RecordingGameRoom, record: played } = recordingRoom();
 
 describe("bots after the maximum wait", () => {
   let server: ColyseusTestServer;
+  const clock = new ManualClock();
 
   beforeAll(async () => {
     server = await boot(
       config({
         rooms: {
           // The timer runs once a minute: only the engine's own deadline can start these games.
-          lonely_2v2: defineQueue({
-            teamSize: 2,
-            gameRoom: "recording",
-            tickMs: 60_000,
-            maxWaitMs: 300,
-            fillWithBots: true,
-          }),
+          lonely_2v2: manualQueue(
+            { teamSize: 2, gameRoom: "recording", tickMs: 60_000, maxWaitMs: 300, fillWithBots: true },
+            clock,
+          ),
           recording: defineRoom(RecordingGameRoom),
         },
       }),
@@ -34,13 +33,19 @@ describe("bots after the maximum wait", () => {
   });
 
   it("fills a lone player's 2v2 game with three bots at the deadline, and tells the game room which seats are bots", async () => {
-    const started = Date.now();
     const player = await joinQueue(server, "lonely_2v2", { rating: 1500 });
+    const queue = server.getRoomById<MatchmakerRoom>(player.queue.roomId);
+    // One millisecond before the deadline the player still waits; at the deadline bots fill in.
+    clock.advance(299, 50);
+    expect(queue.matchmaker.get(player.queue.sessionId)).toBeDefined();
+    expect(played.matches).toHaveLength(0);
+    clock.advance(1);
+    expect(queue.matchmaker.get(player.queue.sessionId)).toBeUndefined();
     const seat = await within(player.seat, 3000, "the bot-filled seat");
-    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
 
     const match = played.matches.at(-1)!;
     expect(match.bots).toBe(3);
+    expect(match.teams.flatMap((t) => t.players).find((p) => !p.bot)!.waitMs).toBe(300);
     const seats = match.teams.flatMap((t) => t.players);
     expect(seats).toHaveLength(4);
     expect(seats.filter((p) => p.bot)).toHaveLength(3);

@@ -3,6 +3,7 @@ import { boot, type ColyseusTestServer } from "@colyseus/testing";
 import config from "@colyseus/tools";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { defineQueue, type MatchInfo, type MatchmakerRoom } from "../../src/index.js";
+import { ManualClock, manualQueue } from "../helpers/manual-clock.js";
 import { joinQueue, staysPending, testPort, within } from "../helpers/sdk.js";
 
 /** A game room whose creation fails a configurable number of times. */
@@ -38,12 +39,14 @@ class SlowGameRoom extends Room {
 
 describe("a game room that fails to start", () => {
   let server: ColyseusTestServer;
+  // "duel" runs on a controlled clock, so the waits it reports are exact.
+  const clock = new ManualClock();
 
   beforeAll(async () => {
     server = await boot(
       config({
         rooms: {
-          duel: defineQueue({ teamSize: 1, gameRoom: "flaky", tickMs: 100 }),
+          duel: manualQueue({ teamSize: 1, gameRoom: "flaky", tickMs: 100 }, clock),
           slow_duel: defineQueue({ teamSize: 1, gameRoom: "flaky", tickMs: 60_000 }),
           tiny_duel: defineQueue({ teamSize: 1, gameRoom: "tiny", tickMs: 60_000 }),
           flaky: defineRoom(FlakyGameRoom),
@@ -64,23 +67,29 @@ describe("a game room that fails to start", () => {
     const a = await joinQueue(server, "duel", { rating: 1000 });
     const queue = server.getRoomById<MatchmakerRoom>(a.queue.roomId);
     const enqueuedAt = queue.matchmaker.get(a.queue.sessionId)!.enqueuedAt;
-    await new Promise((r) => setTimeout(r, 20));
+    expect(enqueuedAt).toBe(clock.now);
+    clock.advance(7000, 100);
     const b = await joinQueue(server, "duel", { rating: 1200 });
 
-    // The first attempt fails at once; the players come back and wait for the next tick.
-    await vi.waitFor(() => expect(queue.state.figures.spawnFailures).toBeGreaterThanOrEqual(1));
+    // The first attempt (on b's join) fails; the players come back and wait for the next tick,
+    // which fails too; the tick after that succeeds.
+    await vi.waitFor(() => expect(queue.state.figures.spawnFailures).toBe(1));
+    clock.advance(100);
+    await vi.waitFor(() => expect(queue.state.figures.spawnFailures).toBe(2));
+    clock.advance(100);
     const [seatA, seatB] = await within(Promise.all([a.seat, b.seat]), 5000, "seats after the failures");
     expect(queue.state.figures.spawnFailures).toBe(2);
     expect(FlakyGameRoom.created).toHaveLength(1);
     expect(seatA.roomId).toBe(seatB.roomId);
 
-    // Each player's wait in the match counts from the first join, not from the re-queue.
+    // Each player's wait in the match counts from the first join, not from a re-queue: a waited
+    // 7 s before b came and both waited two 100 ms ticks of failed attempts.
     const match = FlakyGameRoom.created[0];
     const players = match.teams.flatMap((t) => t.players);
-    const waitOfA = players.find((p) => p.sessionId === a.queue.sessionId)!.waitMs;
-    expect(waitOfA).toBeGreaterThanOrEqual(Date.now() - enqueuedAt - 5000);
-    expect(waitOfA).toBeGreaterThanOrEqual(150); // two failed attempts, re-tried on 100 ms ticks
-    expect(queue.matchmaker.stats(Date.now()).ticketsRequeued).toBe(4);
+    const waitOf = (id: string) => players.find((p) => p.sessionId === id)!.waitMs;
+    expect(waitOf(a.queue.sessionId)).toBe(7200);
+    expect(waitOf(b.queue.sessionId)).toBe(200);
+    expect(queue.matchmaker.stats(clock.now).ticketsRequeued).toBe(4);
     expect(queue.state.waiting.size).toBe(0);
     await a.queue.leave();
     await b.queue.leave();

@@ -1,53 +1,109 @@
-import { defineRoom, Room } from "@colyseus/core";
+/**
+ * Status messages on a controlled clock: the queue rooms read `clock.now` and their timers fire
+ * only when the test advances it, so "at most once per tick" and "stops after the match" are
+ * exact statements about sends, not about how fast this machine delivers them.
+ */
+import { defineRoom, Room, type Client as ServerClient } from "@colyseus/core";
 import { boot, type ColyseusTestServer } from "@colyseus/testing";
 import config from "@colyseus/tools";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { defineQueue, type StatusMessage } from "../../src/index.js";
+import type { MatchmakerRoom, StatusMessage } from "../../src/index.js";
+import { ManualClock, manualQueue } from "../helpers/manual-clock.js";
 import { joinQueue, testPort, within, type QueuedClient } from "../helpers/sdk.js";
 
 const TICK_MS = 200;
+/** The clock moves in steps this long; every message sent in a step is delivered before the next. */
+const STEP_MS = 50;
 
 class Game extends Room {}
 
 interface Watched extends QueuedClient {
+  /** Each status with the controlled time it was sent at. */
   statuses: Array<{ at: number; status: StatusMessage }>;
   clients: number[];
-  seatAt: Promise<number>;
+  /** The server's end of this client's connection, used to send fences. */
+  peer: ServerClient;
+  fences: number;
+  fenced: (n: number) => Promise<void>;
 }
 
-async function watch(server: ColyseusTestServer, queue: string, options: Record<string, unknown>): Promise<Watched> {
+const clock = new ManualClock();
+const watched: Watched[] = [];
+let server: ColyseusTestServer;
+
+async function watch(queue: string, options: Record<string, unknown>): Promise<Watched> {
   const joined = await joinQueue(server, queue, options);
+  const room = server.getRoomById<MatchmakerRoom>(joined.queue.roomId);
   const statuses: Watched["statuses"] = [];
   const clients: number[] = [];
-  joined.queue.onMessage("status", (status: StatusMessage) => statuses.push({ at: Date.now(), status }));
+  const waiters = new Map<number, () => void>();
+  joined.queue.onMessage("status", (status: StatusMessage) => statuses.push({ at: clock.now, status }));
   joined.queue.onMessage("clients", (n: number) => clients.push(n));
-  return { ...joined, statuses, clients, seatAt: joined.seat.then(() => Date.now()) };
+  joined.queue.onMessage("fence", (n: number) => waiters.get(n)?.());
+  const w: Watched = {
+    ...joined,
+    statuses,
+    clients,
+    peer: room.clients.getById(joined.queue.sessionId)!,
+    fences: 0,
+    fenced: (n) => new Promise<void>((resolve) => waiters.set(n, resolve)),
+  };
+  watched.push(w);
+  await deliver();
+  return w;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/**
+ * Wait until every message the server sent so far has reached every watched client: one
+ * connection delivers in order, so a fence sent now arrives after all of them.
+ */
+async function deliver(): Promise<void> {
+  const open = watched.filter((w) => w.queue.connection.isOpen);
+  await within(
+    Promise.all(
+      open.map((w) => {
+        const n = ++w.fences;
+        const arrived = w.fenced(n);
+        w.peer.send("fence", n);
+        return arrived;
+      }),
+    ),
+    5000,
+    "message delivery",
+  );
+}
+
+/** Let `ms` of controlled time pass, delivering each step's messages before the next step. */
+async function pass(ms: number): Promise<void> {
+  for (let left = ms; left > 0; left -= STEP_MS) {
+    clock.advance(Math.min(STEP_MS, left));
+    await deliver();
+  }
+}
+
+/** Consecutive statuses are at least a tick apart, and each says something new. */
+function expectThrottled(statuses: Watched["statuses"]): void {
+  for (let i = 1; i < statuses.length; i++) {
+    expect(statuses[i].at - statuses[i - 1].at).toBeGreaterThanOrEqual(TICK_MS);
+    expect(statuses[i].status).not.toEqual(statuses[i - 1].status);
+  }
+}
 
 describe("status messages", () => {
-  let server: ColyseusTestServer;
-
   beforeAll(async () => {
     server = await boot(
       config({
         rooms: {
           // multi-queue with two ranges over 0..10000: a player's window is its half.
-          mq_duel: defineQueue({
-            teamSize: 1,
-            gameRoom: "game",
-            policy: "multi-queue",
-            params: { r: 2 },
-            tickMs: TICK_MS,
-          }),
+          mq_duel: manualQueue(
+            { teamSize: 1, gameRoom: "game", policy: "multi-queue", params: { r: 2 }, tickMs: TICK_MS },
+            clock,
+          ),
           // Zones: a choice-free player waits in every zone its rating may enter.
-          zoned_duel: defineQueue({
-            teamSize: 1,
-            gameRoom: "game",
-            tickMs: TICK_MS,
-            zones: ["eu", { name: "pro", minRating: 2000 }],
-          }),
+          zoned_duel: manualQueue(
+            { teamSize: 1, gameRoom: "game", tickMs: TICK_MS, zones: ["eu", { name: "pro", minRating: 2000 }] },
+            clock,
+          ),
           game: defineRoom(Game),
         },
       }),
@@ -59,75 +115,75 @@ describe("status messages", () => {
   });
 
   it("arrive at most once per tick, only on change, and stop after the match", async () => {
-    const a = await watch(server, "mq_duel", { rating: 1000 });
-    const start = Date.now();
-    await sleep(6 * TICK_MS + 100);
-    const elapsed = Date.now() - start;
+    const a = await watch("mq_duel", { rating: 1000 });
+    const joinedAt = clock.now;
+    await pass(6 * TICK_MS + 100);
 
-    expect(a.statuses.length).toBeGreaterThanOrEqual(2);
-    expect(a.statuses.length).toBeLessThanOrEqual(Math.ceil(elapsed / TICK_MS) + 1);
-    const first = a.statuses[0].status;
-    expect(first).toEqual({ waiting: 1, waitedMs: 0, estimatedWaitMs: null, window: { min: 0, max: 5000 } });
-    for (let i = 1; i < a.statuses.length; i++) {
-      // Never twice within a tick (allowing for delivery jitter), never the same status twice.
-      expect(a.statuses[i].at - a.statuses[i - 1].at).toBeGreaterThan(TICK_MS / 2);
-      expect(a.statuses[i].status).not.toEqual(a.statuses[i - 1].status);
-      expect(a.statuses[i].status.waitedMs).toBeGreaterThan(a.statuses[i - 1].status.waitedMs);
-    }
-    expect(a.statuses.at(-1)!.status.waitedMs).toBeGreaterThanOrEqual(1000);
+    // 1.3 s of waiting: the first status at the join, then one per change of the whole seconds
+    // waited (1 s): exactly two, a tick or more apart.
+    expect(a.statuses.map((s) => s.at - joinedAt)).toEqual([0, 1000]);
+    expect(a.statuses[0].status).toEqual({
+      waiting: 1,
+      waitedMs: 0,
+      estimatedWaitMs: null,
+      window: { min: 0, max: 5000 },
+    });
+    expect(a.statuses[1].status.waitedMs).toBe(1000);
+    expectThrottled(a.statuses);
     // QueueRoom's `clients`: the players waiting, sent once (it did not change).
     expect(a.clients).toEqual([1]);
 
     // A player in the other half of the range does not fit a's window: both wait, and a is told 2 wait.
-    const far = await watch(server, "mq_duel", { rating: 9000 });
-    await sleep(3 * TICK_MS);
+    const far = await watch("mq_duel", { rating: 9000 });
+    await pass(3 * TICK_MS);
     expect(a.statuses.at(-1)!.status.waiting).toBe(2);
     expect(far.statuses.at(-1)!.status.window).toEqual({ min: 5000, max: 10_000 });
     expect(a.clients).toEqual([1, 2]);
+    expectThrottled(a.statuses);
 
-    // b, side B, in a's half: a and b play; their statuses stop.
-    const b = await watch(server, "mq_duel", { rating: 1100, side: "B" });
-    const [seatAtA, seatAtB] = await within(Promise.all([a.seatAt, b.seatAt]), 3000, "seats");
-    await sleep(4 * TICK_MS);
-    expect(a.statuses.filter((s) => s.at > seatAtA)).toEqual([]);
-    expect(b.statuses.filter((s) => s.at > seatAtB)).toEqual([]);
+    // b, side B, in a's half: a and b play at once; their statuses stop.
+    const b = await watch("mq_duel", { rating: 1100, side: "B" });
+    const matchedAt = clock.now;
+    await within(Promise.all([a.seat, b.seat]), 3000, "seats");
+    await pass(4 * TICK_MS);
+    expect(a.statuses.filter((s) => s.at > matchedAt)).toEqual([]);
+    expect(b.statuses.filter((s) => s.at > matchedAt)).toEqual([]);
     // far still waits and hears that one player waits now.
     expect(far.statuses.at(-1)!.status.waiting).toBe(1);
 
-    // The next solo of a's class (party of 1, any side, a's rating band) is told a's wait as its estimate.
-    const c = await watch(server, "mq_duel", { rating: 1050 });
-    await sleep(2 * TICK_MS);
-    const estimate = c.statuses[0].status.estimatedWaitMs;
-    expect(estimate).not.toBeNull();
-    expect(estimate!).toBeGreaterThanOrEqual(1000);
-    expect(estimate!).toBeLessThanOrEqual(Math.round((elapsed + 10 * TICK_MS) / 1000) * 1000);
+    // The next solo of a's class (party of 1, any side, a's rating band) is told a's wait as its
+    // estimate, in whole seconds: a waited 1.9 s.
+    expect(matchedAt - joinedAt).toBe(1900);
+    const c = await watch("mq_duel", { rating: 1050 });
+    await pass(TICK_MS); // the room's statuses went out less than a tick ago: c's waits for the throttle
+    expect(c.statuses).toHaveLength(1);
+    expect(c.statuses[0].status.estimatedWaitMs).toBe(2000);
     for (const q of [a, b, far, c]) await q.queue.leave();
   });
 
   it("coalesce a burst of joins into one status per tick", async () => {
     // Side-A players cannot play each other in 1v1: they all wait, and every join changes `waiting`.
-    const first = await watch(server, "mq_duel", { rating: 3000, side: "A" });
-    await sleep(TICK_MS + 50);
-    const start = Date.now();
+    const first = await watch("mq_duel", { rating: 3000, side: "A" });
+    await pass(TICK_MS + STEP_MS);
+    const start = clock.now;
     const others: Watched[] = [];
-    for (let i = 0; i < 8; i++) others.push(await watch(server, "mq_duel", { rating: 3000 + i, side: "A" }));
-    await sleep(2 * TICK_MS);
+    // Eight joins within one step of controlled time.
+    for (let i = 0; i < 8; i++) others.push(await watch("mq_duel", { rating: 3000 + i, side: "A" }));
+    await pass(2 * TICK_MS);
     const during = first.statuses.filter((s) => s.at >= start);
-    const elapsed = Date.now() - start;
-    // Nine joins changed `waiting` eight times, but a status goes out at most once per tick.
-    expect(during.length).toBeLessThanOrEqual(Math.ceil(elapsed / TICK_MS) + 1);
-    expect(during.at(-1)!.status.waiting).toBe(9);
-    for (let i = 1; i < first.statuses.length; i++) {
-      expect(first.statuses[i].at - first.statuses[i - 1].at).toBeGreaterThan(TICK_MS / 2);
-    }
+    // Eight changes of `waiting` while the throttle is closed (the engine's tick published less
+    // than a tick before): one status, when it opens, with all eight.
+    expect(during.map((s) => s.status.waiting)).toEqual([9]);
+    expect(during[0].at - start).toBeLessThanOrEqual(TICK_MS);
+    expectThrottled(first.statuses);
     for (const q of [first, ...others]) await q.queue.leave();
   });
 
   it("count players per zone, a choice-free player in every zone its rating may enter", async () => {
-    const eu = await watch(server, "zoned_duel", { rating: 2100, zones: ["eu"], side: "A" });
-    const free = await watch(server, "zoned_duel", { rating: 2200, side: "A" }); // eu and pro
-    const low = await watch(server, "zoned_duel", { rating: 1000, side: "A" }); // eu only
-    await sleep(2 * TICK_MS);
+    const eu = await watch("zoned_duel", { rating: 2100, zones: ["eu"], side: "A" });
+    const free = await watch("zoned_duel", { rating: 2200, side: "A" }); // eu and pro
+    const low = await watch("zoned_duel", { rating: 1000, side: "A" }); // eu only
+    await pass(2 * TICK_MS);
     expect(eu.statuses.at(-1)!.status).toMatchObject({ waiting: 3, waitingByZone: { eu: 3 } });
     expect(free.statuses.at(-1)!.status).toMatchObject({ waiting: 3, waitingByZone: { eu: 3, pro: 1 } });
     expect(low.statuses.at(-1)!.status).toMatchObject({ waiting: 3, waitingByZone: { eu: 3 } });

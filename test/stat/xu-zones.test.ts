@@ -3,7 +3,7 @@
  * players for zone B only (lB), experienced players for both zones (lC), FIFO between the two
  * queues. Per-class mean waits, eqs. (19)–(21), and the improvement factor of being
  * choice-free, eq. (23) (eq. (24) when lA = lB), against the simulator's zone routing (Poisson
- * arrivals; 8 seeds of 20,000 tickets; 4 standard errors across seeds).
+ * arrivals; 16 seeds of 20,000 tickets; 3 standard errors across seeds).
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { xuChoiceFreeImprovement, xuZoneWaits } from "../../src/core/closed-forms.js";
@@ -11,7 +11,17 @@ import { measure, type Measures } from "../../src/sim/measures.js";
 import { simulate } from "../../src/sim/simulator.js";
 import { replicate } from "../helpers/statistics.js";
 
-const SEEDS = 8;
+// 16 seeds and 3 standard errors: the choice-free class and the improvement factor are the
+// noisiest figures (4 standard errors over 8 seeds were 6-9% of their values); now every
+// tolerance is asserted under 5%.
+const SEEDS = 16;
+const ERRORS = 3;
+
+/** Expect `measured` within `tolerance` of `expected`, and the tolerance itself under 5% of it. */
+function expectNear(measured: number, expected: number, tolerance: number): void {
+  expect(tolerance).toBeLessThan(0.05 * expected);
+  expect(Math.abs(measured - expected)).toBeLessThan(tolerance);
+}
 const CASES: Array<[lA: number, lB: number, lC: number]> = [
   [0.4, 0.4, 0.2],
   [0.5, 0.2, 0.3],
@@ -40,18 +50,18 @@ describe("zones: per-class waits match eqs. (19)–(21), the choice-free factor 
           const trace = simulate({ policy: "greedy", teamSize: 1, traffic, tickets: 20_000, seed: i + 1 });
           return measure(trace, { teamSize: 1, warmup: 2000, ratingScale: { min: 0, max: 1 } });
         });
-      });
+      }, 600_000); // 320,000 simulated arrivals: a generous bound, so a loaded machine cannot fail it
 
       for (const cls of ["A", "B", "C"] as const) {
         it(`E[T_${cls}] = ${expected[cls].toFixed(4)}`, () => {
           const r = replicate(SEEDS, (seed) => runs[seed - 1].waitByClass[classes[cls]]);
-          expect(Math.abs(r.mean - expected[cls])).toBeLessThan(4 * r.standardError);
+          expectNear(r.mean, expected[cls], ERRORS * r.standardError);
         });
       }
 
       it(`E[T] = ${expected.all.toFixed(4)}`, () => {
         const r = replicate(SEEDS, (seed) => runs[seed - 1].meanWait);
-        expect(Math.abs(r.mean - expected.all)).toBeLessThan(4 * r.standardError);
+        expectNear(r.mean, expected.all, ERRORS * r.standardError);
       });
 
       const q = xuChoiceFreeImprovement(lA, lB, lC);
@@ -62,7 +72,7 @@ describe("zones: per-class waits match eqs. (19)–(21), the choice-free factor 
           SEEDS,
           (seed) => runs[seed - 1].waitByClass[classes.C] / runs[seed - 1].waitByClass[classes.B],
         );
-        expect(Math.abs(r.mean - q)).toBeLessThan(4 * r.standardError);
+        expectNear(r.mean, q, ERRORS * r.standardError);
       });
     });
   }

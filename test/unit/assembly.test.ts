@@ -222,6 +222,59 @@ describe("assembleTeams and canAssemble against a brute force over every assignm
   );
 });
 
+/**
+ * Games of 5v5 up to 8v8 made mostly of choice-free tickets (9 to 16 of them, the sizes where
+ * the search changes shape): solos, a few duos or trios, now and then a ticket bound to a side.
+ * Always exactly 2k players, so a split exists unless the sides clash.
+ */
+const bigFreeCase = fc.integer({ min: 5, max: 8 }).chain((k) =>
+  fc
+    .record({
+      k: fc.constant(k),
+      groups: fc.array(
+        fc.record({
+          size: fc.oneof(
+            { weight: 6, arbitrary: fc.constant(1) },
+            { weight: 1, arbitrary: fc.integer({ min: 2, max: 3 }) },
+          ),
+          side: fc.oneof(
+            { weight: 8, arbitrary: fc.constant<Side | undefined>(undefined) },
+            { weight: 1, arbitrary: fc.constantFrom<Side>("A", "B") },
+          ),
+        }),
+        { maxLength: 16 },
+      ),
+      // A narrow band as well as the full range: many near-ties make the best split harder to hit.
+      ratings: fc.array(fc.oneof(ratingArb, fc.integer({ min: 1490, max: 1510 })), { minLength: 16, maxLength: 16 }),
+    })
+    .map(({ k, groups, ratings }) => {
+      const specs: TicketSpec[] = [];
+      let total = 0;
+      let r = 0;
+      const rating = () => ratings[r++ % ratings.length] + r; // distinct-ish ratings, still near-ties
+      for (const g of groups) {
+        if (total + g.size > 2 * k) continue;
+        specs.push({ ratings: Array.from({ length: g.size }, rating), side: g.side });
+        total += g.size;
+      }
+      while (total < 2 * k) {
+        specs.push({ ratings: [rating()] });
+        total++;
+      }
+      return { k, tickets: ticketsFromSpecs(specs) };
+    })
+    .filter(({ tickets }) => tickets.filter((t) => !t.side).length > 8),
+);
+
+describe("assembleTeams on 5v5 to 8v8 games with more than 8 choice-free tickets, against brute force", () => {
+  test.prop([bigFreeCase], { numRuns: 120 })("finds the least imbalanced split", ({ k, tickets }) => {
+    const split = assembleTeams(tickets, k, ratingSumDifference);
+    const best = bruteMinImbalance(tickets, k); // undefined: no valid split
+    expect(split?.imbalance).toBe(best);
+    if (split) expectValidSplit(split, tickets, k);
+  });
+});
+
 /** Independent feasibility for large inputs: reachable team-A sizes as a set of numbers. */
 function feasibleBySets(tickets: readonly Ticket[], k: number): boolean {
   if (tickets.some((t) => t.players.length < 1 || t.players.length > k)) return false;

@@ -215,11 +215,9 @@ describe("greedy against a brute-force oldest-game reference", () => {
 
 describe("greedy: ties in enqueue time", () => {
   /**
-   * BUG (src/policies/greedy.ts, nextGame): candidates from different per-class ArrivalIndex
-   * instances are sorted with compareArrival, whose second key is a per-index sequence number,
-   * so tickets with equal enqueuedAt are not ordered by when they were added. Here the engine's
-   * own arrival order is f1, f2, sA, but greedy ranks sA (seq 0 in class "1|A") before f2
-   * (seq 1 in class "1|") and forms {f1, sA, dB} instead of the oldest game {f1, f2, dB}.
+   * Candidates come from several per-class arrival indexes; with equal enqueue times they must
+   * still be ranked by when the engine added them (f1, f2, sA), so the oldest game is
+   * {f1, f2, dB}, not {f1, sA, dB}. Guards the fixed tie-break across classes.
    */
   it("with equal enqueue times, prefers the ticket that was added first", () => {
     const mm = new Matchmaker({ teamSize: 2 });

@@ -168,12 +168,15 @@ describe("role queue configuration", () => {
     expect(() => new Matchmaker({ teamSize: 5, policy: "roles", roles: R5, params: { window: 3 } })).toThrow(
       /window: unknown field/,
     );
+    // Refused with the config code: the test fails if nothing is thrown.
+    let refusal: unknown;
     try {
       new Matchmaker({ teamSize: 5, policy: "roles", roles: R5, params: { mode: 1 } });
     } catch (error) {
-      expect(error).toBeInstanceOf(MatchmakerError);
-      expect((error as MatchmakerError).code).toBe("invalid_config");
+      refusal = error;
     }
+    expect(refusal).toBeInstanceOf(MatchmakerError);
+    expect((refusal as MatchmakerError).code).toBe("invalid_config");
   });
 });
 
