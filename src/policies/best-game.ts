@@ -72,11 +72,12 @@ import * as v from "valibot";
 import { Heap } from "heap-js";
 import { assembleTeams, canAssemble } from "../core/assembly.js";
 import { MatchmakerError } from "../core/errors.js";
-import type { ImbalanceFn, ResolvedImbalance } from "../core/imbalance.js";
+import { ratingSumDifference, type ImbalanceFn, type ResolvedImbalance } from "../core/imbalance.js";
 import type { Policy, PolicyContext, PolicyDefinition, PolicyParams } from "../core/policy.js";
-import { meanRating, type Ticket } from "../core/types.js";
+import { ratingSum, type Ticket } from "../core/types.js";
 import { parseConfig, unknownKeyMessage } from "../core/validation.js";
 import { compareRanked, sortedTree, type RankedKey, type SortedTree } from "../core/sorted-tree.js";
+import { RatingSumSplitter, SUM_SPLIT_LIMIT } from "./sum-split.js";
 
 /** Largest accepted (and default) window: the tickets after an anchor that its search may look at. */
 export const MAX_WINDOW = 1024;
@@ -177,6 +178,8 @@ interface Entry {
   readonly key: RatingKey;
   readonly seats: number;
   readonly mean: number;
+  /** Sum of the ticket's player ratings. */
+  readonly sum: number;
   alive: boolean;
   /** Bumped whenever this anchor's candidate is recomputed or the ticket leaves. */
   version: number;
@@ -229,6 +232,11 @@ export class BestGamePolicy implements Policy {
   /** Imbalance evaluations made by the running search (counted through {@link countingImbalance}). */
   private evaluations = 0;
   private readonly countingImbalance: ImbalanceFn;
+  /**
+   * With the rating-sum imbalance and at most {@link SUM_SPLIT_LIMIT} seats, sets are scored
+   * from rating sums without allocating (the same splits, counted the same way).
+   */
+  private readonly splitter: RatingSumSplitter | undefined;
   private readonly state: SearchState = {
     anchor: undefined,
     win: [],
@@ -249,6 +257,12 @@ export class BestGamePolicy implements Policy {
     this.thresholdGrowth = options.thresholdGrowth;
     this.beta = options.beta;
     this.lowerBound = options.beta > 0 ? undefined : spreadLowerBound(context.imbalanceSpec, context.teamSize);
+    this.splitter =
+      context.imbalanceSpec?.kind === "rating-sum" &&
+      context.imbalance === ratingSumDifference &&
+      2 * context.teamSize <= SUM_SPLIT_LIMIT
+        ? new RatingSumSplitter()
+        : undefined;
     this.countingImbalance = (a, b) => {
       this.evaluations++;
       return this.imbalance(a, b);
@@ -377,12 +391,14 @@ export class BestGamePolicy implements Policy {
 
   private insert(ticket: Ticket): Entry {
     this.epoch ??= ticket.enqueuedAt;
-    const mean = meanRating(ticket);
+    const sum = ratingSum(ticket);
+    const mean = sum / ticket.players.length;
     const entry: Entry = {
       ticket,
       key: [mean, this.seq++],
       seats: ticket.players.length,
       mean,
+      sum,
       alive: true,
       version: 0,
       reach: 0,
@@ -507,6 +523,7 @@ export class BestGamePolicy implements Policy {
 
   /** Score one set that fills the game: its exact best split, kept if it beats the anchor's best so far. */
   private score(last: Entry): void {
+    if (this.splitter) return this.scoreSums(last, this.splitter);
     const s = this.state;
     const anchor = s.anchor!;
     const members = [anchor, ...s.chosen, last];
@@ -528,9 +545,38 @@ export class BestGamePolicy implements Policy {
       s.best = { anchor, version: anchor.version, members, imbalance: f, oldest, priority };
     }
   }
+
+  /** {@link score} for the rating-sum imbalance: the same splits, scored from sums, no arrays unless the set wins. */
+  private scoreSums(last: Entry, splitter: RatingSumSplitter): void {
+    const s = this.state;
+    const anchor = s.anchor!;
+    const chosen = s.chosen;
+    splitter.reset();
+    splitter.add(anchor.sum, anchor.seats, anchor.ticket.side);
+    let oldest = anchor.ticket.enqueuedAt;
+    for (let i = 0; i < chosen.length; i++) {
+      const e = chosen[i];
+      splitter.add(e.sum, e.seats, e.ticket.side);
+      if (e.ticket.enqueuedAt < oldest) oldest = e.ticket.enqueuedAt;
+    }
+    splitter.add(last.sum, last.seats, last.ticket.side);
+    if (last.ticket.enqueuedAt < oldest) oldest = last.ticket.enqueuedAt;
+    const splits = splitter.solve(this.teamSize);
+    if (splits === 0) return; // cannot be assembled: not scored, as canAssemble would say
+    // The assembly's evaluations: one per split, and one for the split it returns.
+    s.lastCost = splits + 1;
+    this.evaluations += s.lastCost;
+    if (this.evaluations + s.lastCost > this.budget) s.stop = true;
+    const f = splitter.best;
+    const priority = this.beta > 0 ? f + (this.beta * (oldest - this.epoch!)) / 1000 : f;
+    if (!s.best || priority < s.best.priority) {
+      s.best = { anchor, version: anchor.version, members: [anchor, ...chosen, last], imbalance: f, oldest, priority };
+    }
+  }
 }
 
 const ticketOf = (e: Entry): Ticket => e.ticket;
+
 const sideSeats = (e: Entry, side: "A" | "B"): number => (e.ticket.side === side ? e.seats : 0);
 
 /** Scratch state of the running anchor search (one search runs at a time). */

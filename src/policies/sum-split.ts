@@ -1,0 +1,80 @@
+/**
+ * The exact best split of a few tickets under the rating-sum imbalance, from running sums and
+ * without allocating: the same search as the shared assembly's exhaustive pick (choice-free
+ * tickets fill team A exactly, parties never split, side preferences honoured, the first
+ * choice-free ticket fixed on A when nobody is bound to a side), but each split is scored as
+ * |2·sum(A) − total| from one running sum instead of two player arrays and a call.
+ *
+ * It visits the splits in the assembly's order and counts them as it does, so a caller that
+ * budgets imbalance evaluations (best-game) spends its budget exactly as before; the value can
+ * differ from the assembly's in the last bits (another order of additions).
+ */
+
+/** At most this many choice-free tickets (the assembly's exhaustive limit). */
+export const SUM_SPLIT_LIMIT = 16;
+
+export class RatingSumSplitter {
+  private readonly sums = new Float64Array(SUM_SPLIT_LIMIT);
+  private readonly sizes = new Int32Array(SUM_SPLIT_LIMIT);
+  private readonly remaining = new Int32Array(SUM_SPLIT_LIMIT + 1);
+  private free = 0;
+  private sumA = 0;
+  private seatsA = 0;
+  private total = 0;
+  private forced = false;
+  /** Splits scored by the last {@link solve} (0: no split exists). */
+  splits = 0;
+  /** The least imbalance found by the last {@link solve} (Infinity when none). */
+  best = Infinity;
+
+  reset(): void {
+    this.free = 0;
+    this.sumA = 0;
+    this.seatsA = 0;
+    this.total = 0;
+    this.forced = false;
+  }
+
+  /** Add a ticket: its players' rating sum, its size and its side preference. */
+  add(sum: number, size: number, side: "A" | "B" | undefined): boolean {
+    this.total += sum;
+    if (side === "A") {
+      this.sumA += sum;
+      this.seatsA += size;
+      this.forced = true;
+    } else if (side === "B") this.forced = true;
+    else {
+      if (this.free === SUM_SPLIT_LIMIT) return false;
+      this.sums[this.free] = sum;
+      this.sizes[this.free] = size;
+      this.free++;
+    }
+    return true;
+  }
+
+  /** Score every split that fills team A with `teamSize` players; returns the number of splits. */
+  solve(teamSize: number): number {
+    const n = this.free;
+    const remaining = this.remaining;
+    remaining[n] = 0;
+    for (let i = n - 1; i >= 0; i--) remaining[i] = remaining[i + 1] + this.sizes[i];
+    this.splits = 0;
+    this.best = Infinity;
+    const need = teamSize - this.seatsA;
+    if (need >= 0) this.visit(0, need, this.sumA, !this.forced && n > 0);
+    return this.splits;
+  }
+
+  private visit(i: number, left: number, sumA: number, mirror: boolean): void {
+    if (left === 0) {
+      this.splits++;
+      const value = Math.abs(2 * sumA - this.total);
+      if (value < this.best) this.best = value;
+      return;
+    }
+    if (i >= this.free || this.remaining[i] < left) return;
+    const size = this.sizes[i];
+    if (size <= left) this.visit(i + 1, left - size, sumA + this.sums[i], mirror);
+    if (!(mirror && i === 0)) this.visit(i + 1, left, sumA, mirror);
+  }
+}
