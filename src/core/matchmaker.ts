@@ -15,6 +15,7 @@ import { RecentWindow, type ClassFigures, type MatchmakerStats } from "./stats.j
 import { DEFAULT_AVOID_RECENT_FALLBACK_MS, RecentOpponents } from "./recent-opponents.js";
 import { reachedMaxWait, type Match, type MatchedPlayer, type MatchTeam, type Side, type Ticket } from "./types.js";
 import { describeIssues, parseConfig, unknownKeyMessage } from "./validation.js";
+import { plainlyValidTicket } from "./ticket-check.js";
 import { resolveZones, ticketZones, ZoneRouter, type ZoneOption, type ZoneSpec } from "./zones.js";
 
 /** The fewest recent arrivals the side-mix flag looks at (enough to tell 0.4 choice-free from 0 by 7 standard errors). */
@@ -296,9 +297,12 @@ export class Matchmaker {
   }
 
   private enter(ticket: Ticket, now: number): void {
-    const result = v.safeParse(this.validTicket, ticket);
-    if (!result.success)
-      throw new MatchmakerError("invalid_ticket", `invalid ticket: ${describeIssues(result.issues)}`);
+    // The schema runs only for a ticket that is not plainly well-formed (it then words the error).
+    if (!plainlyValidTicket(ticket, this.teamSize)) {
+      const result = v.safeParse(this.validTicket, ticket);
+      if (!result.success)
+        throw new MatchmakerError("invalid_ticket", `invalid ticket: ${describeIssues(result.issues)}`);
+    }
     let zones: readonly string[] | undefined;
     if (this.zones) {
       const resolved = ticketZones(ticket, this.zones);
@@ -312,12 +316,12 @@ export class Matchmaker {
     if (this.tickets.has(ticket.id)) {
       throw new MatchmakerError("duplicate_ticket", `ticket "${ticket.id}" is already waiting`);
     }
-    const seen = new Set<string>();
-    for (const p of ticket.players) {
-      if (seen.has(p.id) || this.playerTicket.has(p.id)) {
-        throw new MatchmakerError("duplicate_player", `player "${p.id}" is already waiting`);
-      }
-      seen.add(p.id);
+    const players = ticket.players;
+    for (let i = 0; i < players.length; i++) {
+      const id = players[i].id;
+      let twice = this.playerTicket.has(id);
+      for (let j = 0; j < i && !twice; j++) twice = players[j].id === id;
+      if (twice) throw new MatchmakerError("duplicate_player", `player "${id}" is already waiting`);
     }
     if (zones) this.zonesOf.set(ticket.id, zones);
     this.admit(ticket, now);
@@ -352,14 +356,19 @@ export class Matchmaker {
   /** Run the policy and return the matches it formed; their tickets no longer wait. */
   tick(now: number): Match[] {
     const matches: Match[] = [];
+    /** Tickets handed back to the policy this tick (each once, even if proposed in two games). */
+    let handedBack: Set<string> | undefined;
     for (const { zone, tickets: proposal } of this.router.poll(now)) {
       const split = this.checkProposal(proposal);
       if (typeof split === "string") {
         this.counters.policyErrors++;
         // Hand each still-waiting ticket back once, as the engine holds it.
+        handedBack ??= new Set();
         for (const id of new Set(proposal.map((t) => t.id))) {
           const waiting = this.tickets.get(id);
-          if (waiting) this.router.add(waiting, this.zonesOf.get(id), now);
+          if (waiting && !(this.zones === undefined && handedBack.has(id)))
+            this.router.add(waiting, this.zonesOf.get(id), now);
+          handedBack.add(id);
         }
         this.onPolicyError?.(new MatchmakerError("policy_contract", `policy ${this.policy.name}: ${split}`));
         continue;
@@ -445,14 +454,10 @@ export class Matchmaker {
 
   /** Add (+1) or take away (−1) a ticket in the per-side and per-zone waiting counts. */
   private countWaiting(ticket: Ticket, sign: 1 | -1): void {
-    const add = (counts: Map<string, WaitingCount>, key: string) => {
-      const c = counts.get(key) ?? { tickets: 0, players: 0 };
-      c.tickets += sign;
-      c.players += sign * ticket.players.length;
-      counts.set(key, c);
-    };
-    add(this.waitingBySide, ticket.side ?? "any");
-    for (const zone of this.zonesOf.get(ticket.id) ?? []) add(this.waitingByZone, zone);
+    addWaiting(this.waitingBySide, ticket.side ?? "any", sign, ticket.players.length);
+    if (!this.zones) return;
+    for (const zone of this.zonesOf.get(ticket.id) ?? [])
+      addWaiting(this.waitingByZone, zone, sign, ticket.players.length);
   }
 
   /** A team split for the proposal, or why it breaks the policy contract. */
@@ -606,6 +611,14 @@ export class Matchmaker {
 interface WaitingCount {
   tickets: number;
   players: number;
+}
+
+function addWaiting(counts: Map<string, WaitingCount>, key: string, sign: 1 | -1, players: number): void {
+  const c = counts.get(key);
+  if (c) {
+    c.tickets += sign;
+    c.players += sign * players;
+  } else counts.set(key, { tickets: sign, players: sign * players });
 }
 
 /** Waiting tickets and players per class (a ticket in several zones counts in each), and recent waits. */
