@@ -180,6 +180,9 @@ interface Entry {
   readonly mean: number;
   /** Sum of the ticket's player ratings. */
   readonly sum: number;
+  /** The neighbours in rating order (the tree's order), so that windows are walked without the tree. */
+  prev: Entry | undefined;
+  next: Entry | undefined;
   alive: boolean;
   /** Bumped whenever this anchor's candidate is recomputed or the ticket leaves. */
   version: number;
@@ -222,6 +225,10 @@ export class BestGamePolicy implements Policy {
   private readonly lowerBound: ((low: number, high: number) => number) | undefined;
   private readonly tree: SortedTree<RatingKey, Entry> = sortedTree<RatingKey, Entry>(compareRating);
   private readonly byId = new Map<string, Entry>();
+  /** Scratch list of the anchors a removal affects. */
+  private readonly affected: Entry[] = [];
+  /** The lowest-rated entry (the head of the rating-order list). */
+  private head: Entry | undefined;
   private readonly heap = new Heap<Candidate>(
     (a, b) => a.priority - b.priority || compareRating(a.anchor.key, b.anchor.key),
   );
@@ -277,8 +284,11 @@ export class BestGamePolicy implements Policy {
   add(ticket: Ticket, _now?: number): void {
     this.remove(ticket.id);
     const entry = this.insert(ticket);
-    const affected = this.anchorsBefore(entry, (offset, anchor) => offset <= anchor.reach);
-    for (const anchor of affected) this.recompute(anchor);
+    // The anchors whose last search looked at the new position: their searches change.
+    let anchor = entry.prev;
+    for (let offset = 1; anchor && offset <= this.window; offset++, anchor = anchor.prev) {
+      if (offset <= anchor.reach) this.recompute(anchor);
+    }
     this.recompute(entry);
     this.compactIfStale();
   }
@@ -309,8 +319,15 @@ export class BestGamePolicy implements Policy {
   remove(ticketId: string): void {
     const entry = this.byId.get(ticketId);
     if (!entry) return;
-    const affected = this.anchorsBefore(entry, (offset, anchor) => offset <= anchor.reach);
+    // The anchors whose last search looked at this position (found before it is unlinked).
+    const affected = this.affected;
+    affected.length = 0;
+    let anchor = entry.prev;
+    for (let offset = 1; anchor && offset <= this.window; offset++, anchor = anchor.prev) {
+      if (offset <= anchor.reach) affected.push(anchor);
+    }
     this.tree.delete(entry.key);
+    this.unlink(entry);
     this.byId.delete(ticketId);
     entry.alive = false;
     entry.version++;
@@ -318,7 +335,8 @@ export class BestGamePolicy implements Policy {
       entry.candidate = undefined;
       this.live--;
     }
-    for (const anchor of affected) this.recompute(anchor);
+    for (let i = 0; i < affected.length; i++) this.recompute(affected[i]);
+    affected.length = 0;
     this.compactIfStale();
   }
 
@@ -399,6 +417,8 @@ export class BestGamePolicy implements Policy {
       seats: ticket.players.length,
       mean,
       sum,
+      prev: undefined,
+      next: undefined,
       alive: true,
       version: 0,
       reach: 0,
@@ -406,15 +426,30 @@ export class BestGamePolicy implements Policy {
     };
     this.tree.set(entry.key, entry);
     this.byId.set(ticket.id, entry);
+    // Link it between its neighbours in rating order.
+    const lower = this.tree.nextLowerPair(entry.key)?.[1];
+    const higher = lower ? lower.next : this.head;
+    entry.prev = lower;
+    entry.next = higher;
+    if (lower) lower.next = entry;
+    else this.head = entry;
+    if (higher) higher.prev = entry;
     return entry;
+  }
+
+  private unlink(entry: Entry): void {
+    const { prev, next } = entry;
+    if (prev) prev.next = next;
+    else this.head = next;
+    if (next) next.prev = prev;
+    entry.prev = entry.next = undefined;
   }
 
   /** The anchors among the `window` tickets before `entry` (nearest first) that `pick` selects, given their offset to it. */
   private anchorsBefore(entry: Entry, pick: (offset: number, anchor: Entry) => boolean): Entry[] {
     const found: Entry[] = [];
-    let offset = 0;
-    for (const [, anchor] of this.tree.entriesReversed(entry.key, undefined, true)) {
-      if (++offset > this.window) break;
+    let anchor = entry.prev;
+    for (let offset = 1; anchor && offset <= this.window; offset++, anchor = anchor.prev) {
       if (pick(offset, anchor)) found.push(anchor);
     }
     return found;
@@ -422,12 +457,16 @@ export class BestGamePolicy implements Policy {
 
   /** Search the anchor's window again; its previous heap entry becomes stale. */
   private recompute(anchor: Entry, push = true): Candidate | undefined {
+    const old = anchor.candidate;
+    // The search builds its candidate for the next version of the anchor.
+    const best = this.search(anchor);
+    // The same game as before: its heap entry stays current (no new entry, nothing goes stale).
+    if (old && best && sameGame(old, best)) return old;
     anchor.version++;
-    if (anchor.candidate) {
+    if (old) {
       anchor.candidate = undefined;
       this.live--;
     }
-    const best = this.search(anchor);
     if (best) {
       anchor.candidate = best;
       this.live++;
@@ -465,12 +504,10 @@ export class BestGamePolicy implements Policy {
     s.stop = false;
     this.evaluations = 0;
     anchor.reach = this.window;
-    const successors = this.tree.entries(anchor.key);
-    successors.next(); // the anchor itself
+    let last: Entry | undefined = anchor;
     for (let j = 1; j <= this.window; j++) {
-      const next = successors.next();
-      if (next.done) break;
-      const last = next.value[1];
+      last = last.next;
+      if (!last) break;
       const bestSoFar = s.best as Candidate | undefined; // set by score(), which TypeScript cannot see
       if (bestSoFar && this.lowerBound && this.lowerBound(anchor.mean, last.mean) >= bestSoFar.priority) {
         anchor.reach = j;
@@ -542,7 +579,7 @@ export class BestGamePolicy implements Policy {
     const f = split.imbalance;
     const priority = this.beta > 0 ? f + (this.beta * (oldest - this.epoch!)) / 1000 : f;
     if (!s.best || priority < s.best.priority) {
-      s.best = { anchor, version: anchor.version, members, imbalance: f, oldest, priority };
+      s.best = { anchor, version: anchor.version + 1, members, imbalance: f, oldest, priority };
     }
   }
 
@@ -570,12 +607,26 @@ export class BestGamePolicy implements Policy {
     const f = splitter.best;
     const priority = this.beta > 0 ? f + (this.beta * (oldest - this.epoch!)) / 1000 : f;
     if (!s.best || priority < s.best.priority) {
-      s.best = { anchor, version: anchor.version, members: [anchor, ...chosen, last], imbalance: f, oldest, priority };
+      s.best = {
+        anchor,
+        version: anchor.version + 1,
+        members: [anchor, ...chosen, last],
+        imbalance: f,
+        oldest,
+        priority,
+      };
     }
   }
 }
 
 const ticketOf = (e: Entry): Ticket => e.ticket;
+
+/** True when two candidates of one anchor are the same game with the same priority. */
+function sameGame(a: Candidate, b: Candidate): boolean {
+  if (a.priority !== b.priority || a.imbalance !== b.imbalance || a.members.length !== b.members.length) return false;
+  for (let i = 0; i < a.members.length; i++) if (a.members[i] !== b.members[i]) return false;
+  return true;
+}
 
 const sideSeats = (e: Entry, side: "A" | "B"): number => (e.ticket.side === side ? e.seats : 0);
 
