@@ -22,6 +22,8 @@ export class RatingSumSplitter {
   private seatsA = 0;
   private total = 0;
   private forced = false;
+  /** Every choice-free ticket so far is a solo. */
+  private solos = true;
   /** Splits scored by the last {@link solve} (0: no split exists). */
   splits = 0;
   /** The least imbalance found by the last {@link solve} (Infinity when none). */
@@ -33,6 +35,7 @@ export class RatingSumSplitter {
     this.seatsA = 0;
     this.total = 0;
     this.forced = false;
+    this.solos = true;
   }
 
   /** Add a ticket: its players' rating sum, its size and its side preference. */
@@ -48,6 +51,7 @@ export class RatingSumSplitter {
       this.sums[this.free] = sum;
       this.sizes[this.free] = size;
       this.free++;
+      if (size !== 1) this.solos = false;
     }
     return true;
   }
@@ -61,7 +65,34 @@ export class RatingSumSplitter {
     this.splits = 0;
     this.best = Infinity;
     const need = teamSize - this.seatsA;
-    if (need >= 0) this.visit(0, need, this.sumA, !this.forced && n > 0);
+    if (need < 0) return 0;
+    const mirror = !this.forced && n > 0;
+    if (this.solos && need <= n) {
+      // Solos: the splits are the need-subsets (with the first ticket on A when mirrored), read
+      // from a table of index lists in the same (lexicographic) order as the search visits them.
+      const first = mirror ? 1 : 0;
+      const take = mirror ? need - 1 : need;
+      if (take < 0) return 0;
+      const base = mirror ? this.sumA + this.sums[0] : this.sumA;
+      if (take === 0) {
+        this.best = Math.abs(2 * base - this.total);
+        return (this.splits = 1);
+      }
+      const table = combinations(n - first, take);
+      const sums = this.sums;
+      const total = this.total;
+      let best = Infinity;
+      for (let c = 0; c < table.length; c += take) {
+        let sumA = base;
+        for (let j = 0; j < take; j++) sumA += sums[first + table[c + j]];
+        const value = Math.abs(2 * sumA - total);
+        if (value < best) best = value;
+      }
+      this.best = best;
+      this.splits = table.length / take;
+      return this.splits;
+    }
+    this.visit(0, need, this.sumA, mirror);
     return this.splits;
   }
 
@@ -77,4 +108,30 @@ export class RatingSumSplitter {
     if (size <= left) this.visit(i + 1, left - size, sumA + this.sums[i], mirror);
     if (!(mirror && i === 0)) this.visit(i + 1, left, sumA, mirror);
   }
+}
+
+const tables = new Map<number, Int8Array>();
+
+/** The m-subsets of 0..n-1 in lexicographic order, as one flat list of indexes (m per subset). */
+function combinations(n: number, m: number): Int8Array {
+  const key = n * 64 + m;
+  let table = tables.get(key);
+  if (table) return table;
+  const out: number[] = [];
+  const pick: number[] = [];
+  const walk = (from: number): void => {
+    if (pick.length === m) {
+      out.push(...pick);
+      return;
+    }
+    for (let i = from; i <= n - (m - pick.length); i++) {
+      pick.push(i);
+      walk(i + 1);
+      pick.pop();
+    }
+  };
+  walk(0);
+  table = Int8Array.from(out);
+  tables.set(key, table);
+  return table;
 }
