@@ -14,8 +14,9 @@
  * key) on a tree of N numbers, with the same bookkeeping (a swap-remove array) as the engine loop.
  *
  * Each cell: the pool is built (enqueue N tickets, one tick), then three rounds, each of about
- * `floorMs + stepMs`, in which floor and engine alternate in slices of equal length (so that on
- * a shared machine both see the same load); the figures are the medians of the three rounds. Heap per waiting
+ * `floorMs + stepMs`, in which floor and engine alternate in slices of about 20 ms of CPU time
+ * (so that on a shared machine both see the same load; CPU time of this process, so that time
+ * spent descheduled does not count); the figures are the medians of the three rounds. Heap per waiting
  * ticket: heap used after global.gc before and after the N tickets are created (the ticket
  * objects) and after they are enqueued (the engine and its policy).
  */
@@ -33,9 +34,9 @@ export interface SteadyCell {
   readonly stepsPerSecond: number;
   /** sorted-btree insert + delete per second at the same N, median of the rounds. */
   readonly floorPerSecond: number;
-  /** stepsPerSecond / floorPerSecond (each round's ratio, median). */
+  /** Engine steps per floor step in the same CPU time: the median over adjacent slice pairs, median of the rounds. */
   readonly ratio: number;
-  readonly rounds: readonly { steps: number; floor: number }[];
+  readonly rounds: readonly { steps: number; floor: number; ratio: number }[];
   /** Heap per waiting ticket held by the engine and its policy, beside the ticket objects (B). */
   readonly engineBytesPerTicket: number;
   /** Heap per ticket object (B). */
@@ -176,35 +177,58 @@ function rate(step: () => void, ms: number): number {
   return (n * 1000) / (t - t0);
 }
 
+/** CPU time (user + system) of this process in ms: on a shared machine, time spent descheduled does not count. */
+function cpuMs(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
+
 /**
- * One round: the floor and the engine in alternating slices (`FLOOR_BATCH` floor steps, then
- * engine steps for about as long), each slice timed, for about `ms` in all; on a shared machine
- * both see the same load. Returns each one's steps per second over its own slices.
+ * One round: the floor and the engine in alternating slices of about `SLICE_MS` of CPU time
+ * each, for about `ms` in all, so that both see the same load (caches, memory bandwidth, the
+ * other engineers' processes). Each slice is timed in this process's CPU time, not wall time:
+ * on an oversubscribed machine wall time mostly measures the scheduler. Returns each one's steps
+ * per CPU second over its own slices.
  */
-function interleaved(floor: () => void, engine: () => void, ms: number): { steps: number; floor: number } {
+function interleaved(
+  floor: () => void,
+  engine: () => void,
+  ms: number,
+): { steps: number; floor: number; ratio: number } {
   let floorSteps = 0;
   let floorTime = 0;
   let engineSteps = 0;
   let engineTime = 0;
-  let batch = 16;
+  let floorBatch = 256;
+  let engineBatch = 16;
+  const ratios: number[] = [];
   const end = performance.now() + ms;
-  for (let t = performance.now(); t < end;) {
-    for (let i = 0; i < FLOOR_BATCH; i++) floor();
-    const t1 = performance.now();
-    floorSteps += FLOOR_BATCH;
-    floorTime += t1 - t;
-    for (let i = 0; i < batch; i++) engine();
-    const t2 = performance.now();
-    engineSteps += batch;
-    engineTime += t2 - t1;
-    // Aim each engine slice at about the floor slice's length (at least 1 step).
-    const perStep = (t2 - t1) / batch;
-    batch = Math.max(1, Math.min(4096, Math.round((t1 - t) / Math.max(perStep, 1e-6))));
-    t = t2;
+  while (performance.now() < end || engineSteps === 0) {
+    const c0 = cpuMs();
+    for (let i = 0; i < floorBatch; i++) floor();
+    const c1 = cpuMs();
+    for (let i = 0; i < engineBatch; i++) engine();
+    const c2 = cpuMs();
+    floorSteps += floorBatch;
+    floorTime += c1 - c0;
+    engineSteps += engineBatch;
+    engineTime += c2 - c1;
+    if (c1 > c0 && c2 > c1) ratios.push((engineBatch / (c2 - c1)) * ((c1 - c0) / floorBatch));
+    floorBatch = nextBatch(floorBatch, c1 - c0);
+    engineBatch = nextBatch(engineBatch, c2 - c1);
   }
-  return { steps: (engineSteps * 1000) / engineTime, floor: (floorSteps * 1000) / floorTime };
+  return {
+    steps: (engineSteps * 1000) / engineTime,
+    floor: (floorSteps * 1000) / floorTime,
+    ratio: ratios.length > 0 ? median(ratios) : (engineSteps * floorTime) / (floorSteps * engineTime),
+  };
 }
-const FLOOR_BATCH = 512;
+const SLICE_MS = 20;
+/** The batch that would take about SLICE_MS, from one that took `took` ms. */
+function nextBatch(batch: number, took: number): number {
+  const scaled = took > 0 ? Math.round((batch * SLICE_MS) / took) : batch * 4;
+  return Math.max(1, Math.min(batch * 4, scaled, 1 << 20));
+}
 
 export function runSteadyCell(policy: string, teamSize: number, n: number, o: SteadyOptions): SteadyCell {
   const pool = new SteadyPool(policy, teamSize, o.seed + teamSize * 7919 + n);
@@ -223,7 +247,7 @@ export function runSteadyCell(policy: string, teamSize: number, n: number, o: St
   rate(() => floor.step(), Math.min(50, o.floorMs));
   rate(() => pool.step(), Math.min(100, o.stepMs));
   heapUsed();
-  const rounds: { steps: number; floor: number }[] = [];
+  const rounds: { steps: number; floor: number; ratio: number }[] = [];
   for (let r = 0; r < o.rounds; r++) {
     rounds.push(
       interleaved(
@@ -240,7 +264,7 @@ export function runSteadyCell(policy: string, teamSize: number, n: number, o: St
     waiting: n,
     stepsPerSecond: median(rounds.map((r) => r.steps)),
     floorPerSecond: median(rounds.map((r) => r.floor)),
-    ratio: median(rounds.map((r) => r.steps / r.floor)),
+    ratio: median(rounds.map((r) => r.ratio)),
     rounds,
     engineBytesPerTicket: (after - mid) / n,
     ticketBytesPerTicket: (mid - before) / n,
