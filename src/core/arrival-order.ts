@@ -88,12 +88,10 @@ export class ArrivalIndex {
     let n = 0;
     const queue = this.queue;
     let i = queue.length - 1;
-    const skip = () => {
-      while (i >= this.head && queue[i].gone) i--;
-    };
-    skip();
+    while (i >= this.head && queue[i].gone) i--;
     if (this.tree.size === 0) {
-      for (; i >= this.head; i--, skip()) {
+      for (; i >= this.head; i--) {
+        if (queue[i].gone) continue;
         yield entryOf(queue[i]);
         if (++n >= limit) return;
       }
@@ -104,7 +102,7 @@ export class ArrivalIndex {
     while (i >= this.head || !t.done) {
       if (i >= this.head && (t.done || compareNode(queue[i], t.value[0]) > 0)) {
         yield entryOf(queue[i--]);
-        skip();
+        while (i >= this.head && queue[i].gone) i--;
       } else {
         yield t.value;
         t = fromTree.next();
@@ -119,12 +117,10 @@ export class ArrivalIndex {
     let n = 0;
     const queue = this.queue;
     let i = this.head;
-    const skip = () => {
-      while (i < queue.length && queue[i].gone) i++;
-    };
-    skip();
+    while (i < queue.length && queue[i].gone) i++;
     if (this.tree.size === 0) {
-      for (; i < queue.length; i++, skip()) {
+      for (; i < queue.length; i++) {
+        if (queue[i].gone) continue;
         yield entryOf(queue[i]);
         if (++n >= limit) return;
       }
@@ -135,7 +131,7 @@ export class ArrivalIndex {
     while (i < queue.length || !t.done) {
       if (i < queue.length && (t.done || compareNode(queue[i], t.value[0]) < 0)) {
         yield entryOf(queue[i++]);
-        skip();
+        while (i < queue.length && queue[i].gone) i++;
       } else {
         yield t.value;
         t = fromTree.next();

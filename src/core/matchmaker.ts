@@ -437,7 +437,7 @@ export class Matchmaker {
     this.waitingPlayerCount += ticket.players.length;
     this.byArrival.add(ticket);
     this.countWaiting(ticket, 1);
-    this.router.add(ticket, this.zonesOf.get(ticket.id), now);
+    this.router.add(ticket, this.zones && this.zonesOf.get(ticket.id), now);
   }
 
   private forget(ticketId: string): boolean {
@@ -448,7 +448,7 @@ export class Matchmaker {
     this.waitingPlayerCount -= ticket.players.length;
     this.byArrival.remove(ticketId);
     this.countWaiting(ticket, -1);
-    this.zonesOf.delete(ticketId);
+    if (this.zones) this.zonesOf.delete(ticketId);
     return true;
   }
 
