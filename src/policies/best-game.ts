@@ -12,7 +12,7 @@
  * - a heap-js min-heap of the anchors' candidates with lazy invalidation (heap-js has no
  *   decrease-key and an O(n) `remove`): every anchor carries a version, a heap entry is stale
  *   when its anchor's version moved on or one of its tickets left, and stale entries are
- *   dropped when they reach the top (the heap is rebuilt when stale entries outnumber live ones).
+ *   dropped when they reach the top (the heap is rebuilt when stale entries exceed half the live ones).
  *
  * An insert or a delete at some position changes only the searches that looked at that
  * position: the at most `window` anchors just before it (each records how far its last search
@@ -475,9 +475,9 @@ export class BestGamePolicy implements Policy {
     return best;
   }
 
-  /** Rebuild the heap from the live candidates once stale entries outnumber them (amortized O(window) per operation). */
+  /** Rebuild the heap from the live candidates once stale entries exceed half of them (amortized O(window) per operation). */
   private compactIfStale(): void {
-    if (this.heap.length <= 2 * this.live + 1024) return;
+    if (this.heap.length <= this.live + (this.live >> 1) + 1024) return;
     const candidates: Candidate[] = [];
     for (const e of this.byId.values()) if (e.candidate) candidates.push(e.candidate);
     this.heap.init(candidates);
@@ -610,7 +610,7 @@ export class BestGamePolicy implements Policy {
       s.best = {
         anchor,
         version: anchor.version + 1,
-        members: [anchor, ...chosen, last],
+        members: membersOf(anchor, chosen, last),
         imbalance: f,
         oldest,
         priority,
@@ -620,6 +620,15 @@ export class BestGamePolicy implements Policy {
 }
 
 const ticketOf = (e: Entry): Ticket => e.ticket;
+
+/** The anchor, the chosen tickets and the last one, as one new array (no spread). */
+function membersOf(anchor: Entry, chosen: readonly Entry[], last: Entry): Entry[] {
+  const members = new Array<Entry>(chosen.length + 2);
+  members[0] = anchor;
+  for (let i = 0; i < chosen.length; i++) members[i + 1] = chosen[i];
+  members[chosen.length + 1] = last;
+  return members;
+}
 
 /** True when two candidates of one anchor are the same game with the same priority. */
 function sameGame(a: Candidate, b: Candidate): boolean {
