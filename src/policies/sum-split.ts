@@ -17,6 +17,8 @@ export class RatingSumSplitter {
   private readonly sums = new Float64Array(SUM_SPLIT_LIMIT);
   private readonly sizes = new Int32Array(SUM_SPLIT_LIMIT);
   private readonly remaining = new Int32Array(SUM_SPLIT_LIMIT + 1);
+  /** pairs[i·PAIR + j] = sums of tickets i and j (j < SUM_SPLIT_LIMIT), pairs[i·PAIR + SUM_SPLIT_LIMIT] = ticket i's. */
+  private readonly pairs = new Float64Array(SUM_SPLIT_LIMIT * PAIR);
   private free = 0;
   private sumA = 0;
   private seatsA = 0;
@@ -78,18 +80,34 @@ export class RatingSumSplitter {
         this.best = Math.abs(2 * base - this.total);
         return (this.splits = 1);
       }
-      const table = combinations(n - first, take);
+      // Each subset is read as ceil(take/2) codes into a table of pair sums (and single sums).
+      const m = n - first;
       const sums = this.sums;
+      const pairs = this.pairs;
+      for (let i = 0; i < m; i++) {
+        const si = sums[first + i];
+        pairs[i * PAIR + SUM_SPLIT_LIMIT] = si;
+        for (let j = i + 1; j < m; j++) pairs[i * PAIR + j] = si + sums[first + j];
+      }
+      const table = pairCodes(m, take);
+      const width = (take + 1) >> 1;
       const total = this.total;
       let best = Infinity;
-      for (let c = 0; c < table.length; c += take) {
-        let sumA = base;
-        for (let j = 0; j < take; j++) sumA += sums[first + table[c + j]];
-        const value = Math.abs(2 * sumA - total);
-        if (value < best) best = value;
+      if (width === 2) {
+        for (let c = 0; c < table.length; c += 2) {
+          const value = Math.abs(2 * (base + pairs[table[c]] + pairs[table[c + 1]]) - total);
+          if (value < best) best = value;
+        }
+      } else {
+        for (let c = 0; c < table.length; c += width) {
+          let sumA = base;
+          for (let j = 0; j < width; j++) sumA += pairs[table[c + j]];
+          const value = Math.abs(2 * sumA - total);
+          if (value < best) best = value;
+        }
       }
       this.best = best;
-      this.splits = table.length / take;
+      this.splits = table.length / width;
       return this.splits;
     }
     this.visit(0, need, this.sumA, mirror);
@@ -108,6 +126,31 @@ export class RatingSumSplitter {
     if (size <= left) this.visit(i + 1, left - size, sumA + this.sums[i], mirror);
     if (!(mirror && i === 0)) this.visit(i + 1, left, sumA, mirror);
   }
+}
+
+/** Row length of the pair-sum table: one column per ticket and one for "no partner". */
+const PAIR = SUM_SPLIT_LIMIT + 1;
+
+const codeTables = new Map<number, Int16Array>();
+
+/**
+ * The m-subsets of 0..m-1 of size `take`, in lexicographic order, each as ceil(take/2) codes
+ * into the pair-sum table: (a0, a1), (a2, a3), ..., and a last (a, none) when take is odd.
+ */
+function pairCodes(m: number, take: number): Int16Array {
+  const key = m * 64 + take;
+  let table = codeTables.get(key);
+  if (table) return table;
+  const flat = combinations(m, take);
+  const width = (take + 1) >> 1;
+  table = new Int16Array((flat.length / take) * width);
+  for (let c = 0, o = 0; c < flat.length; c += take) {
+    for (let j = 0; j < take; j += 2) {
+      table[o++] = flat[c + j] * PAIR + (j + 1 < take ? flat[c + j + 1] : SUM_SPLIT_LIMIT);
+    }
+  }
+  codeTables.set(key, table);
+  return table;
 }
 
 const tables = new Map<number, Int8Array>();
