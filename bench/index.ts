@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: the `best-game` policy's cost per join against Colyseus's QueueRoom cycle.
  *
- * For 1v1 (teamSize 1) and 5v5 (teamSize 5), pools of 1e3, 1e4, 1e5 and 1e6 waiting solos with
+ * For 1v1 (teamSize 1) and 5v5 (teamSize 5), pools of 1e3, 1e4 and 1e5 (add 1e6 with --sizes) waiting solos with
  * uniform random ratings (seeded), held by `best-game` with the queue defaults (rating-sum
  * imbalance, default window 4k and budget, threshold Infinity):
  *
@@ -27,11 +27,20 @@
  *
  * Options: --json (one JSON object on stdout), --serial, --sizes=1000,10000 (other pool sizes),
  * --team-sizes=1,5.
+ *
+ * Before that comparison, the steady-pool table (see steady.ts): for each policy x team size x
+ * waiting, engine steps per second (enqueue + cancel + tick through the public API), the
+ * sorted-btree floor measured in the same process at the same N, the ratio, and heap bytes per
+ * waiting ticket. Options: --policies=greedy,best-game, --steady-sizes=1000,100000,
+ * --steady-team-sizes=1,5, --steady-ms=600 (length of each of the three rounds), --quick (1v1
+ * and 5v5 at 1e3 and 1e4, shorter rounds), --no-steady, --steady-only (skip the QueueRoom
+ * comparison).
  */
 import { spawn } from "node:child_process";
 import Table from "cli-table3";
 import { Bench, type Task } from "tinybench";
 import { GrowingPool, JoinQueryLeave } from "./pool.js";
+import { runSteady, STEADY_POLICIES, steadyGrowth, type SteadyCell } from "./steady.js";
 
 const args = process.argv.slice(2);
 const json = args.includes("--json");
@@ -48,8 +57,17 @@ const listArg = (name: string, fallback: number[]): number[] => {
     throw new Error(`--${name}: expected positive integers, got ${arg}`);
   return values;
 };
-const SIZES = listArg("sizes", [1e3, 1e4, 1e5, 1e6]).sort((a, b) => a - b);
+const quick = args.includes("--quick");
+// 1e6 only on request (--sizes=1000,10000,100000,1000000): its builds alone take minutes.
+const SIZES = listArg("sizes", quick ? [1e3, 1e4] : [1e3, 1e4, 1e5]).sort((a, b) => a - b);
 const TEAM_SIZES = listArg("team-sizes", [1, 5]);
+const steadyOnly = args.includes("--steady-only");
+const STEADY = !args.includes("--no-steady") && !child;
+const STEADY_SIZES = listArg("steady-sizes", quick ? [1e3, 1e4] : [1e3, 1e4, 1e5]).sort((a, b) => a - b);
+const STEADY_TEAM_SIZES = listArg("steady-team-sizes", quick ? [1, 5] : [1, 2, 5]);
+const STEADY_MS = listArg("steady-ms", [quick ? 300 : 600])[0];
+const policiesArg = args.find((a) => a.startsWith("--policies="));
+const STEADY_POLICY_LIST = policiesArg ? policiesArg.slice("--policies=".length).split(",") : [...STEADY_POLICIES];
 const MEMORY_AT = 1e5;
 const SEED = 20_170_508;
 
@@ -120,10 +138,28 @@ interface Memory {
 
 const started = performance.now();
 
+let steadyCells: SteadyCell[] = [];
+if (STEADY) {
+  log(
+    `steady pool: ${STEADY_POLICY_LIST.join(", ")} x ${STEADY_TEAM_SIZES.map((k) => `${k}v${k}`).join(", ")} x ${STEADY_SIZES.join(", ")} waiting`,
+  );
+  steadyCells = runSteady({
+    policies: STEADY_POLICY_LIST,
+    teamSizes: STEADY_TEAM_SIZES,
+    sizes: STEADY_SIZES,
+    rounds: 3,
+    stepMs: Math.round(STEADY_MS * 0.6),
+    floorMs: Math.round(STEADY_MS * 0.4),
+    seed: SEED,
+    log,
+  });
+}
+const runComparison = !steadyOnly;
+
 /** The largest pool of the last team size goes to a child process unless --serial. */
-const jobs = TEAM_SIZES.map((k) => ({ k, sizes: [...SIZES] }));
+const jobs = runComparison ? TEAM_SIZES.map((k) => ({ k, sizes: [...SIZES] })) : [];
 let childJob: { k: number; n: number } | undefined;
-if (!serial && SIZES.length > 1) {
+if (runComparison && !serial && SIZES.length > 1) {
   const last = jobs[jobs.length - 1];
   childJob = { k: last.k, n: last.sizes.pop()! };
 }
@@ -236,6 +272,11 @@ const growth = TEAM_SIZES.filter((k) => rows.filter((r) => r.teamSize === k).len
   };
 });
 const totalSeconds = (performance.now() - started) / 1000;
+const steadyNotes = [
+  "steady pool: one step = enqueue a fresh solo (rating N(1500, 300)) + cancel a random waiting ticket + tick; nothing forms (best-game threshold 0, expanding-window window 0, others all side A)",
+  "floor: one sorted-btree insert + delete at the same N, alternating with the engine in slices of equal length; medians of 3 rounds",
+  "B/ticket: heap held by the engine and its policy per waiting ticket (after global.gc), beside the ticket objects (ticket B)",
+];
 const notes = [
   "ours = insert one solo + query the best game (heap top, stale entries dropped) + delete that solo; pool stays at n",
   "QueueRoom = one reassignMatchGroups() cycle over all n clients (filter, sort by rank, regroup); processGroupsReady stubbed",
@@ -248,9 +289,49 @@ const notes = [
 
 if (json) {
   process.stdout.write(
-    `${JSON.stringify({ node: process.version, seed: SEED, rows, growth, memory, notes, totalSeconds, checksum })}\n`,
+    `${JSON.stringify({
+      node: process.version,
+      seed: SEED,
+      ...(STEADY ? { steady: { cells: steadyCells, growth: steadyGrowth(steadyCells), notes: steadyNotes } } : {}),
+      rows,
+      growth,
+      memory,
+      notes,
+      totalSeconds,
+      checksum,
+    })}\n`,
   );
 } else {
+  if (STEADY) {
+    const steady = new Table({
+      head: ["policy", "game", "waiting", "steps/s", "floor/s", "x floor", "B/ticket", "ticket B", "build"],
+      style: { head: [], border: [] },
+    });
+    for (const c of steadyCells) {
+      steady.push([
+        c.policy,
+        `${c.teamSize}v${c.teamSize}`,
+        c.waiting.toLocaleString("en-US"),
+        Math.round(c.stepsPerSecond).toLocaleString("en-US"),
+        Math.round(c.floorPerSecond).toLocaleString("en-US"),
+        c.ratio >= 0.01 ? c.ratio.toFixed(3) : c.ratio.toFixed(4),
+        c.engineBytesPerTicket.toFixed(0),
+        c.ticketBytesPerTicket.toFixed(0),
+        `${c.buildSeconds.toFixed(1)} s`,
+      ]);
+    }
+    console.log(steady.toString());
+    for (const g of steadyGrowth(steadyCells)) {
+      console.log(
+        `steady growth ${g.policy} ${g.teamSize}v${g.teamSize}: ${g.from.toLocaleString("en-US")} -> ${g.to.toLocaleString("en-US")} waiting: ${g.slowdown.toFixed(2)}x slower (target: at most 2x)`,
+      );
+    }
+    for (const note of steadyNotes) console.log(`note: ${note}`);
+  }
+  if (!runComparison) {
+    console.log(`total ${totalSeconds.toFixed(0)} s`);
+    process.exit(0);
+  }
   const fmt = (us: number) => (us >= 1000 ? `${(us / 1000).toFixed(2)} ms` : `${us.toFixed(1)} µs`);
   const table = new Table({
     head: [

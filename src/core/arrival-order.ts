@@ -17,50 +17,96 @@ export const compareArrival = compareRanked;
 let nextSeq = 0;
 
 export class ArrivalIndex {
+  /**
+   * Tickets are nearly always added in arrival order (the clock only moves forward; a re-queued
+   * ticket is the exception). Those go to the end of an array, whose entries are only marked
+   * gone when removed (dropped from the front at once, compacted when they outnumber the rest);
+   * a ticket added behind the last one goes to a B+tree instead. Walks merge the two, so the order
+   * is the same as one tree's, at the cost of a tree operation only for the out-of-order ones.
+   */
+  private readonly queue: ArrivalNode[] = [];
+  private head = 0;
+  private goneInQueue = 0;
   private readonly tree: SortedTree<ArrivalKey, Ticket> = sortedTree<ArrivalKey, Ticket>(compareArrival);
-  private readonly keys = new Map<string, ArrivalKey>();
+  private readonly nodes = new Map<string, ArrivalNode>();
 
   get size(): number {
-    return this.keys.size;
+    return this.nodes.size;
   }
 
   has(ticketId: string): boolean {
-    return this.keys.has(ticketId);
+    return this.nodes.has(ticketId);
   }
 
   /** Add a ticket (a ticket already held is moved to its new position, never held twice). */
   add(ticket: Ticket): ArrivalKey {
     this.remove(ticket.id);
-    const key: ArrivalKey = [ticket.enqueuedAt, nextSeq++];
-    this.tree.set(key, ticket);
-    this.keys.set(ticket.id, key);
-    return key;
+    const seq = nextSeq++;
+    const queue = this.queue;
+    const last = queue.length > this.head ? queue[queue.length - 1] : undefined;
+    const inQueue = !last || last.ticket.enqueuedAt <= ticket.enqueuedAt;
+    const node: ArrivalNode = { ticket, seq, inQueue, gone: false };
+    if (inQueue) {
+      if (this.goneInQueue > 32 && this.goneInQueue * 2 > queue.length - this.head) this.compact();
+      queue.push(node);
+    } else this.tree.set(keyOf(node), ticket);
+    this.nodes.set(ticket.id, node);
+    return keyOf(node);
   }
 
   remove(ticketId: string): boolean {
-    const key = this.keys.get(ticketId);
-    if (!key) return false;
-    this.keys.delete(ticketId);
-    return this.tree.delete(key);
+    const node = this.nodes.get(ticketId);
+    if (!node) return false;
+    this.nodes.delete(ticketId);
+    if (!node.inQueue) return this.tree.delete(keyOf(node));
+    node.gone = true;
+    this.goneInQueue++;
+    const queue = this.queue;
+    while (this.head < queue.length && queue[this.head].gone) {
+      this.head++;
+      this.goneInQueue--;
+    }
+    if (this.head === queue.length) {
+      queue.length = 0;
+      this.head = 0;
+    }
+    return true;
   }
 
   get(ticketId: string): Ticket | undefined {
-    const key = this.keys.get(ticketId);
-    return key && this.tree.get(key);
+    return this.nodes.get(ticketId)?.ticket;
   }
 
   keyOf(ticketId: string): ArrivalKey | undefined {
-    return this.keys.get(ticketId);
+    const node = this.nodes.get(ticketId);
+    return node && keyOf(node);
   }
 
   /** Newest first. */
   *newest(limit = Infinity): IterableIterator<[ArrivalKey, Ticket]> {
     if (limit <= 0) return;
     let n = 0;
-    for (const entry of (
-      this.tree as unknown as { entriesReversed(): IterableIterator<[ArrivalKey, Ticket]> }
-    ).entriesReversed()) {
-      yield entry;
+    const queue = this.queue;
+    let i = queue.length - 1;
+    while (i >= this.head && queue[i].gone) i--;
+    if (this.tree.size === 0) {
+      for (; i >= this.head; i--) {
+        if (queue[i].gone) continue;
+        yield entryOf(queue[i]);
+        if (++n >= limit) return;
+      }
+      return;
+    }
+    const fromTree = this.tree.entriesReversed();
+    let t = fromTree.next();
+    while (i >= this.head || !t.done) {
+      if (i >= this.head && (t.done || compareNode(queue[i], t.value[0]) > 0)) {
+        yield entryOf(queue[i--]);
+        while (i >= this.head && queue[i].gone) i--;
+      } else {
+        yield t.value;
+        t = fromTree.next();
+      }
       if (++n >= limit) return;
     }
   }
@@ -69,9 +115,51 @@ export class ArrivalIndex {
   *oldest(limit = Infinity): IterableIterator<[ArrivalKey, Ticket]> {
     if (limit <= 0) return;
     let n = 0;
-    for (const entry of this.tree.entries()) {
-      yield entry;
+    const queue = this.queue;
+    let i = this.head;
+    while (i < queue.length && queue[i].gone) i++;
+    if (this.tree.size === 0) {
+      for (; i < queue.length; i++) {
+        if (queue[i].gone) continue;
+        yield entryOf(queue[i]);
+        if (++n >= limit) return;
+      }
+      return;
+    }
+    const fromTree = this.tree.entries();
+    let t = fromTree.next();
+    while (i < queue.length || !t.done) {
+      if (i < queue.length && (t.done || compareNode(queue[i], t.value[0]) < 0)) {
+        yield entryOf(queue[i++]);
+        while (i < queue.length && queue[i].gone) i++;
+      } else {
+        yield t.value;
+        t = fromTree.next();
+      }
       if (++n >= limit) return;
     }
   }
+
+  /** Drop the gone entries from the array (only when adding, never during a walk's removals). */
+  private compact(): void {
+    const queue = this.queue;
+    let j = 0;
+    for (let i = this.head; i < queue.length; i++) if (!queue[i].gone) queue[j++] = queue[i];
+    queue.length = j;
+    this.head = 0;
+    this.goneInQueue = 0;
+  }
 }
+
+/** A held ticket, its sequence number, and where it is kept (its key is `[enqueuedAt, seq]`). */
+interface ArrivalNode {
+  readonly ticket: Ticket;
+  readonly seq: number;
+  readonly inQueue: boolean;
+  gone: boolean;
+}
+
+const keyOf = (node: ArrivalNode): ArrivalKey => [node.ticket.enqueuedAt, node.seq];
+const entryOf = (node: ArrivalNode): [ArrivalKey, Ticket] => [keyOf(node), node.ticket];
+const compareNode = (node: ArrivalNode, key: ArrivalKey): number =>
+  node.ticket.enqueuedAt - key[0] || node.seq - key[1];

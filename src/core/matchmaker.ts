@@ -16,6 +16,7 @@ import { RecentWindow, type ClassFigures, type MatchmakerStats } from "./stats.j
 import { RecentOpponents } from "./recent-opponents.js";
 import { reachedMaxWait, type Match, type MatchedPlayer, type MatchTeam, type Side, type Ticket } from "./types.js";
 import { describeIssues, firstIssueField, unknownKeyMessage } from "./validation.js";
+import { plainlyValidTicket } from "./ticket-check.js";
 import { capabilitiesOf, defaultPolicy } from "../options/rules.js";
 import { parseEngineOptions, type SharedQueueOptions } from "../options/queue-options.js";
 import { resolveZones, ticketZones, ZoneRouter, type ZoneSpec } from "./zones.js";
@@ -213,13 +214,16 @@ export class Matchmaker {
   }
 
   private enter(ticket: Ticket, now: number): void {
-    const result = v.safeParse(this.validTicket, ticket);
-    if (!result.success)
-      throw new MatchmakerError(
-        "invalid_ticket",
-        `invalid ticket: ${describeIssues(result.issues)}`,
-        firstIssueField(result.issues),
-      );
+    // The schema runs only for a ticket that is not plainly well-formed (it then words the error).
+    if (!plainlyValidTicket(ticket, this.teamSize)) {
+      const result = v.safeParse(this.validTicket, ticket);
+      if (!result.success)
+        throw new MatchmakerError(
+          "invalid_ticket",
+          `invalid ticket: ${describeIssues(result.issues)}`,
+          firstIssueField(result.issues),
+        );
+    }
     let zones: readonly string[] | undefined;
     if (this.zones) {
       zones = ticketZones(ticket, this.zones);
@@ -230,12 +234,12 @@ export class Matchmaker {
     if (this.tickets.has(ticket.id)) {
       throw new MatchmakerError("duplicate_ticket", `ticket "${ticket.id}" is already waiting`, "id");
     }
-    const seen = new Set<string>();
-    for (const p of ticket.players) {
-      if (seen.has(p.sessionId) || this.playerTicket.has(p.sessionId)) {
-        throw new MatchmakerError("duplicate_player", `player "${p.sessionId}" is already waiting`, "players");
-      }
-      seen.add(p.sessionId);
+    const players = ticket.players;
+    for (let i = 0; i < players.length; i++) {
+      const id = players[i].sessionId;
+      let twice = this.playerTicket.has(id);
+      for (let j = 0; j < i && !twice; j++) twice = players[j].sessionId === id;
+      if (twice) throw new MatchmakerError("duplicate_player", `player "${id}" is already waiting`, "players");
     }
     if (zones) this.zonesOf.set(ticket.id, zones);
     this.admit(ticket, now);
@@ -275,6 +279,8 @@ export class Matchmaker {
    */
   tick(now: number): Match[] {
     const matches: Match[] = [];
+    /** Tickets handed back to the policy this tick (each once, even if proposed in two games). */
+    let handedBack: Set<string> | undefined;
     for (const { zone, tickets: proposal } of this.router.poll(now)) {
       let split: TeamSplit;
       try {
@@ -283,9 +289,12 @@ export class Matchmaker {
         if (!(error instanceof MatchmakerError)) throw error;
         this.counters.policyErrors++;
         // Hand each still-waiting ticket back once, as the engine holds it.
+        handedBack ??= new Set();
         for (const id of new Set(proposal.map((t) => t.id))) {
           const waiting = this.tickets.get(id);
-          if (waiting) this.router.add(waiting, this.zonesOf.get(id), now);
+          if (waiting && !(this.zones === undefined && handedBack.has(id)))
+            this.router.add(waiting, this.zonesOf.get(id), now);
+          handedBack.add(id);
         }
         this.onPolicyError?.(error);
         continue;
@@ -354,7 +363,7 @@ export class Matchmaker {
     this.waitingPlayerCount += ticket.players.length;
     this.byArrival.add(ticket);
     this.countWaiting(ticket, 1);
-    this.router.add(ticket, this.zonesOf.get(ticket.id), now);
+    this.router.add(ticket, this.zones && this.zonesOf.get(ticket.id), now);
   }
 
   private forget(ticketId: string): boolean {
@@ -365,20 +374,16 @@ export class Matchmaker {
     this.waitingPlayerCount -= ticket.players.length;
     this.byArrival.remove(ticketId);
     this.countWaiting(ticket, -1);
-    this.zonesOf.delete(ticketId);
+    if (this.zones) this.zonesOf.delete(ticketId);
     return true;
   }
 
   /** Add (+1) or take away (−1) a ticket in the per-side and per-zone waiting counts. */
   private countWaiting(ticket: Ticket, sign: 1 | -1): void {
-    const add = (counts: Map<string, WaitingCount>, key: string) => {
-      const c = counts.get(key) ?? { tickets: 0, players: 0 };
-      c.tickets += sign;
-      c.players += sign * ticket.players.length;
-      counts.set(key, c);
-    };
-    add(this.waitingBySide, ticket.side ?? "any");
-    for (const zone of this.zonesOf.get(ticket.id) ?? []) add(this.waitingByZone, zone);
+    addWaiting(this.waitingBySide, ticket.side ?? "any", sign, ticket.players.length);
+    if (!this.zones) return;
+    for (const zone of this.zonesOf.get(ticket.id) ?? [])
+      addWaiting(this.waitingByZone, zone, sign, ticket.players.length);
   }
 
   /** A team split for the proposal; throws `MatchmakerError("policy_contract")` if the proposal breaks the contract. */
@@ -569,6 +574,14 @@ export class Matchmaker {
 interface WaitingCount {
   tickets: number;
   players: number;
+}
+
+function addWaiting(counts: Map<string, WaitingCount>, key: string, sign: 1 | -1, players: number): void {
+  const c = counts.get(key);
+  if (c) {
+    c.tickets += sign;
+    c.players += sign * players;
+  } else counts.set(key, { tickets: sign, players: sign * players });
 }
 
 /** Waiting tickets and players per class (a ticket in several zones counts in each), and recent waits. */

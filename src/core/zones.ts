@@ -115,11 +115,18 @@ const MAX_ROUNDS_PER_ZONE = 4;
  */
 export class ZoneRouter {
   private readonly policies: ReadonlyMap<string | undefined, Policy>;
-  /** For each waiting ticket, the zones whose policy holds it. */
+  /** For each waiting ticket, the zones whose policy holds it (queues with zones only). */
   private readonly holders = new Map<string, Set<string | undefined>>();
+  /**
+   * In a queue without zones, the one policy: there is nothing to route, so it is called
+   * directly (it ignores removals of tickets it does not hold; the engine adds a ticket only
+   * when the policy does not hold it).
+   */
+  private readonly single: Policy | undefined;
 
   constructor(zones: readonly ZoneSpec[] | undefined, makePolicy: () => Policy) {
     this.policies = zones ? new Map(zones.map((z) => [z.name, makePolicy()])) : new Map([[undefined, makePolicy()]]);
+    this.single = zones ? undefined : this.policies.get(undefined);
   }
 
   /** Every zone's policy, in the queue's zone order. */
@@ -129,6 +136,7 @@ export class ZoneRouter {
 
   /** Let `ticket` wait in each of `zones` (the unnamed zone when the queue has none) not holding it yet. */
   add(ticket: Ticket, zones: readonly string[] | undefined, now: number): void {
+    if (this.single) return this.single.add(ticket, now);
     let held = this.holders.get(ticket.id);
     if (!held) this.holders.set(ticket.id, (held = new Set()));
     for (const zone of zones ?? [undefined]) {
@@ -140,6 +148,7 @@ export class ZoneRouter {
 
   /** Withdraw a ticket from every zone. */
   remove(ticketId: string): void {
+    if (this.single) return this.single.remove(ticketId);
     const held = this.holders.get(ticketId);
     if (!held) return;
     for (const zone of held) this.policies.get(zone)!.remove(ticketId);
@@ -152,6 +161,11 @@ export class ZoneRouter {
    * other tickets go back to their zone, which is polled again.
    */
   poll(now: number): ZoneProposal[] {
+    if (this.single) {
+      const games = this.single.poll(now);
+      if (games.length === 0) return [];
+      return games.map((tickets) => ({ zone: undefined, tickets }));
+    }
     const accepted: ZoneProposal[] = [];
     /** Tickets given to a game this poll, and the zone that got them. */
     const taken = new Map<string, string | undefined>();

@@ -12,7 +12,7 @@
  * - a min-heap of the anchors' candidates with lazy invalidation (the shared {@link LazyHeap}):
  *   every anchor carries a version, a heap entry is stale when its anchor's version moved on or
  *   one of its tickets left, and stale entries are dropped when they reach the top (the heap is
- *   rebuilt when stale entries outnumber live ones).
+ *   rebuilt when stale entries exceed half the live ones).
  *
  * An insert or a delete at some position changes only the searches that looked at that
  * position: the at most `window` anchors just before it (each records how far its last search
@@ -71,12 +71,13 @@
 import * as v from "valibot";
 import { assembleTeams, canAssemble } from "../core/assembly.js";
 import { MatchmakerError } from "../core/errors.js";
-import type { ImbalanceFn, ResolvedImbalance } from "../core/imbalance.js";
+import { ratingSumDifference, type ImbalanceFn, type ResolvedImbalance } from "../core/imbalance.js";
 import type { Policy, PolicyContext, PolicyDefinition, PolicyParams } from "../core/policy.js";
-import { meanRating, type Ticket } from "../core/types.js";
+import { ratingSum, type Ticket } from "../core/types.js";
 import { parseConfig, unknownKeyMessage } from "../core/validation.js";
 import { compareRanked, sortedTree, type RankedKey, type SortedTree } from "../core/sorted-tree.js";
 import { LazyHeap } from "./shared/lazy-heap.js";
+import { RatingSumSplitter, SUM_SPLIT_LIMIT } from "./sum-split.js";
 
 /** Largest accepted (and default) window: the tickets after an anchor that its search may look at. */
 const MAX_WINDOW = 1024;
@@ -177,6 +178,11 @@ interface Entry {
   readonly key: RatingKey;
   readonly seats: number;
   readonly mean: number;
+  /** Sum of the ticket's player ratings. */
+  readonly sum: number;
+  /** The neighbours in rating order (the tree's order), so that windows are walked without the tree. */
+  prev: Entry | undefined;
+  next: Entry | undefined;
   alive: boolean;
   /** Bumped whenever this anchor's candidate is recomputed or the ticket leaves. */
   version: number;
@@ -226,6 +232,10 @@ export class BestGamePolicy implements Policy {
   private readonly lowerBound: ((low: number, high: number) => number) | undefined;
   private readonly tree: SortedTree<RatingKey, Entry> = sortedTree<RatingKey, Entry>(compareRating);
   private readonly byId = new Map<string, Entry>();
+  /** Scratch list of the anchors a removal affects. */
+  private readonly affected: Entry[] = [];
+  /** The lowest-rated entry (the head of the rating-order list). */
+  private head: Entry | undefined;
   private readonly heap = new LazyHeap<Candidate>(
     (a, b) => a.priority - b.priority || compareRating(a.anchor.key, b.anchor.key),
     isLive,
@@ -237,6 +247,11 @@ export class BestGamePolicy implements Policy {
   /** Imbalance evaluations made by the running search (counted through {@link countingImbalance}). */
   private evaluations = 0;
   private readonly countingImbalance: ImbalanceFn;
+  /**
+   * With the rating-sum imbalance and at most {@link SUM_SPLIT_LIMIT} seats, sets are scored
+   * from rating sums without allocating (the same splits, counted the same way).
+   */
+  private readonly splitter: RatingSumSplitter | undefined;
   private readonly state: SearchState = {
     anchor: undefined,
     win: [],
@@ -257,6 +272,12 @@ export class BestGamePolicy implements Policy {
     this.thresholdGrowthPerSecond = options.thresholdGrowthPerSecond;
     this.beta = options.beta;
     this.lowerBound = options.beta > 0 ? undefined : spreadLowerBound(context.imbalanceSpec, context.teamSize);
+    this.splitter =
+      context.imbalanceSpec?.kind === "rating-sum" &&
+      context.imbalance === ratingSumDifference &&
+      2 * context.teamSize <= SUM_SPLIT_LIMIT
+        ? new RatingSumSplitter()
+        : undefined;
     this.countingImbalance = (a, b) => {
       this.evaluations++;
       return this.imbalance(a, b);
@@ -271,8 +292,11 @@ export class BestGamePolicy implements Policy {
   add(ticket: Ticket, _now?: number): void {
     this.remove(ticket.id);
     const entry = this.insert(ticket);
-    const affected = this.anchorsBefore(entry, (offset, anchor) => offset <= anchor.reach);
-    for (const anchor of affected) this.recompute(anchor);
+    // The anchors whose last search looked at the new position: their searches change.
+    let anchor = entry.prev;
+    for (let offset = 1; anchor && offset <= this.window; offset++, anchor = anchor.prev) {
+      if (offset <= anchor.reach) this.recompute(anchor);
+    }
     this.recompute(entry);
     this.compactIfStale();
   }
@@ -303,8 +327,15 @@ export class BestGamePolicy implements Policy {
   remove(ticketId: string): void {
     const entry = this.byId.get(ticketId);
     if (!entry) return;
-    const affected = this.anchorsBefore(entry, (offset, anchor) => offset <= anchor.reach);
+    // The anchors whose last search looked at this position (found before it is unlinked).
+    const affected = this.affected;
+    affected.length = 0;
+    let anchor = entry.prev;
+    for (let offset = 1; anchor && offset <= this.window; offset++, anchor = anchor.prev) {
+      if (offset <= anchor.reach) affected.push(anchor);
+    }
     this.tree.delete(entry.key);
+    this.unlink(entry);
     this.byId.delete(ticketId);
     entry.alive = false;
     entry.version++;
@@ -312,7 +343,8 @@ export class BestGamePolicy implements Policy {
       entry.candidate = undefined;
       this.live--;
     }
-    for (const anchor of affected) this.recompute(anchor);
+    for (let i = 0; i < affected.length; i++) this.recompute(affected[i]);
+    affected.length = 0;
     this.compactIfStale();
   }
 
@@ -370,12 +402,16 @@ export class BestGamePolicy implements Policy {
 
   private insert(ticket: Ticket): Entry {
     this.epoch ??= ticket.enqueuedAt;
-    const mean = meanRating(ticket);
+    const sum = ratingSum(ticket);
+    const mean = sum / ticket.players.length;
     const entry: Entry = {
       ticket,
       key: [mean, this.seq++],
       seats: ticket.players.length,
       mean,
+      sum,
+      prev: undefined,
+      next: undefined,
       alive: true,
       version: 0,
       reach: 0,
@@ -383,15 +419,30 @@ export class BestGamePolicy implements Policy {
     };
     this.tree.set(entry.key, entry);
     this.byId.set(ticket.id, entry);
+    // Link it between its neighbours in rating order.
+    const lower = this.tree.nextLowerPair(entry.key)?.[1];
+    const higher = lower ? lower.next : this.head;
+    entry.prev = lower;
+    entry.next = higher;
+    if (lower) lower.next = entry;
+    else this.head = entry;
+    if (higher) higher.prev = entry;
     return entry;
+  }
+
+  private unlink(entry: Entry): void {
+    const { prev, next } = entry;
+    if (prev) prev.next = next;
+    else this.head = next;
+    if (next) next.prev = prev;
+    entry.prev = entry.next = undefined;
   }
 
   /** The anchors among the `window` tickets before `entry` (nearest first) that `pick` selects, given their offset to it. */
   private anchorsBefore(entry: Entry, pick: (offset: number, anchor: Entry) => boolean): Entry[] {
     const found: Entry[] = [];
-    let offset = 0;
-    for (const [, anchor] of this.tree.entriesReversed(entry.key, undefined, true)) {
-      if (++offset > this.window) break;
+    let anchor = entry.prev;
+    for (let offset = 1; anchor && offset <= this.window; offset++, anchor = anchor.prev) {
       if (pick(offset, anchor)) found.push(anchor);
     }
     return found;
@@ -399,12 +450,16 @@ export class BestGamePolicy implements Policy {
 
   /** Search the anchor's window again; its previous heap entry becomes stale. */
   private recompute(anchor: Entry, push = true): Candidate | undefined {
+    const old = anchor.candidate;
+    // The search builds its candidate for the next version of the anchor.
+    const best = this.search(anchor);
+    // The same game as before: its heap entry stays current (no new entry, nothing goes stale).
+    if (old && best && sameGame(old, best)) return old;
     anchor.version++;
-    if (anchor.candidate) {
+    if (old) {
       anchor.candidate = undefined;
       this.live--;
     }
-    const best = this.search(anchor);
     if (best) {
       anchor.candidate = best;
       this.live++;
@@ -413,9 +468,9 @@ export class BestGamePolicy implements Policy {
     return best;
   }
 
-  /** Rebuild the heap from the live candidates once stale entries outnumber them (amortized O(window) per operation). */
+  /** Rebuild the heap from the live candidates once stale entries exceed half of them (amortized O(window) per operation). */
   private compactIfStale(): void {
-    this.heap.compact(this.live, 1024);
+    this.heap.compact(this.live, 1024, 0.5);
   }
 
   /**
@@ -439,12 +494,10 @@ export class BestGamePolicy implements Policy {
     s.stop = false;
     this.evaluations = 0;
     anchor.reach = this.window;
-    const successors = this.tree.entries(anchor.key);
-    successors.next(); // the anchor itself
+    let last: Entry | undefined = anchor;
     for (let j = 1; j <= this.window; j++) {
-      const next = successors.next();
-      if (next.done) break;
-      const last = next.value[1];
+      last = last.next;
+      if (!last) break;
       const bestSoFar = s.best as Candidate | undefined; // set by score(), which TypeScript cannot see
       if (bestSoFar && this.lowerBound && this.lowerBound(anchor.mean, last.mean) >= bestSoFar.priority) {
         anchor.reach = j;
@@ -497,6 +550,7 @@ export class BestGamePolicy implements Policy {
 
   /** Score one set that fills the game: its exact best split, kept if it beats the anchor's best so far. */
   private score(last: Entry): void {
+    if (this.splitter) return this.scoreSums(last, this.splitter);
     const s = this.state;
     const anchor = s.anchor!;
     const members = [anchor, ...s.chosen, last];
@@ -515,12 +569,64 @@ export class BestGamePolicy implements Policy {
     const f = split.imbalance;
     const priority = this.beta > 0 ? f + (this.beta * (oldest - this.epoch!)) / 1000 : f;
     if (!s.best || priority < s.best.priority) {
-      s.best = { anchor, version: anchor.version, members, imbalance: f, oldest, priority };
+      s.best = { anchor, version: anchor.version + 1, members, imbalance: f, oldest, priority };
+    }
+  }
+
+  /** {@link score} for the rating-sum imbalance: the same splits, scored from sums, no arrays unless the set wins. */
+  private scoreSums(last: Entry, splitter: RatingSumSplitter): void {
+    const s = this.state;
+    const anchor = s.anchor!;
+    const chosen = s.chosen;
+    splitter.reset();
+    splitter.add(anchor.sum, anchor.seats, anchor.ticket.side);
+    let oldest = anchor.ticket.enqueuedAt;
+    for (let i = 0; i < chosen.length; i++) {
+      const e = chosen[i];
+      splitter.add(e.sum, e.seats, e.ticket.side);
+      if (e.ticket.enqueuedAt < oldest) oldest = e.ticket.enqueuedAt;
+    }
+    splitter.add(last.sum, last.seats, last.ticket.side);
+    if (last.ticket.enqueuedAt < oldest) oldest = last.ticket.enqueuedAt;
+    const splits = splitter.solve(this.teamSize);
+    if (splits === 0) return; // cannot be assembled: not scored, as canAssemble would say
+    // The assembly's evaluations: one per split, and one for the split it returns.
+    s.lastCost = splits + 1;
+    this.evaluations += s.lastCost;
+    if (this.evaluations + s.lastCost > this.budget) s.stop = true;
+    const f = splitter.best;
+    const priority = this.beta > 0 ? f + (this.beta * (oldest - this.epoch!)) / 1000 : f;
+    if (!s.best || priority < s.best.priority) {
+      s.best = {
+        anchor,
+        version: anchor.version + 1,
+        members: membersOf(anchor, chosen, last),
+        imbalance: f,
+        oldest,
+        priority,
+      };
     }
   }
 }
 
 const ticketOf = (e: Entry): Ticket => e.ticket;
+
+/** The anchor, the chosen tickets and the last one, as one new array (no spread). */
+function membersOf(anchor: Entry, chosen: readonly Entry[], last: Entry): Entry[] {
+  const members = new Array<Entry>(chosen.length + 2);
+  members[0] = anchor;
+  for (let i = 0; i < chosen.length; i++) members[i + 1] = chosen[i];
+  members[chosen.length + 1] = last;
+  return members;
+}
+
+/** True when two candidates of one anchor are the same game with the same priority. */
+function sameGame(a: Candidate, b: Candidate): boolean {
+  if (a.priority !== b.priority || a.imbalance !== b.imbalance || a.members.length !== b.members.length) return false;
+  for (let i = 0; i < a.members.length; i++) if (a.members[i] !== b.members[i]) return false;
+  return true;
+}
+
 const sideSeats = (e: Entry, side: "A" | "B"): number => (e.ticket.side === side ? e.seats : 0);
 
 /** Scratch state of the running anchor search (one search runs at a time). */

@@ -40,7 +40,7 @@ export class GreedyPolicy implements Policy {
   ) {}
 
   add(ticket: Ticket): void {
-    const cls = `${ticket.players.length}|${ticket.side ?? ""}`;
+    const cls = classKey(ticket.players.length, ticket.side);
     let index = this.classes.get(cls);
     if (!index) this.classes.set(cls, (index = new ArrivalIndex()));
     index.add(ticket);
@@ -116,6 +116,13 @@ export class GreedyPolicy implements Policy {
       findOldestGame(candidates, this.context.teamSize, (a, b) => repeatAllowedAt(a, b, avoid) <= now)
     );
   }
+}
+
+/** A ticket's class, `"size|side"` (made once per size and side, not per ticket). */
+const classKeys: string[] = [];
+function classKey(size: number, side: "A" | "B" | undefined): string {
+  const slot = 3 * size + (side === "A" ? 1 : side === "B" ? 2 : 0);
+  return (classKeys[slot] ??= `${size}|${side ?? ""}`);
 }
 
 /**

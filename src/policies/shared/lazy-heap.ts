@@ -53,10 +53,11 @@ export class LazyHeap<T> {
   }
 
   /**
-   * Rebuild from the live entries once more than `2 * live + slack` are held, so the heap stays
-   * within a constant factor of the live count (amortized O(1) per stale entry).
+   * Rebuild from the live entries once more than `(1 + staleShare) * live + slack` are held, so
+   * the heap stays within a constant factor of the live count (amortized O(1) per stale entry).
+   * A smaller `staleShare` holds less memory for more frequent rebuilds.
    */
-  compact(live: number, slack: number): void {
-    if (this.heap.length > 2 * live + slack) this.heap.init(this.heap.toArray().filter(this.isLive));
+  compact(live: number, slack: number, staleShare = 1): void {
+    if (this.heap.length > (1 + staleShare) * live + slack) this.heap.init(this.heap.toArray().filter(this.isLive));
   }
 }

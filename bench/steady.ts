@@ -1,0 +1,319 @@
+/**
+ * The steady-pool table of `npm run bench`: the engine's cost per step through its public API,
+ * against one ordered-set update measured in the same process at the same size.
+ *
+ * A pool of N waiting solos, ratings N(1500, 300) (seeded). One step = one arrival (`enqueue` of a
+ * fresh solo), one departure (`cancel` of a random waiting ticket, possibly the newcomer) and a
+ * `tick`, so the pool stays at N. Nothing forms, so the pool stays put: `best-game` runs with
+ * `threshold: 0` (its candidates are searched and kept as usual, none qualifies),
+ * `expanding-window` with a window of 0 that never grows (`initial: 0, growth: 0`), every other
+ * policy sees only side-A tickets (no game can be assembled, the policy still indexes and
+ * searches).
+ *
+ * The floor: one sorted-btree insert (a fresh random number key) plus one delete (a random held
+ * key) on a tree of N numbers, with the same bookkeeping (a swap-remove array) as the engine loop.
+ *
+ * Each cell: the pool is built (enqueue N tickets, one tick), then three rounds, each of about
+ * `floorMs + stepMs`, in which floor and engine alternate in slices of about 20 ms of CPU time
+ * (so that on a shared machine both see the same load; CPU time of this process, so that time
+ * spent descheduled does not count); the figures are the medians of the three rounds. Heap per waiting
+ * ticket: heap used after global.gc before and after the N tickets are created (the ticket
+ * objects) and after they are enqueued (the engine and its policy).
+ */
+import { Matchmaker, type PolicyParams, type Ticket } from "../src/core/index.js";
+import { sortedTree } from "../src/core/sorted-tree.js";
+import { Random } from "../src/sim/random.js";
+
+export const STEADY_POLICIES = ["greedy", "fifo", "expanding-window", "multi-queue", "best-game"] as const;
+
+export interface SteadyCell {
+  readonly policy: string;
+  readonly teamSize: number;
+  readonly waiting: number;
+  /** Engine steps (enqueue + cancel + tick) per second, median of the rounds. */
+  readonly stepsPerSecond: number;
+  /** sorted-btree insert + delete per second at the same N, median of the rounds. */
+  readonly floorPerSecond: number;
+  /** Engine steps per floor step in the same CPU time: the median over adjacent slice pairs, median of the rounds. */
+  readonly ratio: number;
+  readonly rounds: readonly { steps: number; floor: number; ratio: number }[];
+  /** Heap per waiting ticket held by the engine and its policy, beside the ticket objects (B). */
+  readonly engineBytesPerTicket: number;
+  /** Heap per ticket object (B). */
+  readonly ticketBytesPerTicket: number;
+  readonly buildSeconds: number;
+}
+
+export interface SteadyOptions {
+  readonly policies: readonly string[];
+  readonly teamSizes: readonly number[];
+  readonly sizes: readonly number[];
+  readonly rounds: number;
+  readonly stepMs: number;
+  readonly floorMs: number;
+  readonly seed: number;
+  readonly log: (message: string) => void;
+}
+
+const gc = (globalThis as { gc?: () => void }).gc;
+function heapUsed(): number {
+  gc?.();
+  gc?.();
+  return process.memoryUsage().heapUsed;
+}
+
+function paramsOf(policy: string): PolicyParams {
+  if (policy === "best-game") return { threshold: 0 };
+  if (policy === "expanding-window") return { initial: 0, growth: 0 };
+  return {};
+}
+
+function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
+
+/** A steady pool driven through the engine's public API. */
+class SteadyPool {
+  readonly mm: Matchmaker;
+  readonly waiting: Ticket[] = [];
+  private readonly random: Random;
+  private readonly side: "A" | undefined;
+  private seq = 0;
+  now = 0;
+  formed = 0;
+
+  constructor(policy: string, teamSize: number, seed: number) {
+    this.mm = new Matchmaker({
+      teamSize,
+      policy,
+      params: paramsOf(policy),
+      ratingRange: { min: 0, max: 3000 },
+    });
+    this.random = new Random(seed);
+    this.side = policy === "best-game" || policy === "expanding-window" ? undefined : "A";
+  }
+
+  ticket(): Ticket {
+    const id = `t${this.seq++}`;
+    const rating = 1500 + 300 * this.random.normal();
+    return this.side
+      ? { id, players: [{ sessionId: id, rating }], enqueuedAt: ++this.now, side: this.side }
+      : { id, players: [{ sessionId: id, rating }], enqueuedAt: ++this.now };
+  }
+
+  fill(tickets: readonly Ticket[]): void {
+    for (const t of tickets) {
+      this.mm.enqueue(t, t.enqueuedAt);
+      this.waiting.push(t);
+    }
+    this.settle(this.mm.tick(this.now));
+  }
+
+  /** One arrival, one random departure, one tick. */
+  step(): void {
+    const t = this.ticket();
+    this.mm.enqueue(t, this.now);
+    const waiting = this.waiting;
+    waiting.push(t);
+    const i = Math.floor(this.random.uniform() * waiting.length);
+    const gone = waiting[i];
+    waiting[i] = waiting[waiting.length - 1];
+    waiting.pop();
+    this.mm.cancel(gone.id, this.now);
+    const matches = this.mm.tick(this.now);
+    if (matches.length > 0) this.settle(matches);
+  }
+
+  private settle(matches: readonly { readonly tickets: readonly Ticket[] }[]): void {
+    if (matches.length === 0) return;
+    const gone = new Set<string>();
+    for (const m of matches) for (const t of m.tickets) gone.add(t.id);
+    this.formed += matches.length;
+    let j = 0;
+    for (const t of this.waiting) if (!gone.has(t.id)) this.waiting[j++] = t;
+    this.waiting.length = j;
+  }
+}
+
+/** The floor: a sorted-btree of N numbers, one insert and one delete per step. */
+class FloorTree {
+  private readonly tree = sortedTree<number, number>((a, b) => a - b);
+  private readonly keys: number[] = [];
+  private readonly random: Random;
+
+  constructor(n: number, seed: number) {
+    this.random = new Random(seed);
+    for (let i = 0; i < n; i++) this.insert();
+  }
+
+  private insert(): void {
+    const key = 1500 + 300 * this.random.normal();
+    this.tree.set(key, 0);
+    this.keys.push(key);
+  }
+
+  step(): void {
+    this.insert();
+    const keys = this.keys;
+    const i = Math.floor(this.random.uniform() * keys.length);
+    this.tree.delete(keys[i]);
+    keys[i] = keys[keys.length - 1];
+    keys.pop();
+  }
+}
+
+/** Steps per second of `step` over about `ms` milliseconds (checked every 64 steps). */
+function rate(step: () => void, ms: number): number {
+  let n = 0;
+  const t0 = performance.now();
+  let t = t0;
+  const end = t0 + ms;
+  while (t < end) {
+    for (let i = 0; i < 64; i++) step();
+    n += 64;
+    t = performance.now();
+  }
+  return (n * 1000) / (t - t0);
+}
+
+/** CPU time (user + system) of this process in ms: on a shared machine, time spent descheduled does not count. */
+function cpuMs(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
+
+/**
+ * One round: the floor and the engine in alternating slices of about `SLICE_MS` of CPU time
+ * each, for about `ms` in all, so that both see the same load (caches, memory bandwidth, the
+ * other engineers' processes). Each slice is timed in this process's CPU time, not wall time:
+ * on an oversubscribed machine wall time mostly measures the scheduler. Returns each one's steps
+ * per CPU second over its own slices.
+ */
+function interleaved(
+  floor: () => void,
+  engine: () => void,
+  ms: number,
+): { steps: number; floor: number; ratio: number } {
+  let floorSteps = 0;
+  let floorTime = 0;
+  let engineSteps = 0;
+  let engineTime = 0;
+  let floorBatch = 256;
+  let engineBatch = 16;
+  const ratios: number[] = [];
+  const end = performance.now() + ms;
+  while (performance.now() < end || engineSteps === 0) {
+    const c0 = cpuMs();
+    for (let i = 0; i < floorBatch; i++) floor();
+    const c1 = cpuMs();
+    for (let i = 0; i < engineBatch; i++) engine();
+    const c2 = cpuMs();
+    floorSteps += floorBatch;
+    floorTime += c1 - c0;
+    engineSteps += engineBatch;
+    engineTime += c2 - c1;
+    if (c1 > c0 && c2 > c1) ratios.push((engineBatch / (c2 - c1)) * ((c1 - c0) / floorBatch));
+    floorBatch = nextBatch(floorBatch, c1 - c0);
+    engineBatch = nextBatch(engineBatch, c2 - c1);
+  }
+  return {
+    steps: (engineSteps * 1000) / engineTime,
+    floor: (floorSteps * 1000) / floorTime,
+    ratio: ratios.length > 0 ? median(ratios) : (engineSteps * floorTime) / (floorSteps * engineTime),
+  };
+}
+const SLICE_MS = 20;
+/** The batch that would take about SLICE_MS, from one that took `took` ms. */
+function nextBatch(batch: number, took: number): number {
+  const scaled = took > 0 ? Math.round((batch * SLICE_MS) / took) : batch * 4;
+  return Math.max(1, Math.min(batch * 4, scaled, 1 << 20));
+}
+
+export function runSteadyCell(policy: string, teamSize: number, n: number, o: SteadyOptions): SteadyCell {
+  const pool = new SteadyPool(policy, teamSize, o.seed + teamSize * 7919 + n);
+  const before = heapUsed();
+  const tickets: Ticket[] = new Array(n);
+  for (let i = 0; i < n; i++) tickets[i] = pool.ticket();
+  const mid = heapUsed();
+  const t0 = performance.now();
+  pool.fill(tickets);
+  const buildSeconds = (performance.now() - t0) / 1000;
+  tickets.length = 0;
+  const after = heapUsed();
+  if (pool.mm.size !== n) throw new Error(`${policy} ${teamSize}v${teamSize}: pool of ${pool.mm.size}, expected ${n}`);
+  const floor = new FloorTree(n, o.seed + n);
+  // Warm both loops, then collect so that no full collection of the build lands in a round.
+  rate(() => floor.step(), Math.min(50, o.floorMs));
+  rate(() => pool.step(), Math.min(100, o.stepMs));
+  heapUsed();
+  const rounds: { steps: number; floor: number; ratio: number }[] = [];
+  for (let r = 0; r < o.rounds; r++) {
+    rounds.push(
+      interleaved(
+        () => floor.step(),
+        () => pool.step(),
+        o.stepMs + o.floorMs,
+      ),
+    );
+  }
+  if (pool.formed > 0) o.log(`note: ${policy} ${teamSize}v${teamSize} at ${n}: ${pool.formed} games formed`);
+  return {
+    policy,
+    teamSize,
+    waiting: n,
+    stepsPerSecond: median(rounds.map((r) => r.steps)),
+    floorPerSecond: median(rounds.map((r) => r.floor)),
+    ratio: median(rounds.map((r) => r.ratio)),
+    rounds,
+    engineBytesPerTicket: (after - mid) / n,
+    ticketBytesPerTicket: (mid - before) / n,
+    buildSeconds,
+  };
+}
+
+export function runSteady(o: SteadyOptions): SteadyCell[] {
+  const cells: SteadyCell[] = [];
+  // Warm the JIT on a small pool of each policy.
+  for (const policy of o.policies) {
+    runSteadyCell(policy, 1, 1000, { ...o, rounds: 1, stepMs: 100, floorMs: 30 });
+  }
+  for (const policy of o.policies) {
+    for (const k of o.teamSizes) {
+      for (const n of o.sizes) {
+        const cell = runSteadyCell(policy, k, n, o);
+        o.log(
+          `${policy} ${k}v${k} at ${n}: ${Math.round(cell.stepsPerSecond)} steps/s, floor ${Math.round(cell.floorPerSecond)}/s, ` +
+            `x${cell.ratio.toFixed(4)}, ${cell.engineBytesPerTicket.toFixed(0)} B/ticket (built in ${cell.buildSeconds.toFixed(1)} s)`,
+        );
+        cells.push(cell);
+      }
+    }
+  }
+  return cells;
+}
+
+/** Steps/s at the largest pool over steps/s at the smallest, per policy and team size (the slowdown). */
+export function steadyGrowth(cells: readonly SteadyCell[]) {
+  const groups = new Map<string, SteadyCell[]>();
+  for (const c of cells) {
+    const key = `${c.policy}|${c.teamSize}`;
+    let g = groups.get(key);
+    if (!g) groups.set(key, (g = []));
+    g.push(c);
+  }
+  return [...groups.values()]
+    .filter((g) => g.length > 1)
+    .map((g) => {
+      const sorted = [...g].sort((a, b) => a.waiting - b.waiting);
+      const first = sorted[0];
+      const last = sorted[sorted.length - 1];
+      return {
+        policy: first.policy,
+        teamSize: first.teamSize,
+        from: first.waiting,
+        to: last.waiting,
+        slowdown: first.stepsPerSecond / last.stepsPerSecond,
+      };
+    });
+}

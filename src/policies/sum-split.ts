@@ -1,0 +1,180 @@
+/**
+ * The exact best split of a few tickets under the rating-sum imbalance, from running sums and
+ * without allocating: the same search as the shared assembly's exhaustive pick (choice-free
+ * tickets fill team A exactly, parties never split, side preferences honoured, the first
+ * choice-free ticket fixed on A when nobody is bound to a side), but each split is scored as
+ * |2·sum(A) − total| from one running sum instead of two player arrays and a call.
+ *
+ * It visits the splits in the assembly's order and counts them as it does, so a caller that
+ * budgets imbalance evaluations (best-game) spends its budget exactly as before; the value can
+ * differ from the assembly's in the last bits (another order of additions).
+ */
+
+/** At most this many choice-free tickets (the assembly's exhaustive limit). */
+export const SUM_SPLIT_LIMIT = 16;
+
+export class RatingSumSplitter {
+  private readonly sums = new Float64Array(SUM_SPLIT_LIMIT);
+  private readonly sizes = new Int32Array(SUM_SPLIT_LIMIT);
+  private readonly remaining = new Int32Array(SUM_SPLIT_LIMIT + 1);
+  /** pairs[i·PAIR + j] = sums of tickets i and j (j < SUM_SPLIT_LIMIT), pairs[i·PAIR + SUM_SPLIT_LIMIT] = ticket i's. */
+  private readonly pairs = new Float64Array(SUM_SPLIT_LIMIT * PAIR);
+  private free = 0;
+  private sumA = 0;
+  private seatsA = 0;
+  private total = 0;
+  private forced = false;
+  /** Every choice-free ticket so far is a solo. */
+  private solos = true;
+  /** Splits scored by the last {@link solve} (0: no split exists). */
+  splits = 0;
+  /** The least imbalance found by the last {@link solve} (Infinity when none). */
+  best = Infinity;
+
+  reset(): void {
+    this.free = 0;
+    this.sumA = 0;
+    this.seatsA = 0;
+    this.total = 0;
+    this.forced = false;
+    this.solos = true;
+  }
+
+  /** Add a ticket: its players' rating sum, its size and its side preference. */
+  add(sum: number, size: number, side: "A" | "B" | undefined): boolean {
+    this.total += sum;
+    if (side === "A") {
+      this.sumA += sum;
+      this.seatsA += size;
+      this.forced = true;
+    } else if (side === "B") this.forced = true;
+    else {
+      if (this.free === SUM_SPLIT_LIMIT) return false;
+      this.sums[this.free] = sum;
+      this.sizes[this.free] = size;
+      this.free++;
+      if (size !== 1) this.solos = false;
+    }
+    return true;
+  }
+
+  /** Score every split that fills team A with `teamSize` players; returns the number of splits. */
+  solve(teamSize: number): number {
+    const n = this.free;
+    const remaining = this.remaining;
+    remaining[n] = 0;
+    for (let i = n - 1; i >= 0; i--) remaining[i] = remaining[i + 1] + this.sizes[i];
+    this.splits = 0;
+    this.best = Infinity;
+    const need = teamSize - this.seatsA;
+    if (need < 0) return 0;
+    const mirror = !this.forced && n > 0;
+    if (this.solos && need <= n) {
+      // Solos: the splits are the need-subsets (with the first ticket on A when mirrored), read
+      // from a table of index lists in the same (lexicographic) order as the search visits them.
+      const first = mirror ? 1 : 0;
+      const take = mirror ? need - 1 : need;
+      if (take < 0) return 0;
+      const base = mirror ? this.sumA + this.sums[0] : this.sumA;
+      if (take === 0) {
+        this.best = Math.abs(2 * base - this.total);
+        return (this.splits = 1);
+      }
+      // Each subset is read as ceil(take/2) codes into a table of pair sums (and single sums).
+      const m = n - first;
+      const sums = this.sums;
+      const pairs = this.pairs;
+      for (let i = 0; i < m; i++) {
+        const si = sums[first + i];
+        pairs[i * PAIR + SUM_SPLIT_LIMIT] = si;
+        for (let j = i + 1; j < m; j++) pairs[i * PAIR + j] = si + sums[first + j];
+      }
+      const table = pairCodes(m, take);
+      const width = (take + 1) >> 1;
+      const total = this.total;
+      let best = Infinity;
+      if (width === 2) {
+        for (let c = 0; c < table.length; c += 2) {
+          const value = Math.abs(2 * (base + pairs[table[c]] + pairs[table[c + 1]]) - total);
+          if (value < best) best = value;
+        }
+      } else {
+        for (let c = 0; c < table.length; c += width) {
+          let sumA = base;
+          for (let j = 0; j < width; j++) sumA += pairs[table[c + j]];
+          const value = Math.abs(2 * sumA - total);
+          if (value < best) best = value;
+        }
+      }
+      this.best = best;
+      this.splits = table.length / width;
+      return this.splits;
+    }
+    this.visit(0, need, this.sumA, mirror);
+    return this.splits;
+  }
+
+  private visit(i: number, left: number, sumA: number, mirror: boolean): void {
+    if (left === 0) {
+      this.splits++;
+      const value = Math.abs(2 * sumA - this.total);
+      if (value < this.best) this.best = value;
+      return;
+    }
+    if (i >= this.free || this.remaining[i] < left) return;
+    const size = this.sizes[i];
+    if (size <= left) this.visit(i + 1, left - size, sumA + this.sums[i], mirror);
+    if (!(mirror && i === 0)) this.visit(i + 1, left, sumA, mirror);
+  }
+}
+
+/** Row length of the pair-sum table: one column per ticket and one for "no partner". */
+const PAIR = SUM_SPLIT_LIMIT + 1;
+
+const codeTables = new Map<number, Int16Array>();
+
+/**
+ * The m-subsets of 0..m-1 of size `take`, in lexicographic order, each as ceil(take/2) codes
+ * into the pair-sum table: (a0, a1), (a2, a3), ..., and a last (a, none) when take is odd.
+ */
+function pairCodes(m: number, take: number): Int16Array {
+  const key = m * 64 + take;
+  let table = codeTables.get(key);
+  if (table) return table;
+  const flat = combinations(m, take);
+  const width = (take + 1) >> 1;
+  table = new Int16Array((flat.length / take) * width);
+  for (let c = 0, o = 0; c < flat.length; c += take) {
+    for (let j = 0; j < take; j += 2) {
+      table[o++] = flat[c + j] * PAIR + (j + 1 < take ? flat[c + j + 1] : SUM_SPLIT_LIMIT);
+    }
+  }
+  codeTables.set(key, table);
+  return table;
+}
+
+const tables = new Map<number, Int8Array>();
+
+/** The m-subsets of 0..n-1 in lexicographic order, as one flat list of indexes (m per subset). */
+function combinations(n: number, m: number): Int8Array {
+  const key = n * 64 + m;
+  let table = tables.get(key);
+  if (table) return table;
+  const out: number[] = [];
+  const pick: number[] = [];
+  const walk = (from: number): void => {
+    if (pick.length === m) {
+      out.push(...pick);
+      return;
+    }
+    for (let i = from; i <= n - (m - pick.length); i++) {
+      pick.push(i);
+      walk(i + 1);
+      pick.pop();
+    }
+  };
+  walk(0);
+  table = Int8Array.from(out);
+  tables.set(key, table);
+  return table;
+}
