@@ -40,6 +40,14 @@ export {
   type ReadyCheckOptions,
 } from "./colyseus/ready-check.js";
 export { MatchmakerState, WaitingEntry, QueueFigures } from "./colyseus/state.js";
+export {
+  QueueViewRoom,
+  QueueViewState,
+  WaitingRoster,
+  type QueueViewOptions,
+  type SampleTicket,
+} from "./colyseus/queue-view.js";
+export { countBucket, type WaitingTicket } from "./colyseus/status-notifier.js";
 export type { StatusMessage, WaitingBreakdown } from "./colyseus/status.js";
 export {
   matchmakerMetrics,

@@ -24,8 +24,16 @@ function checkLocal(endpoint: string): void {
 
 export async function serverStats(endpoint: string, query = ""): Promise<ServerStats> {
   const url = new URL(endpoint);
-  const response = await fetch(`http://127.0.0.1:${url.port}/load/stats${query}`);
-  return (await response.json()) as ServerStats;
+  // A saturated server (or client) may drop one request: retry a few times, then give up.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const response = await fetch(`http://127.0.0.1:${url.port}/load/stats${query}`);
+      return (await response.json()) as ServerStats;
+    } catch (error) {
+      if (attempt >= 5) throw error;
+      await sleep(1000);
+    }
+  }
 }
 
 /** A seeded generator (mulberry32) so runs see the same ratings. */

@@ -146,8 +146,15 @@ async function startClient(): Promise<LoadClient> {
 
 async function stats(endpoint: string, query = ""): Promise<ServerStats> {
   const url = new URL(endpoint);
-  const response = await fetch(`http://127.0.0.1:${url.port}/load/stats${query}`);
-  return (await response.json()) as ServerStats;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const response = await fetch(`http://127.0.0.1:${url.port}/load/stats${query}`);
+      return (await response.json()) as ServerStats;
+    } catch (error) {
+      if (attempt >= 5) throw error;
+      await sleep(1000);
+    }
+  }
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -401,7 +408,11 @@ for (let rep = 0; rep < repeat; rep++) {
   if (scenarios.includes("arrival")) {
     for (const rate of rates) {
       for (const room of rooms) {
-        const row = await runArrival(room, rate, 1000 * rep + rate);
+        const row = await runArrival(room, rate, 1000 * rep + rate).catch((error: unknown) => {
+          console.log(`[${rep + 1}/${repeat}] arrival ${room} @${rate}/s failed: ${String(error)}`);
+          return undefined;
+        });
+        if (!row) continue;
         console.log(
           `[${rep + 1}/${repeat}] arrival ${room} @${rate}/s: ${row.seated}/${row.players} seated, seat p50 ${f(row.seatP50Ms, 0)} p99 ${f(row.seatP99Ms, 0)} ms, CPU ${f(row.cpuPerSeatedMs, 2)} ms/seated, lost ${row.lost}`,
         );
@@ -412,7 +423,11 @@ for (let rep = 0; rep < repeat; rep++) {
   if (scenarios.includes("fill")) {
     for (const size of sizes) {
       for (const room of ["fill_queue", "bare"]) {
-        const row = await runFill(room, Math.min(size, MAX_CLIENTS_PER_SERVER), 7 + rep);
+        const row = await runFill(room, Math.min(size, MAX_CLIENTS_PER_SERVER), 7 + rep).catch((error: unknown) => {
+          console.log(`[${rep + 1}/${repeat}] fill ${room} ${size} failed: ${String(error)}`);
+          return undefined;
+        });
+        if (!row) continue;
         row.size = size;
         console.log(
           `[${rep + 1}/${repeat}] fill ${room} ${size}: ${row.joined} joined in ${f(row.fillS)} s${row.timedOut ? " (timed out)" : ""}, CPU ${f(row.cpuPerJoinMs, 2)} ms/join, idle ${f(row.idleMsgsPerClientS, 3)} msgs/client/s, idle CPU ${f(row.idleCpuShare * 100)}%`,

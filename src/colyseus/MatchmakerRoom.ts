@@ -15,7 +15,6 @@ import {
   type AuthContext,
   type Client,
 } from "@colyseus/core";
-import { StateView } from "@colyseus/schema";
 import { MatchmakerError } from "../core/errors.js";
 import type { ImbalanceSpec } from "../core/imbalance.js";
 import { Matchmaker, type MatchmakerOptions } from "../core/matchmaker.js";
@@ -38,8 +37,10 @@ import {
 } from "./options.js";
 import { spawnGame, type SeatMessage } from "./seats.js";
 import { JoinRefused, QueueSession, type RemovedMessage, type StartResult } from "./session.js";
-import { MatchmakerState, QueueFigures, syncCounts, WaitingEntry } from "./state.js";
-import { StatusPublisher, Throttle } from "./status.js";
+import { WaitingRoster, type SampleTicket } from "./queue-view.js";
+import { withRoster, MatchmakerState, QueueFigures, syncCounts } from "./state.js";
+import { Throttle } from "./status.js";
+import { StatusNotifier, type WaitingTicket } from "./status-notifier.js";
 
 /**
  * A matchmaking queue. Configure it with `defineRoom(MatchmakerRoom, options)` (or
@@ -54,9 +55,10 @@ import { StatusPublisher, Throttle } from "./status.js";
  *   `decline`; `requeued` ({@link RequeuedMessage}) when a match fell through and you kept your
  *   place, `removed` ({@link RemovedMessage}) when you are out (the server then closes the connection);
  * - receive `seat` ({@link SeatMessage}): pass it to `client.consumeSeatReservation()`;
- * - receive `status` ({@link StatusMessage}) while waiting, at most once per tick and only on change;
+ * - receive `status` ({@link StatusMessage}) on entering the queue, then only when something moved
+ *   (estimate, window, the count's bucket), at most once per `statusIntervalMs`; derive the waited time;
  * - receive `clients` (a number: players waiting in the queue, or in the client's busiest zone),
- *   as Colyseus's `QueueRoom` sends it, on change;
+ *   as Colyseus's `QueueRoom` sends it, with a status whose count moved;
  * - optionally send `confirm` after taking the seat (QueueRoom's flow): the queue lets you go.
  *
  * Server side: {@link MatchmakerRoom.getMetrics}, {@link MatchmakerRoom.requestBackfill} (a game
@@ -65,7 +67,7 @@ import { StatusPublisher, Throttle } from "./status.js";
  * The ticket lifecycle lives in {@link QueueSession}; this class wires it to Colyseus.
  */
 export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
-  override state = new MatchmakerState();
+  override state = withRoster(new MatchmakerState(), new WaitingRoster(() => this.matchmaker.waiting()));
 
   /** The engine; exposed for tests and custom subclasses. */
   matchmaker!: Matchmaker;
@@ -79,9 +81,10 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
   private readonly reconnections = new Map<string, ReturnType<Room["allowReconnection"]>>();
   /** Recent waits by ticket class, for the estimated wait in `status`. */
   private estimator!: WaitEstimator;
-  private status!: StatusPublisher;
-  /** Status and the waiting breakdown are published at most once per tick. */
-  private statusThrottle!: Throttle;
+  private status!: StatusNotifier;
+  /** The shared figures refresh at most once per `figuresIntervalMs`. */
+  private figuresThrottle!: Throttle;
+  private lastSweep = 0;
   private backfill!: BackfillDesk;
 
   override messages = {
@@ -130,7 +133,10 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
       effects: {
         send: (id, type, payload) => this.clients.getById(id)?.send(type, payload),
         waiting: (ticket) => this.showWaiting(ticket),
-        notWaiting: (ticketId) => this.state.waiting.delete(ticketId),
+        notWaiting: (ticketId) => {
+          this.state.waiting.delete(ticketId);
+          this.status.notWaiting(ticketId);
+        },
         spawn: (match) => void this.startMatch(match),
         remove: (id, message) => this.removePlayer(id, message),
       },
@@ -145,28 +151,31 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
       ...(window !== undefined ? { window } : {}),
       ...(minSamples !== undefined ? { minSamples } : {}),
     });
-    this.status = new StatusPublisher(
-      this.estimator,
-      { acceptanceWindow: (id, now) => acceptanceWindow(this.matchmaker, id, now) },
-      (id, type, payload) => {
+    this.status = new StatusNotifier({
+      estimator: this.estimator,
+      acceptanceWindow: (id, now) => acceptanceWindow(this.matchmaker, id, now),
+      send: (id, type, payload) => {
         const client = this.clients.getById(id);
         client?.send(type, payload);
         return client !== undefined;
       },
-      (ticket) => this.matchmaker.zonesOfTicket(ticket.id) ?? ticket.zones,
-    );
-    this.statusThrottle = new Throttle(this.config.tickMs, () => this.publishStatus(), {
+      zonesOf: (ticket) => this.matchmaker.zonesOfTicket(ticket.id) ?? ticket.zones,
+      windowStep: bandWidth ?? (this.config.rating.max - this.config.rating.min) / 20,
+      minIntervalMs: this.config.statusIntervalMs,
+    });
+    this.figuresThrottle = new Throttle(this.config.figuresIntervalMs, () => this.refreshFigures(this.now()), {
       now: () => this.now(),
       setTimeout: (fn, ms) => this.clock.setTimeout(fn, ms),
     });
     this.backfill = this.createBackfillDesk();
     registerQueue(this);
-    this.clock.setInterval(() => this.runEngine(), this.config.tickMs);
+    this.lastSweep = this.now();
+    this.clock.setInterval(() => this.onTick(), this.config.tickMs);
   }
 
   override onDispose(): void {
     unregisterQueue(this);
-    this.statusThrottle?.cancel();
+    this.figuresThrottle?.cancel();
   }
 
   override onAuth(_client: Client, options: unknown, _context: AuthContext): JoinOptions {
@@ -178,7 +187,6 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
 
   override onJoin(client: Client, options: unknown): void {
     const join = this.validateJoin(options);
-    client.view = new StateView();
     try {
       this.session.join(
         {
@@ -227,6 +235,7 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
   }
 
   override onLeave(client: Client): void {
+    this.status.forget(client.sessionId);
     this.session.leave(client.sessionId, this.now());
     this.runEngine();
   }
@@ -275,9 +284,16 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
       logger.error(`[${this.roomName}] backfill failed:`, error);
     }
     this.matchesFormed(this.session.tick(now), now);
-    this.refreshFigures(now);
+    this.figuresThrottle.request();
     this.scheduleWakeup(now);
-    this.statusThrottle.request();
+  }
+
+  /** The timer: the engine, then the next slice of waiting players whose status may have moved. */
+  private onTick(): void {
+    this.runEngine();
+    const now = this.now();
+    this.status.sweep(now, Math.max(0, now - this.lastSweep));
+    this.lastSweep = now;
   }
 
   /** The room's clock (ms). The engine never reads a clock itself; tests may replace this one. */
@@ -319,7 +335,7 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
         error,
       );
       this.session.spawnFailed(match.id, this.now());
-      this.refreshFigures(this.now());
+      this.figuresThrottle.request();
       return;
     }
     // Someone left while the game was being created: a game one player short helps nobody, so
@@ -328,23 +344,23 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
     if (this.session.spawned(match.id, seats, this.now()) === "abandoned") {
       if (gameRoomId) await matchMaker.remoteRoomCall(gameRoomId, "disconnect").catch(() => undefined);
       this.state.figures.abandonedMatches++;
-      this.refreshFigures(this.now());
+      this.figuresThrottle.request();
     } else if (gameRoomId) {
       this.backfill.trackMatch(match, gameRoomId);
     }
   }
 
-  private showWaiting(ticket: Ticket): WaitingEntry {
-    const entry = new WaitingEntry();
-    entry.id = ticket.id;
-    entry.rating = ticket.players.reduce((s, p) => s + p.rating, 0) / ticket.players.length;
-    entry.partySize = ticket.players.length;
-    entry.side = ticket.side ?? "";
-    entry.zones.push(...(this.matchmaker.zonesOfTicket(ticket.id) ?? []));
-    entry.waitingSince = ticket.enqueuedAt;
-    this.state.waiting.set(ticket.id, entry);
-    for (const p of ticket.players) this.clients.getById(p.id)?.view?.add(entry);
-    return entry;
+  private showWaiting(ticket: Ticket): void {
+    const entry: WaitingTicket = {
+      id: ticket.id,
+      rating: ticket.players.reduce((s, p) => s + p.rating, 0) / ticket.players.length,
+      partySize: ticket.players.length,
+      side: ticket.side ?? "",
+      zones: [...(this.matchmaker.zonesOfTicket(ticket.id) ?? [])],
+      waitingSince: ticket.enqueuedAt,
+    };
+    this.state.waiting.set(entry);
+    this.status.waiting(ticket, this.now());
   }
 
   private refreshFigures(now: number): void {
@@ -364,6 +380,43 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
     syncCounts(f.meanWaitMsByZone, recentMeans(s.byZone ?? {}));
     f.policyStatus = s.policyStatus ? JSON.stringify(s.policyStatus) : "";
     f.backfillPending = this.backfill.pending;
+    const counts = this.status.breakdown();
+    syncCounts(f.waitingByPartySize, counts.byPartySize);
+    syncCounts(f.waitingBySide, counts.bySide);
+    syncCounts(f.waitingByZone, counts.byZone);
+  }
+
+  /**
+   * The `limit` longest-waiting tickets, longest first, waited time in seconds. Operators reach it
+   * through the monitor (\`/monitor/api/room/call?roomId=…&method=waitingSample\`) or a {@link QueueViewRoom}.
+   */
+  waitingSample(limit = 20): SampleTicket[] {
+    return this.state.waiting.sample(Math.max(0, Math.min(1000, Math.floor(limit))), this.now());
+  }
+
+  /** One waiting ticket by id (a solo player's session id, a party's leader's), waited time in seconds; null if not waiting. */
+  lookupTicket(ticketId: string): SampleTicket | null {
+    return this.state.waiting.lookup(String(ticketId), this.now()) ?? null;
+  }
+
+  /** The waiting tickets (server side; never synchronized to players). For {@link QueueViewRoom}. */
+  get roster(): WaitingRoster {
+    return this.state.waiting;
+  }
+
+  /** The figures an operator view shows (as of the last bounded-rate refresh; the longest wait now). */
+  operatorFigures(now: number) {
+    const f = this.state.figures;
+    const oldest = this.matchmaker.waiting().next();
+    return {
+      waitingPlayers: f.waitingPlayers,
+      waitingTickets: f.waitingTickets,
+      meanWaitMs: f.meanWaitMs,
+      p50WaitMs: f.p50WaitMs,
+      p95WaitMs: f.p95WaitMs,
+      p99WaitMs: f.p99WaitMs,
+      oldestWaitMs: oldest.done ? 0 : Math.max(0, now - oldest.value.enqueuedAt),
+    };
   }
 
   /**
@@ -385,7 +438,7 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
   /** Stop seeking replacements for a match (one team, or both); returns the seats no longer sought. */
   cancelBackfill(matchId: string, team?: 0 | 1): number {
     const dropped = this.backfill.cancel(matchId, team);
-    this.refreshFigures(this.now());
+    this.figuresThrottle.request();
     return dropped;
   }
 
@@ -399,6 +452,8 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
 
   /** This queue's figures as plain JSON (what the monitor shows in `figures`, and `/matchmaker/metrics` serves). */
   getMetrics(): QueueMetrics {
+    // Operators asked: refresh now (the bounded-rate refresh serves the players' state).
+    this.refreshFigures(this.now());
     return figuresToMetrics(this.roomName, this.roomId, this.state.figures);
   }
 
@@ -408,15 +463,6 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
       for (const t of match.tickets) this.estimator.record(t, now - t.enqueuedAt, match.zone);
       this.status.matched(match.tickets.flatMap((t) => t.players.map((p) => p.id)));
     }
-  }
-
-  /** One pass over the waiting tickets: the waiting breakdown in the figures, and each player's `status`. */
-  private publishStatus(): void {
-    const counts = this.status.publish([...this.matchmaker.waiting()], this.now());
-    const f = this.state.figures;
-    syncCounts(f.waitingByPartySize, counts.byPartySize);
-    syncCounts(f.waitingBySide, counts.bySide);
-    syncCounts(f.waitingByZone, counts.byZone);
   }
 
   /** The backfill desk, reaching into the queue through narrow callbacks. */
@@ -429,7 +475,7 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
         withdraw: (ticket) => this.session.takeForBackfill(ticket.id, this.now()) !== undefined,
         restore: (tickets) => {
           for (const t of tickets) this.session.backfillFailed(t, this.now());
-          this.refreshFigures(this.now());
+          this.figuresThrottle.request();
         },
         auth: (id) => this.clients.getById(id)?.auth,
         seatTicket: (ticket, seats) => {

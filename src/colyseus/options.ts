@@ -23,6 +23,10 @@ export interface MatchmakerRoomOptions {
   params?: Record<string, unknown>;
   /** How often the policy runs without any join (ms, default 1000). */
   tickMs?: number;
+  /** The shared `figures` (every client's state) refresh at most this often, whatever the join rate (ms, default 1000). */
+  figuresIntervalMs?: number;
+  /** A waiting player hears `status` at most this often, and only when something it cares about moved (ms, default 2000). */
+  statusIntervalMs?: number;
   /** Accepted rating range of join options (default 0 to 10,000). */
   rating?: { min?: number; max?: number };
   /** Extra options given to every spawned game room beside `match`. */
@@ -101,6 +105,14 @@ const RoomOptionsSchema = v.strictObject(
         v.maxValue(60_000, "must be at most 60000"),
       ),
       1000,
+    ),
+    figuresIntervalMs: v.optional(
+      v.pipe(v.number(), v.integer("must be an integer"), v.minValue(0), v.maxValue(60_000)),
+      1000,
+    ),
+    statusIntervalMs: v.optional(
+      v.pipe(v.number(), v.integer("must be an integer"), v.minValue(0), v.maxValue(600_000)),
+      2000,
     ),
     rating: v.optional(
       v.pipe(
