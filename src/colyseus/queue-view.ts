@@ -223,7 +223,7 @@ export class QueueViewRoom extends Room<{ state: QueueViewState }> {
       typeof ticketId === "string" ? (this.queue.roster.lookup(ticketId, Date.now()) ?? null) : null,
   };
 
-  override onCreate(clientOptions: { queueRoomId?: unknown }): void {
+  override onCreate(clientOptions: { queueRoomId?: unknown } & Partial<QueueViewOptions>): void {
     const handlerOptions = (matchMaker.getHandler(this.roomName)?.options ?? {}) as Partial<QueueViewOptions>;
     if (typeof handlerOptions.token !== "string" || handlerOptions.token.length < 8)
       throw new ServerError(
