@@ -39,8 +39,7 @@ import { spawnGame, type SeatMessage } from "./seats.js";
 import { JoinRefused, QueueSession, type RemovedMessage, type StartResult } from "./session.js";
 import { WaitingRoster, type SampleTicket } from "./queue-view.js";
 import { withRoster, MatchmakerState, QueueFigures, syncCounts } from "./state.js";
-import { Throttle } from "./status.js";
-import { StatusNotifier, type WaitingTicket } from "./status-notifier.js";
+import { FiguresRefresh, StatusNotifier, type WaitingTicket } from "./status-notifier.js";
 
 /**
  * A matchmaking queue. Configure it with `defineRoom(MatchmakerRoom, options)` (or
@@ -82,8 +81,8 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
   /** Recent waits by ticket class, for the estimated wait in `status`. */
   private estimator!: WaitEstimator;
   private status!: StatusNotifier;
-  /** The shared figures refresh at most once per `figuresIntervalMs`. */
-  private figuresThrottle!: Throttle;
+  /** The shared figures refresh at most once per `figuresIntervalMs` (less often for a large audience). */
+  private figuresThrottle!: FiguresRefresh;
   private lastSweep = 0;
   private backfill!: BackfillDesk;
 
@@ -163,10 +162,13 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
       windowStep: bandWidth ?? (this.config.rating.max - this.config.rating.min) / 20,
       minIntervalMs: this.config.statusIntervalMs,
     });
-    this.figuresThrottle = new Throttle(this.config.figuresIntervalMs, () => this.refreshFigures(this.now()), {
-      now: () => this.now(),
-      setTimeout: (fn, ms) => this.clock.setTimeout(fn, ms),
-    });
+    this.figuresThrottle = new FiguresRefresh(
+      this.config.figuresIntervalMs,
+      FIGURE_FRAMES_PER_SECOND,
+      () => this.clients.length,
+      () => this.refreshFigures(this.now()),
+      { now: () => this.now(), setTimeout: (fn, ms) => this.clock.setTimeout(fn, ms) },
+    );
     this.backfill = this.createBackfillDesk();
     registerQueue(this);
     this.lastSweep = this.now();
@@ -404,18 +406,17 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
     return this.state.waiting;
   }
 
-  /** The figures an operator view shows (as of the last bounded-rate refresh; the longest wait now). */
+  /** The figures an operator view shows, as of now (the engine's stats are O(1) to read). */
   operatorFigures(now: number) {
-    const f = this.state.figures;
-    const oldest = this.matchmaker.waiting().next();
+    const s = this.matchmaker.stats(now);
     return {
-      waitingPlayers: f.waitingPlayers,
-      waitingTickets: f.waitingTickets,
-      meanWaitMs: f.meanWaitMs,
-      p50WaitMs: f.p50WaitMs,
-      p95WaitMs: f.p95WaitMs,
-      p99WaitMs: f.p99WaitMs,
-      oldestWaitMs: oldest.done ? 0 : Math.max(0, now - oldest.value.enqueuedAt),
+      waitingPlayers: s.waitingPlayers,
+      waitingTickets: s.waitingTickets,
+      meanWaitMs: s.meanWaitMs,
+      p50WaitMs: s.p50WaitMs,
+      p95WaitMs: s.p95WaitMs,
+      p99WaitMs: s.p99WaitMs,
+      oldestWaitMs: s.oldestWaitMs,
     };
   }
 
@@ -495,6 +496,12 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
     );
   }
 }
+
+/**
+ * A change of the shared figures is one frame to every client: with more than this many clients,
+ * the figures refresh less often than `figuresIntervalMs`, so they never cost more frames per second.
+ */
+const FIGURE_FRAMES_PER_SECOND = 2000;
 
 /**
  * A waiting ticket's acceptance window: its zone policy's, or in several zones the hull of

@@ -223,3 +223,46 @@ function add(map: Map<string, number>, key: string, n: number): void {
   if (value === 0) map.delete(key);
   else map.set(key, value);
 }
+
+/**
+ * The shared figures' refresh: at most once per `intervalMs`, and with a large audience less
+ * often, so that the frames it costs (one per connected client) stay under `framesPerSecond`
+ * whatever the number of clients: a change of the figures is one frame to every client.
+ */
+export class FiguresRefresh {
+  private lastRun = -Infinity;
+  private pending: { clear(): void } | undefined;
+
+  constructor(
+    private readonly intervalMs: number,
+    private readonly framesPerSecond: number,
+    private readonly audience: () => number,
+    private readonly task: () => void,
+    private readonly clock: { now(): number; setTimeout(fn: () => void, ms: number): { clear(): void } },
+  ) {}
+
+  /** The interval now: `intervalMs`, stretched so that audience / interval ≤ framesPerSecond. */
+  interval(): number {
+    return Math.max(this.intervalMs, (1000 * this.audience()) / Math.max(1, this.framesPerSecond));
+  }
+
+  request(): void {
+    if (this.pending) return;
+    const wait = this.lastRun + this.interval() - this.clock.now();
+    if (wait <= 0) return this.run();
+    this.pending = this.clock.setTimeout(() => {
+      this.pending = undefined;
+      this.run();
+    }, wait);
+  }
+
+  cancel(): void {
+    this.pending?.clear();
+    this.pending = undefined;
+  }
+
+  private run(): void {
+    this.lastRun = this.clock.now();
+    this.task();
+  }
+}
