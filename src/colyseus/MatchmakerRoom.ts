@@ -160,6 +160,7 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
       },
       zonesOf: (ticket) => this.matchmaker.zonesOfTicket(ticket.id) ?? ticket.zones,
       windowStep: bandWidth ?? (this.config.rating.max - this.config.rating.min) / 20,
+      timeDrivenWindows: [...this.matchmaker.zonePolicies.values()].some((p) => p.acceptanceWindow !== undefined),
       minIntervalMs: this.config.statusIntervalMs,
     });
     this.figuresThrottle = new FiguresRefresh(
@@ -462,6 +463,7 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
   private matchesFormed(matches: readonly Match[], now: number): void {
     for (const match of matches) {
       for (const t of match.tickets) this.estimator.record(t, now - t.enqueuedAt, match.zone);
+      this.status.estimatesMoved();
       this.status.matched(match.tickets.flatMap((t) => t.players.map((p) => p.id)));
     }
   }
@@ -481,7 +483,10 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
         auth: (id) => this.clients.getById(id)?.auth,
         seatTicket: (ticket, seats) => {
           const seated = this.session.backfillSeated(ticket, seats);
-          if (seated.length > 0) this.estimator.record(ticket, this.now() - ticket.enqueuedAt);
+          if (seated.length > 0) {
+            this.estimator.record(ticket, this.now() - ticket.enqueuedAt);
+            this.status.estimatesMoved();
+          }
           return seated;
         },
         count: (what, n) => {
@@ -501,7 +506,7 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
  * A change of the shared figures is one frame to every client: with more than this many clients,
  * the figures refresh less often than `figuresIntervalMs`, so they never cost more frames per second.
  */
-const FIGURE_FRAMES_PER_SECOND = 2000;
+const FIGURE_FRAMES_PER_SECOND = 1000;
 
 /**
  * A waiting ticket's acceptance window: its zone policy's, or in several zones the hull of

@@ -10,8 +10,10 @@
  *   waiting (queue or one of its zones) changed bucket (exact below 10, then 10, 20, 50, 100,
  *   200, 500, ...), and never twice within `minIntervalMs`.
  * - The room calls {@link StatusNotifier.sweep} on its timer: it checks a bounded slice of the
- *   waiting tickets (each ticket once per `minIntervalMs`), so the work per tick is a fixed share
- *   of the pool and the work per join, leave or match is O(1).
+ *   waiting tickets (each ticket once per `minIntervalMs`), and only while something may have
+ *   moved: a count changed bucket or an estimate changed since the last complete pass, or the
+ *   policy's windows move with time. An idle queue's sweep is O(1); the work per join, leave or
+ *   match is O(1).
  * - The waiting breakdown (players by party size, side and zone) is kept up to date on every
  *   entry and exit, never recounted.
  */
@@ -42,6 +44,8 @@ export interface StatusNotifierOptions {
   readonly send: (playerId: string, type: "status" | "clients", payload: unknown) => boolean;
   /** The smallest move of the acceptance window worth a message (rating units). */
   readonly windowStep: number;
+  /** Whether a ticket's acceptance window may move with time alone (a policy with `acceptanceWindow`). */
+  readonly timeDrivenWindows: boolean;
   /** At most one status per player in this interval (ms), except the first. */
   readonly minIntervalMs: number;
 }
@@ -89,6 +93,13 @@ export class StatusNotifier {
   private readonly toldClients = new Set<string>();
   /** Messages sent, by type (for tests and the load harness). */
   readonly sent = { status: 0, clients: 0 };
+  /** Bumped when a status may have moved for many tickets: a count changed bucket, or the estimates changed. */
+  private epoch = 0;
+  /** The epoch the current pass of the sweep started at, and whether it deferred a ticket (interval not over). */
+  private passEpoch = 0;
+  private passDeferred = false;
+  /** The epoch of the last complete pass that deferred nothing: no ticket can have moved since. */
+  private settledEpoch = -1;
 
   constructor(private readonly options: StatusNotifierOptions) {}
 
@@ -146,27 +157,46 @@ export class StatusNotifier {
   sweep(now: number, elapsedMs: number): number {
     const n = this.tickets.size;
     if (n === 0) return 0;
+    // Nothing moved since a complete pass: an idle queue costs nothing here.
+    if (!this.options.timeDrivenWindows && this.settledEpoch === this.epoch && this.cursor === undefined) return 0;
     const interval = Math.max(1, this.options.minIntervalMs);
     let budget = Math.min(n, Math.max(1, Math.ceil((n * elapsedMs) / interval)));
-    const checked = budget;
+    let checked = 0;
+    let wrapped = false;
     while (budget > 0) {
-      this.cursor ??= this.tickets.values();
+      if (!this.cursor) {
+        if (wrapped) break; // at most one new pass per sweep
+        this.cursor = this.tickets.values();
+        this.passEpoch = this.epoch;
+        this.passDeferred = false;
+      }
       const next = this.cursor.next();
       if (next.done) {
         this.cursor = undefined;
-        if (budget === checked) break; // nothing to visit (cannot happen with n > 0, but never spin)
+        wrapped = true;
+        if (!this.passDeferred) this.settledEpoch = this.passEpoch;
+        if (!this.options.timeDrivenWindows && this.settledEpoch === this.epoch) break;
         continue;
       }
       this.check(next.value, now, false);
+      checked++;
       budget--;
     }
     return checked;
   }
 
+  /** The estimates changed (a match recorded its waits): every ticket is looked at again. */
+  estimatesMoved(): void {
+    this.epoch++;
+  }
+
   /** Look at one ticket: send its status if it is new, or if something moved and the interval has passed. */
   private check(ticket: Ticket, now: number, entering: boolean): void {
     const before = this.told.get(ticket.id);
-    if (!entering && before && now - before.at < this.options.minIntervalMs) return;
+    if (!entering && before && now - before.at < this.options.minIntervalMs) {
+      this.passDeferred = true;
+      return;
+    }
     const zones = this.zonesAtEntry.get(ticket.id) ?? [];
     const estimate = this.options.estimator.estimate(zones === ticket.zones ? ticket : { ...ticket, zones });
     const estimateMs = estimate ? Math.round(estimate.waitMs / SECOND) * SECOND : null;
@@ -211,10 +241,16 @@ export class StatusNotifier {
 
   private count(ticket: Ticket, zones: readonly string[], sign: 1 | -1): void {
     const n = ticket.players.length * sign;
+    const bucket = countBucket(this.players);
     this.players += n;
+    if (countBucket(this.players) !== bucket) this.epoch++;
     add(this.byPartySize, String(ticket.players.length), n);
     add(this.bySide, ticket.side ?? "any", n);
-    for (const z of zones) add(this.byZone, z, n);
+    for (const z of zones) {
+      const before = countBucket(this.byZone.get(z) ?? 0);
+      add(this.byZone, z, n);
+      if (countBucket(this.byZone.get(z) ?? 0) !== before) this.epoch++;
+    }
   }
 }
 
