@@ -71,8 +71,10 @@ async function startServer(tag: string): Promise<Server> {
   const p = port();
   const execArgv = ["--import", "tsx", "--expose-gc"];
   if (profileDir) {
-    mkdirSync(profileDir, { recursive: true });
-    execArgv.push("--cpu-prof", `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${tag}-${Date.now()}.cpuprofile`);
+    // One directory per scenario: the main thread and tsx's loader thread each write a profile.
+    const dir = path.join(profileDir, `${tag}-${Date.now()}`);
+    mkdirSync(dir, { recursive: true });
+    execArgv.push("--cpu-prof", `--cpu-prof-dir=${dir}`);
   }
   const proc = fork(path.join(here, "server.ts"), [], {
     cwd: root,
