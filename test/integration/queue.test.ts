@@ -49,21 +49,30 @@ describe("MatchmakerRoom with the example server's queues", () => {
     const a = await joinQueue(server, "arena5", { rating: 1200 });
     const b = await joinQueue(server, "arena5", { rating: 1300, side: "B" });
     const queueRoom = server.getRoomById<MatchmakerRoom>(a.queue.roomId);
-    await vi.waitFor(() => {
-      // Each client's own ticket comes in its first status; the state holds the shared figures only.
-      expect(a.statuses[0]).toMatchObject({ ticketId: a.queue.sessionId, waiting: 1 });
-      expect(b.statuses[0]).toMatchObject({ ticketId: b.queue.sessionId, waiting: 2 });
-      expect(b.statuses[0].serverTime! - b.statuses[0].waitingSince!).toBeGreaterThanOrEqual(0);
-      expect(a.queue.state.figures.waitingPlayers).toBe(2);
-    });
+    await vi.waitFor(
+      () => {
+        // Each client's own ticket comes in its first status; the state holds the shared figures only.
+        expect(a.statuses[0]).toMatchObject({ ticketId: a.queue.sessionId, waiting: 1 });
+        expect(b.statuses[0]).toMatchObject({ ticketId: b.queue.sessionId, waiting: 2 });
+        expect(b.statuses[0].serverTime! - b.statuses[0].waitingSince!).toBeGreaterThanOrEqual(0);
+        // The shared figures refresh at most once per figuresIntervalMs (1 s by default).
+        expect(a.queue.state.figures.waitingPlayers).toBe(2);
+      },
+      { timeout: 3000 },
+    );
     expect(a.queue.state.waiting).toBeUndefined();
     expect(queueRoom.state.waiting.size).toBe(2);
     expect(queueRoom.state.waiting.get(b.queue.sessionId)!.side).toBe("B");
 
     // The monitor: the figures in the room's state, and the waiting tickets through its "call" API.
-    const res = await server.http.get(`/monitor/api/room?roomId=${a.queue.roomId}`);
-    const monitorState = (res.data as { state: { figures: { waitingPlayers: number } } }).state;
-    expect(monitorState.figures.waitingPlayers).toBe(2);
+    await vi.waitFor(
+      async () => {
+        const res = await server.http.get(`/monitor/api/room?roomId=${a.queue.roomId}`);
+        const monitorState = (res.data as { state: { figures: { waitingPlayers: number } } }).state;
+        expect(monitorState.figures.waitingPlayers).toBe(2);
+      },
+      { timeout: 3000 },
+    );
     const call = (method: string, args: unknown[]) =>
       server.http.get(
         `/monitor/api/room/call?roomId=${a.queue.roomId}&method=${method}&args=${encodeURIComponent(JSON.stringify(args))}`,
