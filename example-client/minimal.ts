@@ -10,10 +10,14 @@ import type { SeatMessage, StatusMessage } from "../src/index.js";
 const client = new Client(process.env.ENDPOINT ?? "ws://localhost:2567");
 const queue = await client.joinOrCreate("queue_2v2", { rating: Number(process.env.RATING ?? 1500) });
 
-// While waiting: how many wait, how long this player has waited, and the estimated wait.
+// While waiting: how many wait and the estimated wait. A status comes only when something moved,
+// so the waited time is derived here from the pair the server sent (its clock and the entry time).
+let enteredAt = Date.now(); // this player's entry in the queue, on this client's clock
 queue.onMessage("status", (status: StatusMessage) => {
+  if (status.waitingSince !== undefined) enteredAt = Date.now() - (status.serverTime! - status.waitingSince);
   const estimate = status.estimatedWaitMs === null ? "unknown" : `${status.estimatedWaitMs / 1000} s`;
-  console.log(`${status.waiting} waiting; waited ${status.waitedMs / 1000} s, estimated ${estimate}`);
+  const waited = Math.round((Date.now() - enteredAt) / 1000);
+  console.log(`${status.waiting} waiting; waited ${waited} s, estimated ${estimate}`);
 });
 queue.onMessage("clients", () => undefined); // QueueRoom's count; the status says more
 

@@ -25,6 +25,9 @@ export { requestBackfill, cancelBackfill, type BackfillReceipt } from "./colyseu
 
 // Messages the queue sends to its clients.
 export type { StatusMessage, WaitingBreakdown } from "./colyseus/status.js";
+
+// The operator's view of a queue: counts, percentiles and a bounded sample of the waiting tickets.
+export { QueueViewRoom, type QueueViewOptions, type SampleTicket } from "./colyseus/queue-view.js";
 export type { PartyMessage, PartyStatus } from "./colyseus/parties.js";
 export type { RemovedMessage, RemovalReason, RequeuedMessage, RequeueReason } from "./colyseus/session.js";
 export { MatchmakerState, WaitingEntry, QueueFigures } from "./colyseus/state.js";

@@ -14,10 +14,9 @@ import {
   type Client,
   type Delayed,
 } from "@colyseus/core";
-import { StateView } from "@colyseus/schema";
 import { MatchmakerError } from "../core/errors.js";
 import { Matchmaker, type MatchmakerOptions } from "../core/matchmaker.js";
-import type { Match, Ticket } from "../core/types.js";
+import { meanRating, type Match, type Ticket } from "../core/types.js";
 import { WaitEstimator } from "../core/wait-estimate.js";
 import "../policies/index.js";
 import { BackfillDesk, type BackfillReceipt } from "./backfill-desk.js";
@@ -34,15 +33,9 @@ import { checkJoinOptions, joinOptionsSchema, type JoinOptions, type JoinValidat
 import { asClientError, JOIN_REFUSED, toClientError } from "./client-error.js";
 import { disposeGameRoom, startGame, type SeatMessage } from "./director/game-room.js";
 import { QueueSession, type RemovedMessage, type StartResult } from "./session.js";
-import {
-  MatchmakerState,
-  QueueFigures,
-  showEngineStats,
-  showWaitingBreakdown,
-  waitingEntry,
-  type WaitingEntry,
-} from "./state.js";
-import { StatusPublisher, Throttle } from "./status.js";
+import { WaitingRoster, type SampleTicket } from "./queue-view.js";
+import { withRoster, MatchmakerState, QueueFigures, showEngineStats, showWaitingBreakdown } from "./state.js";
+import { FiguresRefresh, StatusNotifier, type WaitingTicket } from "./status-notifier.js";
 
 /**
  * A matchmaking queue. Configure it with `defineRoom(MatchmakerRoom, options)` (or
@@ -57,9 +50,10 @@ import { StatusPublisher, Throttle } from "./status.js";
  *   `decline`; `requeued` ({@link RequeuedMessage}) when a match fell through and you kept your
  *   place, `removed` ({@link RemovedMessage}) when you are out (the server then closes the connection);
  * - receive `seat` ({@link SeatMessage}): pass it to `client.consumeSeatReservation()`;
- * - receive `status` ({@link StatusMessage}) while waiting, at most once per heartbeat (`tickMs`) and only on change;
+ * - receive `status` ({@link StatusMessage}) on entering the queue, then only when something moved
+ *   (estimate, window, the count's bucket), at most once per `statusIntervalMs`; derive the waited time;
  * - receive `clients` (a number: players waiting in the queue, or in the client's busiest zone),
- *   as Colyseus's `QueueRoom` sends it, on change;
+ *   as Colyseus's `QueueRoom` sends it, with a status whose count moved;
  * - optionally send `confirm` after taking the seat (QueueRoom's flow): the queue lets you go.
  *
  * Server side: {@link MatchmakerRoom.getMetrics}, {@link MatchmakerRoom.requestBackfill} (a game
@@ -68,7 +62,7 @@ import { StatusPublisher, Throttle } from "./status.js";
  * The ticket lifecycle lives in {@link QueueSession}; this class wires it to Colyseus.
  */
 export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
-  override state = new MatchmakerState();
+  override state = withRoster(new MatchmakerState(), new WaitingRoster(() => this.matchmaker.waiting()));
 
   /** The engine; exposed for tests and custom subclasses. */
   matchmaker!: Matchmaker;
@@ -82,9 +76,10 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
   private readonly reconnections = new Map<string, ReturnType<Room["allowReconnection"]>>();
   /** Recent waits by ticket class, for the estimated wait in `status`. */
   private estimator!: WaitEstimator;
-  private status!: StatusPublisher;
-  /** Status and the waiting breakdown are published at most once per heartbeat. */
-  private statusThrottle!: Throttle;
+  private status!: StatusNotifier;
+  /** The shared figures refresh at most once per `figuresIntervalMs` (less often for a large audience). */
+  private figuresThrottle!: FiguresRefresh;
+  private lastSweep = 0;
   private backfill!: BackfillDesk;
   /**
    * The room's timer: every `tickMs` it runs the engine (the engine's own `tick(now)` is one pass
@@ -134,7 +129,10 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
       effects: {
         send: (id, type, payload) => this.clients.getById(id)?.send(type, payload),
         waiting: (ticket) => this.showWaiting(ticket),
-        notWaiting: (ticketId) => this.state.waiting.delete(ticketId),
+        notWaiting: (ticketId) => {
+          this.state.waiting.delete(ticketId);
+          this.status.notWaiting(ticketId);
+        },
         spawn: (match) => void this.startMatch(match),
         remove: (id, message) => this.removePlayer(id, message),
       },
@@ -142,30 +140,39 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
     this.state.figures = new QueueFigures();
     this.state.figures.policy = this.matchmaker.policy.name;
     this.state.figures.teamSize = this.config.teamSize;
-    this.estimator = new WaitEstimator(waitEstimatorOptionsOf(this.config));
-    this.status = new StatusPublisher(
-      this.estimator,
-      { acceptanceWindow: (id, now) => this.matchmaker.acceptanceWindow(id, now) },
-      (id, type, payload) => {
+    const estimate = waitEstimatorOptionsOf(this.config);
+    this.estimator = new WaitEstimator(estimate);
+    this.status = new StatusNotifier({
+      estimator: this.estimator,
+      acceptanceWindow: (id, now) => this.matchmaker.acceptanceWindow(id, now),
+      send: (id, type, payload) => {
         const client = this.clients.getById(id);
         client?.send(type, payload);
         return client !== undefined;
       },
-      (ticket) => this.matchmaker.zonesOfTicket(ticket.id) ?? ticket.zones,
-    );
-    this.statusThrottle = new Throttle(this.config.tickMs, () => this.publishStatus(), {
-      now: () => this.now(),
-      setTimeout: (fn, ms) => this.clock.setTimeout(fn, ms),
+      zonesOf: (ticket) => this.matchmaker.zonesOfTicket(ticket.id) ?? ticket.zones,
+      // A window moving by a rating band is news; less is not.
+      windowStep: estimate.bandWidth,
+      timeDrivenWindows: [...this.matchmaker.zonePolicies.values()].some((p) => p.acceptanceWindow !== undefined),
+      minIntervalMs: this.config.statusIntervalMs,
     });
+    this.figuresThrottle = new FiguresRefresh(
+      this.config.figuresIntervalMs,
+      FIGURE_FRAMES_PER_SECOND,
+      () => this.clients.length,
+      () => this.refreshFigures(this.now()),
+      { now: () => this.now(), setTimeout: (fn, ms) => this.clock.setTimeout(fn, ms) },
+    );
     this.backfill = this.createBackfillDesk();
     registerQueue(this);
-    this.heartbeat = this.clock.setInterval(() => this.runEngine(), this.config.tickMs);
+    this.lastSweep = this.now();
+    this.heartbeat = this.clock.setInterval(() => this.onHeartbeat(), this.config.tickMs);
   }
 
   override onDispose(): void {
     unregisterQueue(this);
     this.heartbeat?.clear();
-    this.statusThrottle?.cancel();
+    this.figuresThrottle?.cancel();
   }
 
   override onAuth(_client: Client, options: unknown, _context: AuthContext): JoinOptions {
@@ -177,7 +184,6 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
 
   override onJoin(client: Client, options: unknown): void {
     const join = this.validateJoin(options);
-    client.view = new StateView();
     // The party may have filled up (or similar) between onAuth and here.
     asClientError(() =>
       this.session.join(
@@ -222,6 +228,7 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
   }
 
   override onLeave(client: Client): void {
+    this.status.forget(client.sessionId);
     this.session.leave(client.sessionId, this.now());
     this.runEngine();
   }
@@ -260,9 +267,16 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
       logger.error(`[${this.roomName}] backfill failed:`, error);
     }
     this.matchesFormed(this.session.tick(now), now);
-    this.refreshFigures(now);
+    this.figuresThrottle.request();
     this.scheduleWakeup(now);
-    this.statusThrottle.request();
+  }
+
+  /** The room's timer: run the engine, then tell waiting players what moved since the last beat. */
+  private onHeartbeat(): void {
+    this.runEngine();
+    const now = this.now();
+    this.status.sweep(now, Math.max(0, now - this.lastSweep));
+    this.lastSweep = now;
   }
 
   /** The room's clock (ms). The engine never reads a clock itself; tests may replace this one. */
@@ -304,7 +318,7 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
         error,
       );
       this.session.spawnFailed(match.id, this.now());
-      this.refreshFigures(this.now());
+      this.figuresThrottle.request();
       return;
     }
     // Someone left while the game was being created: a game one player short helps nobody, so
@@ -313,22 +327,60 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
     if (this.session.spawned(match.id, seats, this.now()) === "abandoned") {
       if (gameRoomId) await disposeGameRoom(gameRoomId);
       this.state.figures.abandonedMatches++;
-      this.refreshFigures(this.now());
+      this.figuresThrottle.request();
     } else if (gameRoomId) {
       this.backfill.trackMatch(match, gameRoomId);
     }
   }
 
-  private showWaiting(ticket: Ticket): WaitingEntry {
-    const entry = waitingEntry(ticket, this.matchmaker.zonesOfTicket(ticket.id) ?? []);
-    this.state.waiting.set(ticket.id, entry);
-    for (const p of ticket.players) this.clients.getById(p.sessionId)?.view?.add(entry);
-    return entry;
+  private showWaiting(ticket: Ticket): void {
+    const entry: WaitingTicket = {
+      id: ticket.id,
+      rating: meanRating(ticket),
+      partySize: ticket.players.length,
+      side: ticket.side ?? "",
+      zones: [...(this.matchmaker.zonesOfTicket(ticket.id) ?? [])],
+      waitingSince: ticket.enqueuedAt,
+    };
+    this.state.waiting.set(entry);
+    this.status.waiting(ticket, this.now());
   }
 
   private refreshFigures(now: number): void {
     showEngineStats(this.state.figures, this.matchmaker.stats(now));
     this.state.figures.backfillPending = this.backfill.pending;
+    showWaitingBreakdown(this.state.figures, this.status.breakdown());
+  }
+  /**
+   * The `limit` longest-waiting tickets, longest first, waited time in seconds. Operators reach it
+   * through the monitor (\`/monitor/api/room/call?roomId=…&method=waitingSample\`) or a {@link QueueViewRoom}.
+   */
+  waitingSample(limit = 20): SampleTicket[] {
+    return this.state.waiting.sample(Math.max(0, Math.min(1000, Math.floor(limit))), this.now());
+  }
+
+  /** One waiting ticket by id (a solo player's session id, a party's leader's), waited time in seconds; null if not waiting. */
+  lookupTicket(ticketId: string): SampleTicket | null {
+    return this.state.waiting.lookup(String(ticketId), this.now()) ?? null;
+  }
+
+  /** The waiting tickets (server side; never synchronized to players). For {@link QueueViewRoom}. */
+  get roster(): WaitingRoster {
+    return this.state.waiting;
+  }
+
+  /** The figures an operator view shows, as of now (the engine's stats are O(1) to read). */
+  operatorFigures(now: number) {
+    const s = this.matchmaker.stats(now);
+    return {
+      waitingPlayers: s.waitingPlayers,
+      waitingTickets: s.waitingTickets,
+      meanWaitMs: s.meanWaitMs,
+      p50WaitMs: s.p50WaitMs,
+      p95WaitMs: s.p95WaitMs,
+      p99WaitMs: s.p99WaitMs,
+      oldestWaitMs: s.oldestWaitMs,
+    };
   }
 
   /**
@@ -351,7 +403,7 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
   /** Stop seeking replacements for a match (one team, or both); returns the seats no longer sought. */
   cancelBackfill(matchId: string, team?: 0 | 1): number {
     const dropped = this.backfill.cancel(matchId, team);
-    this.refreshFigures(this.now());
+    this.figuresThrottle.request();
     return dropped;
   }
 
@@ -365,6 +417,8 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
 
   /** This queue's figures as plain JSON (what the monitor shows in `figures`, and `/matchmaker/metrics` serves). */
   getMetrics(): QueueMetrics {
+    // Operators asked: refresh now (the bounded-rate refresh serves the players' state).
+    this.refreshFigures(this.now());
     return figuresToMetrics(this.roomName, this.roomId, this.state.figures);
   }
 
@@ -372,13 +426,9 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
   private matchesFormed(matches: readonly Match[], now: number): void {
     for (const match of matches) {
       for (const t of match.tickets) this.estimator.record(t, now - t.enqueuedAt, match.zone);
+      this.status.estimatesMoved();
       this.status.matched(match.tickets.flatMap((t) => t.players.map((p) => p.sessionId)));
     }
-  }
-
-  /** One pass over the waiting tickets: the waiting breakdown in the figures, and each player's `status`. */
-  private publishStatus(): void {
-    showWaitingBreakdown(this.state.figures, this.status.publish([...this.matchmaker.waiting()], this.now()));
   }
 
   /** The backfill desk, reaching into the queue through narrow callbacks. */
@@ -391,12 +441,15 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
         withdraw: (ticket) => this.session.takeForBackfill(ticket.id, this.now()) !== undefined,
         restore: (tickets) => {
           for (const t of tickets) this.session.backfillFailed(t, this.now());
-          this.refreshFigures(this.now());
+          this.figuresThrottle.request();
         },
         auth: (id) => this.clients.getById(id)?.auth,
         seatTicket: (ticket, seats) => {
           const seated = this.session.backfillSeated(ticket, seats);
-          if (seated.length > 0) this.estimator.record(ticket, this.now() - ticket.enqueuedAt);
+          if (seated.length > 0) {
+            this.estimator.record(ticket, this.now() - ticket.enqueuedAt);
+            this.status.estimatesMoved();
+          }
           return seated;
         },
         count: (what, n) => {
@@ -411,6 +464,12 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
     );
   }
 }
+
+/**
+ * A change of the shared figures is one frame to every client: with more than this many clients,
+ * the figures refresh less often than `figuresIntervalMs`, so they never cost more frames per second.
+ */
+const FIGURE_FRAMES_PER_SECOND = 1000;
 
 /**
  * A queue's configuration checked in full, with its engine: the options' fields and rules (see

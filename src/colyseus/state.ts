@@ -1,14 +1,17 @@
 /**
- * The queue's synchronized state. The server-side state (and therefore the Colyseus
- * monitor) holds every waiting ticket; each client's StateView adds only its own entry,
- * so a client sees itself and the aggregate figures, never the rest of the waiting list.
+ * The queue's synchronized state: the aggregate figures only, the same for every client and
+ * refreshed at a bounded rate. The waiting tickets are not in it (a state entry per ticket made
+ * every join cost a walk of the whole queue and a frame to every client): on the server they are
+ * `state.waiting` (a {@link WaitingRoster}, not synchronized), a player learns its own ticket from
+ * `status`, and operators read them through `QueueViewRoom` (see queue-view.ts).
  */
 import { schema, t, type MapSchema, type SchemaType } from "@colyseus/schema";
 import type { ClassFigures, MatchmakerStats } from "../core/stats.js";
 import { meanRating, type Ticket } from "../core/types.js";
 import type { WaitingBreakdown } from "./status.js";
+import type { WaitingRoster } from "./queue-view.js";
 
-/** One waiting ticket as shown to its own players and to operators. */
+/** One waiting ticket (kept for schema users; the queue now shows tickets through `status` and `QueueViewRoom`). */
 export const WaitingEntry = schema(
   {
     id: t.string(),
@@ -75,13 +78,18 @@ export type QueueFigures = SchemaType<typeof QueueFigures>;
 
 export const MatchmakerState = schema(
   {
-    /** Waiting tickets by ticket id; each client's view holds only its own. */
-    waiting: t.map(WaitingEntry).view(),
     figures: QueueFigures,
   },
   "MatchmakerState",
 );
-export type MatchmakerState = SchemaType<typeof MatchmakerState>;
+/** The synchronized figures, and on the server only, `waiting`: every waiting ticket (never sent to clients). */
+export type MatchmakerState = SchemaType<typeof MatchmakerState> & { readonly waiting: WaitingRoster };
+
+/** Attach the roster to the state as a plain, non-synchronized property (schema fields alone are encoded). */
+export function withRoster(state: SchemaType<typeof MatchmakerState>, roster: WaitingRoster): MatchmakerState {
+  Object.defineProperty(state, "waiting", { value: roster, enumerable: false });
+  return state as MatchmakerState;
+}
 
 /** Make a schema map of counts equal `values` (changed keys set, absent keys deleted). */
 export function syncCounts(map: MapSchema<number>, values: Readonly<Record<string, number>>): void {

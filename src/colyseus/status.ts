@@ -25,6 +25,15 @@ export interface StatusMessage {
   readonly estimatedWaitMs: number | null;
   /** The ratings this player may currently be matched with, when the queue's policy has such a window. */
   readonly window?: AcceptanceWindow;
+  /** The player's ticket (its party's id: the leader's session id). */
+  readonly ticketId?: string;
+  /**
+   * Epoch ms when the ticket entered the queue, and the server's clock when this status was sent:
+   * waited so far = `serverTime - waitingSince + (your clock now - your clock when this arrived)`.
+   * Statuses are sent only when something moved, so derive the waited time; do not wait for it.
+   */
+  readonly waitingSince?: number;
+  readonly serverTime?: number;
 }
 
 /** Waiting players counted by party size, side (`"A"`, `"B"`, `"any"`) and zone. */

@@ -19,6 +19,10 @@ export const DEFAULTS = {
   /** The policy of a role queue: the only built-in one that forms role-valid games. */
   rolePolicy: "roles",
   tickMs: 1000,
+  /** The shared figures refresh at most this often, whatever the join rate. */
+  figuresIntervalMs: 1000,
+  /** A waiting player hears `status` at most this often (and only when something it cares about moved). */
+  statusIntervalMs: 2000,
   rating: { min: 0, max: 10_000 },
   /** Recent matches the statistics cover. */
   statsWindow: 200,
@@ -34,6 +38,8 @@ export const DEFAULTS = {
 export const LIMITS = {
   teamSize: { min: 1, max: 16 },
   tickMs: { min: 10, max: 60_000 },
+  figuresIntervalMs: { min: 0, max: 60_000 },
+  statusIntervalMs: { min: 0, max: 600_000 },
   statsWindow: { min: 1, max: 100_000 },
   avoidRecent: { min: 1, max: 1000 },
   readyCheckTimeoutMs: { min: 100, max: 120_000 },
@@ -114,6 +120,8 @@ export const ROOM_FIELDS = {
   policy: v.optional(v.pipe(v.string("must be a policy name"), v.minLength(1, "must not be empty"))),
   params: v.optional(v.record(v.string(), v.unknown()), {}),
   tickMs: v.optional(wholeNumber(LIMITS.tickMs), DEFAULTS.tickMs),
+  figuresIntervalMs: v.optional(wholeNumber(LIMITS.figuresIntervalMs), DEFAULTS.figuresIntervalMs),
+  statusIntervalMs: v.optional(wholeNumber(LIMITS.statusIntervalMs), DEFAULTS.statusIntervalMs),
   rating: v.optional(
     ratingRange(
       v.strictObject(

@@ -65,6 +65,10 @@ export interface MatchmakerRoomOptions extends SharedQueueOptions {
   params?: Record<string, unknown>;
   /** How often (ms, 10 to 60,000; default 1000) the queue runs its policy without any join. */
   tickMs?: number;
+  /** The shared `figures` (every client's state) refresh at most this often, whatever the join rate (ms, 0 to 60,000; default 1000). */
+  figuresIntervalMs?: number;
+  /** A waiting player hears `status` at most this often, and only when something it cares about moved (ms, 0 to 600,000; default 2000). */
+  statusIntervalMs?: number;
   /** Accepted rating range of join options (default 0 to 10,000). */
   rating?: { min?: number; max?: number };
   /** Extra options given to every spawned game room beside `match`. */

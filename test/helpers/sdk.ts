@@ -1,11 +1,13 @@
 /** Helpers for integration tests that drive a real server through the Colyseus client SDK. */
 import type { ColyseusTestServer } from "@colyseus/testing";
 import type { Room as SdkRoom } from "@colyseus/sdk";
-import type { SeatMessage } from "../../src/index.js";
+import type { SeatMessage, StatusMessage } from "../../src/index.js";
 
 export interface QueuedClient {
   queue: SdkRoom;
   seat: Promise<SeatMessage>;
+  /** Every `status` received, oldest first (its own ticket, counts, estimate). */
+  statuses: StatusMessage[];
 }
 
 /** Join a queue and start listening for the seat at once, so no message is missed. */
@@ -19,9 +21,10 @@ export async function joinQueue(
   const seat = new Promise<SeatMessage>((r) => (resolve = r));
   room.onMessage("seat", (message: SeatMessage) => resolve(message));
   // Tests that look at these add their own handlers; these keep the SDK from warning about them.
-  room.onMessage("status", () => undefined);
+  const statuses: StatusMessage[] = [];
+  room.onMessage("status", (status: StatusMessage) => statuses.push(status));
   room.onMessage("clients", () => undefined);
-  return { queue: room, seat };
+  return { queue: room, seat, statuses };
 }
 
 /** Resolve with the value, or reject after `ms`. */

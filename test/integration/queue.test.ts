@@ -45,21 +45,44 @@ describe("MatchmakerRoom with the example server's queues", () => {
     for (const c of clients) await c.queue.leave();
   });
 
-  it("shows each client only its own waiting entry, and the monitor everything", async () => {
+  it("tells each client its own ticket, keeps the waiting list out of the clients' state, and shows operators everything", async () => {
     const a = await joinQueue(server, "arena5", { rating: 1200 });
     const b = await joinQueue(server, "arena5", { rating: 1300, side: "B" });
     const queueRoom = server.getRoomById<MatchmakerRoom>(a.queue.roomId);
-    await vi.waitFor(() => {
-      expect([...a.queue.state.waiting.keys()]).toEqual([a.queue.sessionId]);
-      expect([...b.queue.state.waiting.keys()]).toEqual([b.queue.sessionId]);
-      expect(a.queue.state.figures.waitingPlayers).toBe(2);
-    });
-    expect(b.queue.state.waiting.get(b.queue.sessionId).side).toBe("B");
+    await vi.waitFor(
+      () => {
+        // Each client's own ticket comes in its first status; the state holds the shared figures only.
+        expect(a.statuses[0]).toMatchObject({ ticketId: a.queue.sessionId, waiting: 1 });
+        expect(b.statuses[0]).toMatchObject({ ticketId: b.queue.sessionId, waiting: 2 });
+        expect(b.statuses[0].serverTime! - b.statuses[0].waitingSince!).toBeGreaterThanOrEqual(0);
+        // The shared figures refresh at most once per figuresIntervalMs (1 s by default).
+        expect(a.queue.state.figures.waitingPlayers).toBe(2);
+      },
+      { timeout: 3000 },
+    );
+    expect(a.queue.state.waiting).toBeUndefined();
     expect(queueRoom.state.waiting.size).toBe(2);
+    expect(queueRoom.state.waiting.get(b.queue.sessionId)!.side).toBe("B");
 
-    const res = await server.http.get(`/monitor/api/room?roomId=${a.queue.roomId}`);
-    const monitorState = (res.data as { state: { waiting: Record<string, { rating: number }> } }).state;
-    expect(Object.keys(monitorState.waiting).sort()).toEqual([a.queue.sessionId, b.queue.sessionId].sort());
+    // The monitor: the figures in the room's state, and the waiting tickets through its "call" API.
+    await vi.waitFor(
+      async () => {
+        const res = await server.http.get(`/monitor/api/room?roomId=${a.queue.roomId}`);
+        const monitorState = (res.data as { state: { figures: { waitingPlayers: number } } }).state;
+        expect(monitorState.figures.waitingPlayers).toBe(2);
+      },
+      { timeout: 3000 },
+    );
+    const call = (method: string, args: unknown[]) =>
+      server.http.get(
+        `/monitor/api/room/call?roomId=${a.queue.roomId}&method=${method}&args=${encodeURIComponent(JSON.stringify(args))}`,
+      );
+    const sample = (await call("waitingSample", [10])).data as Array<{ id: string; waitedS: number }>;
+    expect(sample.map((t) => t.id)).toEqual([a.queue.sessionId, b.queue.sessionId]); // longest waiting first
+    expect(sample[0].waitedS).toBeGreaterThanOrEqual(0);
+    expect(sample[0].waitedS).toBeLessThan(60); // seconds, not epoch milliseconds
+    const found = (await call("lookupTicket", [b.queue.sessionId])).data as { side: string; rating: number };
+    expect(found).toMatchObject({ side: "B", rating: 1300 });
     await a.queue.leave();
     await b.queue.leave();
   });

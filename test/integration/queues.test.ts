@@ -23,6 +23,7 @@ describe("several queues in one server", () => {
             params: { r: 2 },
             rating: { min: 0, max: 3000 },
             tickMs: 100,
+            statusIntervalMs: 100, // a status may follow every change within the test's patience
           }),
           // A queue configured without defineQueue, so only onCreate can check it.
           broken: defineRoom(MatchmakerRoom, { teamSize: 2, gameRoom: "game", policy: "no-such-policy" } as never),

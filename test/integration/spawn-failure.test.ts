@@ -108,8 +108,10 @@ describe("a game room that fails to start", () => {
     await vi.waitFor(() => expect(queue.state.waiting.size).toBe(2));
     expect(queue.state.waiting.get(a.queue.sessionId)!.waitingSince).toBe(sinceA);
     expect(queue.matchmaker.get(a.queue.sessionId)!.enqueuedAt).toBe(sinceA);
-    // Each client still sees its own entry again.
-    await vi.waitFor(() => expect([...a.queue.state.waiting.keys()]).toEqual([a.queue.sessionId]));
+    // Each client is told its own ticket again, with its first timestamp.
+    await vi.waitFor(() =>
+      expect(a.statuses.at(-1)).toMatchObject({ ticketId: a.queue.sessionId, waitingSince: sinceA }),
+    );
 
     const c = await joinQueue(server, "slow_duel", { rating: 1000 });
     const [seatA, seatB] = await within(Promise.all([a.seat, b.seat]), 5000, "seats on the next join");

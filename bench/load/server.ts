@@ -1,0 +1,77 @@
+/**
+ * The load harness's server process: one fresh process per scenario (`bench/load/run.ts`
+ * starts it). It listens on 127.0.0.1 only and serves, besides the rooms, `GET /load/stats`:
+ * this process's CPU (`process.cpuUsage()`), memory, and event-loop delay since the last
+ * `?reset=1`, and with `?gc=1` the heap after a full collection (needs `--expose-gc`).
+ *
+ * Rooms:
+ * - `queue_greedy`, `queue_best`, `queue_window`: 2v2 `MatchmakerRoom`s (greedy, best-game,
+ *   expanding-window) seating players in `game`;
+ * - `fill_queue`: a 5v5 `MatchmakerRoom`; the fill joins every player with `side: "A"`, so no
+ *   game can form and the pool only grows;
+ * - `queueroom`: Colyseus's `QueueRoom` for the same 2v2 traffic (groups of 4, `game`);
+ * - `bare`: a plain room without state (the floor: what Colyseus costs per connection);
+ * - `game`: a plain game room without state, four seats.
+ */
+import "../../example-server/node20.js";
+import { monitorEventLoopDelay } from "node:perf_hooks";
+import { defineRoom, defineServer, Room, type Client } from "@colyseus/core";
+import { QueueRoom } from "colyseus";
+import { defineQueue } from "../../src/index.js";
+
+/** A game room with no state: the queue's seats end here. */
+class LoadGameRoom extends Room {
+  override maxClients = 4;
+  override onJoin(_client: Client): void {}
+}
+
+/** A room with no state and no limit: what a connection costs Colyseus itself. */
+class BareRoom extends Room {
+  override maxClients = Number.POSITIVE_INFINITY;
+  override onJoin(_client: Client): void {}
+}
+
+const port = Number(process.env.LOAD_PORT ?? 7000);
+if (!(port >= 7000 && port <= 7099)) throw new Error("LOAD_PORT must be in 7000-7099");
+
+const queue = (policy: string) => defineQueue({ teamSize: 2, gameRoom: "game", policy });
+
+const server = defineServer({
+  rooms: {
+    queue_greedy: queue("greedy"),
+    queue_best: queue("best-game"),
+    queue_window: queue("expanding-window"),
+    fill_queue: defineQueue({ teamSize: 5, gameRoom: "game", policy: "greedy" }),
+    queueroom: defineRoom(QueueRoom, { maxPlayers: 4, matchRoomName: "game" }),
+    bare: defineRoom(BareRoom),
+    game: defineRoom(LoadGameRoom),
+  },
+  express: (app) => {
+    const delay = monitorEventLoopDelay({ resolution: 10 });
+    delay.enable();
+    app.get("/load/stats", (req, res) => {
+      const gc = (globalThis as { gc?: () => void }).gc;
+      if (req.query.gc === "1" && gc) {
+        gc();
+        gc();
+      }
+      const cpu = process.cpuUsage();
+      const mem = process.memoryUsage();
+      const body = {
+        pid: process.pid,
+        cpuMs: (cpu.user + cpu.system) / 1000,
+        rss: mem.rss,
+        heapUsed: mem.heapUsed,
+        eventLoopP99Ms: delay.count > 0 ? delay.percentile(99) / 1e6 : 0,
+        eventLoopMaxMs: delay.count > 0 ? delay.max / 1e6 : 0,
+      };
+      if (req.query.reset === "1") delay.reset();
+      res.json(body);
+    });
+  },
+});
+
+await server.listen(port, "127.0.0.1");
+process.send?.({ ready: port });
+// The harness stops this process; never outlive it.
+process.on("disconnect", () => process.exit(0));
