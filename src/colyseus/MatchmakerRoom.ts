@@ -115,6 +115,7 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
         onPolicyError: (error) => logger.error(`[${this.roomName}] ${error.message}`),
       }),
     ));
+    this.maxMessagesPerSecond = this.config.maxMessagesPerSecond;
     this.joinValidator = joinOptionsSchema(
       { min: this.config.rating.min, max: this.config.rating.max },
       this.config.roles,

@@ -23,6 +23,8 @@ export const DEFAULTS = {
   figuresIntervalMs: 1000,
   /** A waiting player hears `status` at most this often (and only when something it cares about moved). */
   statusIntervalMs: 2000,
+  /** Messages one client may send per second before it is disconnected: far above any honest client. */
+  maxMessagesPerSecond: 20,
   rating: { min: 0, max: 10_000 },
   /** Recent matches the statistics cover. */
   statsWindow: 200,
@@ -40,6 +42,7 @@ export const LIMITS = {
   tickMs: { min: 10, max: 60_000 },
   figuresIntervalMs: { min: 0, max: 60_000 },
   statusIntervalMs: { min: 0, max: 600_000 },
+  maxMessagesPerSecond: { min: 1, max: 10_000 },
   statsWindow: { min: 1, max: 100_000 },
   avoidRecent: { min: 1, max: 1000 },
   readyCheckTimeoutMs: { min: 100, max: 120_000 },
@@ -122,6 +125,7 @@ export const ROOM_FIELDS = {
   tickMs: v.optional(wholeNumber(LIMITS.tickMs), DEFAULTS.tickMs),
   figuresIntervalMs: v.optional(wholeNumber(LIMITS.figuresIntervalMs), DEFAULTS.figuresIntervalMs),
   statusIntervalMs: v.optional(wholeNumber(LIMITS.statusIntervalMs), DEFAULTS.statusIntervalMs),
+  maxMessagesPerSecond: v.optional(wholeNumber(LIMITS.maxMessagesPerSecond), DEFAULTS.maxMessagesPerSecond),
   rating: v.optional(
     ratingRange(
       v.strictObject(

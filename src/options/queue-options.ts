@@ -69,6 +69,12 @@ export interface MatchmakerRoomOptions extends SharedQueueOptions {
   figuresIntervalMs?: number;
   /** A waiting player hears `status` at most this often, and only when something it cares about moved (ms, 0 to 600,000; default 2000). */
   statusIntervalMs?: number;
+  /**
+   * Messages one client may send per second (1 to 10,000; default 20); a client that sends more is
+   * disconnected (Colyseus's `maxMessagesPerSecond`, unlimited by default), so one client cannot
+   * make the queue run its engine thousands of times a second for everyone else.
+   */
+  maxMessagesPerSecond?: number;
   /** Accepted rating range of join options (default 0 to 10,000). */
   rating?: { min?: number; max?: number };
   /** Extra options given to every spawned game room beside `match`. */
