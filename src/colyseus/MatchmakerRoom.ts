@@ -33,6 +33,7 @@ import { checkJoinOptions, joinOptionsSchema, type JoinOptions, type JoinValidat
 import { asClientError, JOIN_REFUSED, toClientError } from "./client-error.js";
 import { disposeGameRoom, startGame, type SeatMessage } from "./director/game-room.js";
 import { QueueSession, type RemovedMessage, type StartResult } from "./session.js";
+import { CodeGuessLimiter } from "./code-guesses.js";
 import { WaitingRoster, type SampleTicket } from "./queue-view.js";
 import { withRoster, MatchmakerState, QueueFigures, showEngineStats, showWaitingBreakdown } from "./state.js";
 import { FiguresRefresh, StatusNotifier, type WaitingTicket } from "./status-notifier.js";
@@ -80,6 +81,8 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
   /** The shared figures refresh at most once per `figuresIntervalMs` (less often for a large audience). */
   private figuresThrottle!: FiguresRefresh;
   private lastSweep = 0;
+  /** Wrong party codes per network address: a guesser is refused for the rest of its window. */
+  private readonly codeGuesses = new CodeGuessLimiter();
   private backfill!: BackfillDesk;
   /**
    * The room's timer: every `tickMs` it runs the engine (the engine's own `tick(now)` is one pass
@@ -176,10 +179,21 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
     this.figuresThrottle?.cancel();
   }
 
-  override onAuth(_client: Client, options: unknown, _context: AuthContext): JoinOptions {
+  override onAuth(_client: Client, options: unknown, context: AuthContext): JoinOptions {
     const join = this.validateJoin(options);
+    const address = context.ip ?? "unknown";
+    if (join.partyCode !== undefined) {
+      const waitMs = this.codeGuesses.blockedFor(address, this.now());
+      if (waitMs > 0) {
+        const message = `partyCode: too many wrong party codes; try again in ${Math.ceil(waitMs / 1000)} s`;
+        throw toClientError(new MatchmakerError("join_refused", message, "partyCode"));
+      }
+    }
     const refusal = this.session.joinRefusal(join);
-    if (refusal) throw toClientError(refusal);
+    if (refusal) {
+      if (refusal.message === NO_SUCH_PARTY) this.codeGuesses.wrong(address, this.now());
+      throw toClientError(refusal);
+    }
     return join;
   }
 
@@ -465,6 +479,9 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
     );
   }
 }
+
+/** The refusal of a party code that names no party (the one a guesser gets). */
+const NO_SUCH_PARTY = "partyCode: no such party";
 
 /**
  * A change of the shared figures is one frame to every client: with more than this many clients,

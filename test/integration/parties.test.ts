@@ -20,6 +20,7 @@ describe("parties", () => {
           party_squad: defineQueue({ teamSize: 2, gameRoom: "party_game", tickMs: 60_000 }),
           party_trio: defineQueue({ teamSize: 3, gameRoom: "party_game", tickMs: 60_000, allowPartialParties: true }),
           party_duel: defineQueue({ teamSize: 1, gameRoom: "party_game", tickMs: 60_000 }),
+          party_guess: defineQueue({ teamSize: 2, gameRoom: "party_game", tickMs: 60_000 }),
           party_game: defineRoom(PartyGameRoom),
         },
       }),
@@ -169,5 +170,23 @@ describe("parties", () => {
       status: "forming",
     });
     await leaveAll([m1, m2]);
+  });
+
+  it("refuses party codes from an address that tried ten wrong ones, for the rest of the minute", async () => {
+    const leader = await join(server, "party_guess", { rating: 1500, party: { size: 2 } });
+    const { code } = (await within(leader.inbox.nth("party"), 5000, "the party code")) as PartyMessage;
+    for (let i = 0; i < 10; i++) {
+      const wrong = await joinError(server, "party_guess", { rating: 1500, partyCode: `${i}`.padStart(22, "B") });
+      expect(wrong).toEqual({ code: 525, message: "invalid join options: partyCode: no such party" });
+    }
+    // The eleventh try is refused before the code is looked at: even the right one, from here, now.
+    const limited = await joinError(server, "party_guess", { rating: 1500, partyCode: code });
+    expect(limited?.code).toBe(525);
+    expect(limited?.message).toMatch(
+      /^invalid join options: partyCode: too many wrong party codes; try again in \d+ s$/,
+    );
+    // Joins without a code are not limited.
+    const solo = await join(server, "party_guess", { rating: 1500 });
+    await leaveAll([leader, solo]);
   });
 });
