@@ -53,7 +53,7 @@ function joinPartySchema(teamSize: number | undefined): v.GenericSchema<unknown,
     v.strictObject(
       {
         size: v.pipe(
-          v.number("must be a number"),
+          v.number(notANumber),
           v.integer("must be an integer"),
           v.minValue(2, "must be at least 2"),
           v.maxValue(teamSize, `must be at most ${teamSize} (the team size)`),
@@ -76,10 +76,17 @@ function joinRolesSchema(queueRoles: readonly string[] | undefined): v.GenericSc
   );
 }
 
+/**
+ * The refusal of a value that is not a number. NaN and Infinity cannot cross JSON (or msgpack
+ * from a browser's JSON): they arrive as null, so a null number says so instead of "not a number".
+ */
+const notANumber = (issue: { readonly input: unknown }): string =>
+  issue.input === null ? "must be a finite number (got null: NaN and Infinity are sent as null)" : "must be a number";
+
 /** A rating join option's checks against the queue's range (used for `rating` and its alias `rank`). */
 function ratingSchema(range: { min: number; max: number }) {
   return v.pipe(
-    v.number("must be a number"),
+    v.number(notANumber),
     v.finite("must be a finite number"),
     v.minValue(range.min, `must be at least ${range.min}`),
     v.maxValue(range.max, `must be at most ${range.max}`),
@@ -120,11 +127,7 @@ export function joinOptionsSchema(
       rank: v.optional(ratingSchema(range)),
       side: v.optional(v.picklist(["A", "B"], 'must be "A" or "B"')),
       uncertainty: v.optional(
-        v.pipe(
-          v.number("must be a number"),
-          v.finite("must be a finite number"),
-          v.minValue(0, "must not be negative"),
-        ),
+        v.pipe(v.number(notANumber), v.finite("must be a finite number"), v.minValue(0, "must not be negative")),
       ),
       roles: joinRolesSchema(queueRoles),
       zones: joinZonesSchema(queueZones),

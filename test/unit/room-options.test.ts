@@ -18,6 +18,11 @@ describe("join options", () => {
     });
     expect(parse({})).toEqual({ ok: false, message: "rating: is required (or its alias rank)" });
     expect(parse({ rank: "high" })).toEqual({ ok: false, message: "rank: must be a number" });
+    // NaN and Infinity arrive as null: the refusal says why the number is missing.
+    expect(parse({ rating: JSON.parse(JSON.stringify({ r: Number.NaN })).r })).toEqual({
+      ok: false,
+      message: "rating: must be a finite number (got null: NaN and Infinity are sent as null)",
+    });
     expect(parse({ rank: 20_000 })).toEqual({ ok: false, message: "rank: must be at most 10000" });
     expect(parse({ rank: 10, teamId: "x" })).toEqual({ ok: false, message: "teamId: unknown field" });
   });
