@@ -20,6 +20,7 @@ import { ErrorCode, matchMaker, Room, ServerError, type Client } from "@colyseus
 import { schema, t, type SchemaType } from "@colyseus/schema";
 import type { Ticket } from "../core/types.js";
 import type { WaitingTicket } from "./status-notifier.js";
+import { WaitingEntry } from "./state.js";
 
 /** One waiting ticket in an operator's view: waited time in seconds, not epoch milliseconds. */
 export interface SampleTicket {
@@ -124,21 +125,6 @@ function readable(entry: WaitingTicket, now: number): SampleTicket {
 
 // ---- the operator-facing room ----
 
-/** A waiting ticket in the operator view's complete list. */
-export const RosterEntry = schema(
-  {
-    id: t.string(),
-    rating: t.number(),
-    partySize: t.uint8().default(1),
-    side: t.string().default(""),
-    zones: t.array("string"),
-    /** Epoch ms of entry (the list's entries never change; the sample carries waited seconds). */
-    waitingSince: t.number(),
-  },
-  "RosterEntry",
-);
-export type RosterEntry = SchemaType<typeof RosterEntry>;
-
 /** A ticket of the longest-waiting sample: waited time in whole seconds. */
 export const SampleEntry = schema(
   {
@@ -170,7 +156,7 @@ export const QueueViewState = schema(
     /** The longest-waiting tickets, longest first (at most `sampleSize`). */
     sample: t.array(SampleEntry),
     /** Every waiting ticket, by ticket id. */
-    waiting: t.map(RosterEntry),
+    waiting: t.map(WaitingEntry),
   },
   "QueueViewState",
 );
@@ -264,7 +250,7 @@ export class QueueViewRoom extends Room<{ state: QueueViewState }> {
   }
 
   private entered(ticket: WaitingTicket): void {
-    const entry = new RosterEntry();
+    const entry = new WaitingEntry();
     entry.id = ticket.id;
     entry.rating = ticket.rating;
     entry.partySize = ticket.partySize;

@@ -7,11 +7,10 @@
  */
 import { schema, t, type MapSchema, type SchemaType } from "@colyseus/schema";
 import type { ClassFigures, MatchmakerStats } from "../core/stats.js";
-import { meanRating, type Ticket } from "../core/types.js";
 import type { WaitingBreakdown } from "./status.js";
 import type { WaitingRoster } from "./queue-view.js";
 
-/** One waiting ticket (kept for schema users; the queue now shows tickets through `status` and `QueueViewRoom`). */
+/** One waiting ticket, as the operator view (`QueueViewRoom`) lists it; players learn their own from `status`. */
 export const WaitingEntry = schema(
   {
     id: t.string(),
@@ -95,18 +94,6 @@ export function withRoster(state: SchemaType<typeof MatchmakerState>, roster: Wa
 export function syncCounts(map: MapSchema<number>, values: Readonly<Record<string, number>>): void {
   for (const key of [...map.keys()]) if (!(key in values)) map.delete(key);
   for (const [key, value] of Object.entries(values)) if (map.get(key) !== value) map.set(key, value);
-}
-
-/** A waiting ticket's entry (`zones`: the zones it waits in, as the engine resolved them). */
-export function waitingEntry(ticket: Ticket, zones: readonly string[]): WaitingEntry {
-  const entry = new WaitingEntry();
-  entry.id = ticket.id;
-  entry.rating = meanRating(ticket);
-  entry.partySize = ticket.players.length;
-  entry.side = ticket.side ?? "";
-  entry.zones.push(...zones);
-  entry.waitingSince = ticket.enqueuedAt;
-  return entry;
 }
 
 /** Copy the engine's stats (its snapshot at one instant) into the shared figures. */

@@ -1,15 +1,11 @@
 /**
- * What waiting players are told about their wait, and what operators see of the waiting pool.
- * Once per heartbeat (`tickMs`) at most, the room takes one pass over the waiting tickets: it counts players by
- * party size, side and zone (the figures), and computes each waiting player's `status`, sent
- * only when it differs from the last one that player received. A matched player's ticket no
- * longer waits, so its statuses stop with its match.
+ * The `status` message's shape and the waiting breakdown (players by party size, side and zone).
+ * When a status is sent, and what it says, is the notifier's (status-notifier.ts).
  */
-import type { AcceptanceWindow, Policy } from "../core/policy.js";
+import type { AcceptanceWindow } from "../core/policy.js";
 import type { Ticket } from "../core/types.js";
-import type { WaitEstimator } from "../core/wait-estimate.js";
 
-/** The `status` message: sent to each waiting client at most once per heartbeat (`tickMs`), only on change. */
+/** The `status` message: on entering the queue, then only when something the player cares about moved. */
 export interface StatusMessage {
   /** Players waiting in this queue (every zone). */
   readonly waiting: number;
@@ -67,124 +63,4 @@ export function breakdown(tickets: Iterable<Ticket>, zonesOf: ZonesOf = ownZones
     for (const zone of new Set(zonesOf(t) ?? [])) byZone[zone] = (byZone[zone] ?? 0) + n;
   }
   return { players, tickets: count, byPartySize, bySide, byZone };
-}
-
-const SECOND = 1000;
-
-/** A waiting ticket's status at `now`. */
-export function statusOf(
-  ticket: Ticket,
-  now: number,
-  counts: WaitingBreakdown,
-  estimator: WaitEstimator,
-  policy: Pick<Policy, "acceptanceWindow">,
-  zonesOf: ZonesOf = ownZones,
-): StatusMessage {
-  const zones = zonesOf(ticket) ?? [];
-  const estimate = estimator.estimate(zones === ticket.zones ? ticket : { ...ticket, zones });
-  const window = policy.acceptanceWindow?.(ticket.id, now);
-  return {
-    waiting: counts.players,
-    ...(zones.length > 0 ? { waitingByZone: Object.fromEntries(zones.map((z) => [z, counts.byZone[z] ?? 0])) } : {}),
-    waitedMs: Math.floor(Math.max(0, now - ticket.enqueuedAt) / SECOND) * SECOND,
-    estimatedWaitMs: estimate ? Math.round(estimate.waitMs / SECOND) * SECOND : null,
-    ...(window ? { window: { min: window.min, max: window.max } } : {}),
-  };
-}
-
-/** Where the publisher sends: false when the player has no connected client. */
-export type SendToPlayer = (playerId: string, type: "status" | "clients", payload: unknown) => boolean;
-
-/**
- * Sends `status` (and QueueRoom's `clients`: the number of players waiting in the queue) to
- * waiting players, each only when it changed since the last one that player received.
- */
-export class StatusPublisher {
-  private lastStatus = new Map<string, string>();
-  private lastClients = new Map<string, number>();
-
-  constructor(
-    private readonly estimator: WaitEstimator,
-    private readonly policy: Pick<Policy, "acceptanceWindow">,
-    private readonly send: SendToPlayer,
-    private readonly zonesOf: ZonesOf = ownZones,
-  ) {}
-
-  /** One pass over the waiting tickets: returns the breakdown and sends what changed. */
-  publish(waiting: readonly Ticket[], now: number): WaitingBreakdown {
-    const counts = breakdown(waiting, this.zonesOf);
-    const status = new Map<string, string>();
-    const clients = new Map<string, number>();
-    for (const ticket of waiting) {
-      const message = statusOf(ticket, now, counts, this.estimator, this.policy, this.zonesOf);
-      const json = JSON.stringify(message);
-      // QueueRoom's `clients`: the players this client may be grouped with (its zones', or the queue's).
-      const zones = this.zonesOf(ticket) ?? [];
-      const group = zones.length > 0 ? Math.max(...zones.map((z) => counts.byZone[z] ?? 0)) : counts.players;
-      for (const p of ticket.players) {
-        let connected = true;
-        if (this.lastStatus.get(p.sessionId) !== json) connected = this.send(p.sessionId, "status", message);
-        if (!connected) continue; // not connected (any more): remember nothing for it
-        status.set(p.sessionId, json);
-        if (this.lastClients.get(p.sessionId) !== group && !this.send(p.sessionId, "clients", group)) continue;
-        clients.set(p.sessionId, group);
-      }
-    }
-    // Players no longer waiting (matched, or gone) are forgotten: nothing more is sent to them.
-    this.lastStatus = status;
-    this.lastClients = clients;
-    return counts;
-  }
-
-  /**
-   * Players just matched: like QueueRoom, every queued client hears `clients` at least once, so
-   * one matched before any status went out is told the size of its group (the match's players).
-   */
-  matched(playerIds: readonly string[]): void {
-    for (const id of playerIds) {
-      if (!this.lastClients.has(id) && this.send(id, "clients", playerIds.length))
-        this.lastClients.set(id, playerIds.length);
-    }
-  }
-
-  /** Forget what a player was sent (e.g. it was matched outside the engine's tick). */
-  forget(playerId: string): void {
-    this.lastStatus.delete(playerId);
-    this.lastClients.delete(playerId);
-  }
-}
-
-/**
- * Runs `task` at most once per `intervalMs`: a request within the interval after the last run
- * is deferred to the interval's end (several such requests make one run).
- */
-export class Throttle {
-  private lastRun = -Infinity;
-  private pending: { clear(): void } | undefined;
-
-  constructor(
-    private readonly intervalMs: number,
-    private readonly task: () => void,
-    private readonly clock: { now(): number; setTimeout(fn: () => void, ms: number): { clear(): void } },
-  ) {}
-
-  request(): void {
-    if (this.pending) return;
-    const wait = this.lastRun + this.intervalMs - this.clock.now();
-    if (wait <= 0) return this.run();
-    this.pending = this.clock.setTimeout(() => {
-      this.pending = undefined;
-      this.run();
-    }, wait);
-  }
-
-  cancel(): void {
-    this.pending?.clear();
-    this.pending = undefined;
-  }
-
-  private run(): void {
-    this.lastRun = this.clock.now();
-    this.task();
-  }
 }

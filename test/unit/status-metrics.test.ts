@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { prometheusText, type QueueMetrics } from "../../src/colyseus/metrics.js";
-import { breakdown, StatusPublisher, Throttle } from "../../src/colyseus/status.js";
+import { breakdown } from "../../src/colyseus/status.js";
+import { FiguresRefresh } from "../../src/colyseus/status-notifier.js";
 import type { Ticket } from "../../src/core/types.js";
-import { WaitEstimator } from "../../src/core/wait-estimate.js";
 
 const solo = (id: string, rating: number, extra: Partial<Ticket> = {}): Ticket => ({
   id,
@@ -33,72 +33,26 @@ describe("breakdown", () => {
   });
 });
 
-describe("StatusPublisher", () => {
-  it("sends a player's status and clients only when they change, and forgets players no longer waiting", () => {
-    const sent: Array<[string, string, unknown]> = [];
-    const publisher = new StatusPublisher(new WaitEstimator({ bandWidth: 100 }), {}, (id, type, payload) => {
-      sent.push([id, type, payload]);
-      return id !== "gone";
-    });
-    const a = solo("a", 1000);
-    publisher.publish([a], 400);
-    expect(sent).toEqual([
-      ["a", "status", { waiting: 1, waitedMs: 0, estimatedWaitMs: null }],
-      ["a", "clients", 1],
-    ]);
-    sent.length = 0;
-    publisher.publish([a], 900); // still 0 whole seconds waited: nothing changed
-    expect(sent).toEqual([]);
-    publisher.publish([a, solo("gone", 1000)], 1200);
-    expect(sent).toEqual([
-      ["a", "status", { waiting: 2, waitedMs: 1000, estimatedWaitMs: null }],
-      ["a", "clients", 2],
-      ["gone", "status", { waiting: 2, waitedMs: 1000, estimatedWaitMs: null }],
-    ]);
-    sent.length = 0;
-    publisher.publish([], 1500); // a matched: nothing is sent to it any more
-    publisher.publish([], 5000);
-    expect(sent).toEqual([]);
-    // A player matched before it heard `clients` is told its group's size once.
-    publisher.matched(["x", "y"]);
-    publisher.matched(["x", "y"]);
-    expect(sent).toEqual([
-      ["x", "clients", 2],
-      ["y", "clients", 2],
-    ]);
-  });
-
-  it("includes the policy's acceptance window and the ticket's zones", () => {
-    const sent: unknown[] = [];
-    const publisher = new StatusPublisher(
-      new WaitEstimator({ bandWidth: 100 }),
-      { acceptanceWindow: (id) => (id === "a" ? { min: 1, max: 2 } : undefined) },
-      (_id, type, payload) => {
-        if (type === "status") sent.push(payload);
-        return true;
-      },
-    );
-    publisher.publish([solo("a", 1000, { zones: ["eu"] }), solo("b", 1000, { zones: ["us"] })], 0);
-    expect(sent).toEqual([
-      { waiting: 2, waitingByZone: { eu: 1 }, waitedMs: 0, estimatedWaitMs: null, window: { min: 1, max: 2 } },
-      { waiting: 2, waitingByZone: { us: 1 }, waitedMs: 0, estimatedWaitMs: null },
-    ]);
-  });
-});
-
-describe("Throttle", () => {
+describe("FiguresRefresh", () => {
   it("runs at most once per interval, deferring requests to the interval's end", () => {
     let now = 0;
     const timers: Array<{ at: number; fn: () => void; cleared: boolean }> = [];
     const runs: number[] = [];
-    const throttle = new Throttle(100, () => runs.push(now), {
-      now: () => now,
-      setTimeout: (fn, ms) => {
-        const timer = { at: now + ms, fn, cleared: false };
-        timers.push(timer);
-        return { clear: () => (timer.cleared = true) };
+    // A small audience: the interval is not stretched.
+    const throttle = new FiguresRefresh(
+      100,
+      1000,
+      () => 10,
+      () => runs.push(now),
+      {
+        now: () => now,
+        setTimeout: (fn, ms) => {
+          const timer = { at: now + ms, fn, cleared: false };
+          timers.push(timer);
+          return { clear: () => (timer.cleared = true) };
+        },
       },
-    });
+    );
     throttle.request(); // runs at once
     now = 30;
     throttle.request(); // deferred to 100
