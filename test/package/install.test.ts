@@ -231,6 +231,7 @@ describe("the packed package, installed into a fresh app", () => {
         "MatchmakerState",
         "PROMETHEUS_CONTENT_TYPE",
         "QueueFigures",
+        "QueueViewRoom",
         "WaitingEntry",
         "aggregatingLogger",
         "cancelBackfill",
