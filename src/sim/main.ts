@@ -64,7 +64,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     const reports = runRequest(request, progress);
     stop();
     if (request.plot && request.sweep) {
-      await writeSweepPlot(request.plot, request.sweep.key, reports);
+      await writeSweepPlot(request.plot, request.sweep.key, reports, request.imbalanceCost);
       console.error(`sim: wrote ${request.plot}`);
     }
     if (!request.json) console.log(reportTable(reports));

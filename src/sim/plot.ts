@@ -2,22 +2,38 @@
 import { writeFile } from "node:fs/promises";
 import type { SimulationReport } from "./run.js";
 
-/** Write the sweep's wait-against-cost curve to `file`; the cost is Schlup's if known, else Wu's. */
+/** What a sweep trades its mean wait against, as the y axis of its plot. */
+export interface TradeOff {
+  readonly title: string;
+  readonly of: (report: SimulationReport) => number;
+}
+
+/**
+ * The measure a sweep trades wait against: Schlup's eq. (1) cost per game when the runs have a
+ * maximum wait (it includes the spread); Wu's cost per time when they carry an imbalance cost;
+ * otherwise the mean rating spread per game, what every window, band and threshold buys with
+ * waiting (Wu's cost without an imbalance cost is the wait again, a straight diagonal).
+ */
+export function tradeOffOf(reports: readonly SimulationReport[], imbalanceCost: number): TradeOff {
+  if (reports.every((r) => r.schlupCostPerGame !== null))
+    return { title: "Schlup cost per game", of: (r) => r.schlupCostPerGame! };
+  if (imbalanceCost > 0) return { title: "Wu cost per time", of: (r) => r.wuCostPerTime };
+  return { title: "mean rating spread per game", of: (r) => r.meanSpread };
+}
+
+/** Write the sweep's curve to `file`: mean wait against what it trades it for ({@link tradeOffOf}). */
 export async function writeSweepPlot(
   file: string,
   sweepKey: string,
   reports: readonly SimulationReport[],
+  imbalanceCost = 0,
 ): Promise<void> {
   // vega is only needed for plots: load it on demand so the library does not depend on it.
   const [vega, vegaLite] = await Promise.all([import("vega"), import("vega-lite")]).catch(() => {
     throw new Error("--plot needs the packages vega and vega-lite (npm install vega vega-lite)");
   });
-  const schlup = reports.every((r) => r.schlupCostPerGame !== null);
-  const values = reports.map((r) => ({
-    value: String(r.params[sweepKey]),
-    wait: r.meanWait,
-    cost: schlup ? r.schlupCostPerGame : r.wuCostPerTime,
-  }));
+  const tradeOff = tradeOffOf(reports, imbalanceCost);
+  const values = reports.map((r) => ({ value: String(r.params[sweepKey]), wait: r.meanWait, cost: tradeOff.of(r) }));
   const spec = {
     $schema: "https://vega.github.io/schema/vega-lite/v5.json",
     title: `${reports[0].policy}: sweep of ${sweepKey}`,
@@ -29,7 +45,7 @@ export async function writeSweepPlot(
         mark: { type: "line", point: true },
         encoding: {
           x: { field: "wait", type: "quantitative", title: "mean wait (s)" },
-          y: { field: "cost", type: "quantitative", title: schlup ? "Schlup cost per game" : "Wu cost per time" },
+          y: { field: "cost", type: "quantitative", title: tradeOff.title },
         },
       },
       {

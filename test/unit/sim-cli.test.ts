@@ -238,6 +238,28 @@ describe("npm run sim: runs", () => {
     const svg = await readFile(file, "utf8");
     expect(svg).toMatch(/^<svg/);
     expect(svg).toMatch(/mean wait \(s\)/);
+    expect(svg).toMatch(/Schlup cost per game/);
+  });
+
+  it("plots a window policy's sweep without a maximum wait against the spread it buys", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "sim-"));
+    const file = join(dir, "window.svg");
+    const { code } = await run(
+      "--policy",
+      "expanding-window",
+      "--sweep",
+      "growthPerSecond=10,100",
+      "--skill",
+      "normal:1500:300",
+      "--tickets",
+      "600",
+      "--plot",
+      file,
+    );
+    expect(code).toBe(0);
+    const svg = await readFile(file, "utf8");
+    expect(svg).toMatch(/mean rating spread per game/);
+    expect(svg).not.toMatch(/Wu cost per time/);
   });
 
   it("reports a policy parameter error as a failed run (exit 1)", async () => {
