@@ -95,12 +95,30 @@ export async function writeOverlayPlot(
         encoding: {
           x,
           y,
-          color: { field: "series", type: "nominal", title: "policy" },
+          // Long series names ("expanding-window (percentile)") in full, under the plot.
+          color: {
+            field: "series",
+            type: "nominal",
+            title: "policy",
+            legend: { orient: "bottom", columns: 2, labelLimit: 0 },
+          },
           order: { field: "wait", type: "quantitative" },
         },
       },
       {
-        mark: { type: "text", dx: 6, dy: -6, fontSize: 8 },
+        // Each series' parameter values, at its first and last point only: labels at every point
+        // of nine crossing series overlap into noise.
+        transform: [
+          {
+            joinaggregate: [
+              { op: "min", field: "wait", as: "first" },
+              { op: "max", field: "wait", as: "last" },
+            ],
+            groupby: ["series"],
+          },
+          { filter: "datum.wait === datum.first || datum.wait === datum.last" },
+        ],
+        mark: { type: "text", dx: 6, dy: -6, fontSize: 9 },
         encoding: { x, y, text: { field: "label" }, color: { field: "series", type: "nominal" } },
       },
     ],
