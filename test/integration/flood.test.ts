@@ -12,7 +12,7 @@ describe("a flooding client", () => {
   let server: ColyseusTestServer;
 
   beforeAll(async () => {
-    server = await boot(app, testPort(43));
+    server = await boot(app, testPort(52));
   });
   afterAll(async () => {
     await server.shutdown();

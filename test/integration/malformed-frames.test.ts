@@ -8,7 +8,7 @@ import { WebSocket } from "ws";
 import app from "../../example-server/app.config.js";
 import { joinQueue, testPort, within } from "../helpers/sdk.js";
 
-const PORT = testPort(42);
+const PORT = testPort(51);
 
 /** Reserve a seat in the duel queue over HTTP, connect a raw socket to it, send one bad frame. */
 async function sendGarbage(): Promise<number> {

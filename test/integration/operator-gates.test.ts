@@ -9,7 +9,7 @@ import app from "../../example-server/app.config.js";
 import { DEFAULT_MAX_BODY_BYTES } from "../../src/index.js";
 import { joinQueue, testPort } from "../helpers/sdk.js";
 
-const PORT = testPort(41);
+const PORT = testPort(50);
 const url = (path: string) => `http://127.0.0.1:${PORT}${path}`;
 const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`;
 

@@ -36,7 +36,7 @@ describe("the queue at scale (counts)", () => {
           game: defineRoom(Game),
         },
       }),
-      testPort(41),
+      testPort(53),
     );
   });
   afterAll(async () => {

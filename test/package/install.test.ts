@@ -317,12 +317,11 @@ export = [queue, status, new engine.Matchmaker({ teamSize: 1, policy: "greedy" }
     expect(match.teams.flatMap((team) => team.players.map((p) => p.sessionId)).sort()).toEqual(["alice", "bob"]);
   });
 
-  for (const [format, offset] of [
-    ["esm", 40],
-    ["cjs", 41],
+  for (const [format, port] of [
+    ["esm", testPort(40)],
+    ["cjs", testPort(41)],
   ] as const) {
     it(`runs the README's server and four of its clients as ${format === "esm" ? "ES modules" : "CommonJS"}: one game, two per side`, async () => {
-      const port = testPort(offset);
       const ext = format === "esm" ? "mjs" : "cjs";
       const server = readmeBlock("server", (code) => code.includes("defineServer(") && code.includes("defineQueue("));
       const client = readmeBlock(
