@@ -16,6 +16,7 @@ import { defineRoom } from "@colyseus/core";
 import { WebSocketTransport } from "@colyseus/ws-transport";
 import { aggregatingLogger, defineQueue, limitRequestBodies, matchmakerMetrics, operatorAuth } from "../src/index.js";
 import { DemoGameRoom } from "./DemoGameRoom.js";
+import { dashboardPage } from "./dashboard.js";
 import { frontPage, playPage } from "./play.js";
 
 export const rooms = {
@@ -47,6 +48,7 @@ export default config({
   initializeExpress: (app) => {
     app.use("/monitor", operatorAuth(), monitor());
     app.use("/matchmaker/metrics", operatorAuth(), matchmakerMetrics());
+    app.use("/dashboard", operatorAuth(), dashboardPage());
     app.use("/play", playPage());
     if (process.env.NODE_ENV !== "production") app.use("/playground", playground());
     app.get("/", frontPage());

@@ -4,7 +4,7 @@
  * `/play/queues.json`, what the page needs to know of each queue room this server defines.
  */
 import { matchMaker } from "@colyseus/core";
-import { build } from "esbuild";
+import { browserBundle } from "./browser-bundle.js";
 import express, { type Router } from "express";
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
@@ -13,23 +13,8 @@ import type { QueueDescription } from "../web/play/queues.js";
 
 const webDir = fileURLToPath(new URL("../web/play/", import.meta.url));
 
-/** The page's script: bundled once per process, on first request. */
-let bundle: Promise<string> | undefined;
-export function playBundle(): Promise<string> {
-  bundle ??= build({
-    entryPoints: [`${webDir}main.ts`],
-    bundle: true,
-    write: false,
-    format: "esm",
-    platform: "browser",
-    target: "es2020",
-    minify: true,
-    legalComments: "none",
-    logLevel: "silent",
-  }).then((result) => result.outputFiles[0]!.text);
-  bundle.catch(() => (bundle = undefined)); // a failed build is retried on the next request
-  return bundle;
-}
+/** The page's script, bundled once per process on first request. */
+export const playBundle = browserBundle(`${webDir}main.ts`);
 
 const zoneName = (zone: ZoneOption) => (typeof zone === "string" ? zone : zone.name);
 
@@ -93,7 +78,8 @@ export function frontPage(): express.RequestHandler {
 <ul>
 <li><a href="/play/">Play</a>: join a queue from the browser, alone or as a party, and land in a game</li>
 <li><a href="/playground">Playground</a>: the Colyseus playground (join any room by hand)</li>
-<li><a href="/monitor">Monitor</a>: the rooms of this process and their state</li>
+<li><a href="/dashboard/">Dashboard</a>: every queue's waiting players, waits and longest-waiting tickets, live (operators)</li>
+<li><a href="/monitor">Monitor</a>: the rooms of this process and their state (operators)</li>
 <li><a href="/matchmaker/metrics">Metrics</a> (JSON; <a href="/matchmaker/metrics/prometheus">Prometheus</a>)</li>
 </ul></body></html>`);
   };

@@ -2,9 +2,10 @@
  * Operators' figures outside the monitor: every live `MatchmakerRoom` of this process registers
  * itself, `collectMetrics()` gathers their `getMetrics()`, `prometheusText()` formats them in
  * Prometheus's text exposition format (0.0.4), and `matchmakerMetrics()` serves both over HTTP
- * (an Express-compatible handler).
+ * (an Express-compatible handler), with each queue's longest-waiting tickets at `/sample`.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { SampleTicket } from "./queue-view.js";
 
 /** One queue room's figures, as plain JSON (the same figures its schema state shows the monitor). */
 export interface QueueMetrics {
@@ -104,6 +105,15 @@ export function figuresToMetrics(queue: string, roomId: string, f: FiguresLike):
 /** Something that reports a queue's figures (a `MatchmakerRoom`). */
 export interface MetricsSource {
   getMetrics(): QueueMetrics;
+  /** The `limit` longest-waiting tickets, longest first (waited time in seconds). */
+  waitingSample?(limit: number): readonly SampleTicket[];
+}
+
+/** One queue room's longest-waiting tickets, as `/matchmaker/metrics/sample` serves them. */
+export interface QueueSample {
+  readonly queue: string;
+  readonly roomId: string;
+  readonly sample: readonly SampleTicket[];
 }
 
 const sources = new Set<MetricsSource>();
@@ -118,13 +128,22 @@ export function unregisterQueue(source: MetricsSource): void {
   sources.delete(source);
 }
 
+/** Every live queue room's longest-waiting tickets (at most `limit` each), in the order of {@link collectMetrics}. */
+export function collectSamples(limit: number): QueueSample[] {
+  return [...sources]
+    .map((s) => ({ metrics: s.getMetrics(), sample: s.waitingSample?.(limit) ?? [] }))
+    .sort((a, b) => compareQueues(a.metrics, b.metrics))
+    .map(({ metrics, sample }) => ({ queue: metrics.queue, roomId: metrics.roomId, sample }));
+}
+
+/** Queue name, then room id. */
+function compareQueues(a: QueueMetrics, b: QueueMetrics): number {
+  return a.queue < b.queue ? -1 : a.queue > b.queue ? 1 : a.roomId < b.roomId ? -1 : a.roomId > b.roomId ? 1 : 0;
+}
+
 /** The figures of every live queue room in this process, sorted by queue name and room id. */
 export function collectMetrics(): QueueMetrics[] {
-  return [...sources]
-    .map((s) => s.getMetrics())
-    .sort((a, b) =>
-      a.queue < b.queue ? -1 : a.queue > b.queue ? 1 : a.roomId < b.roomId ? -1 : a.roomId > b.roomId ? 1 : 0,
-    );
+  return [...sources].map((s) => s.getMetrics()).sort(compareQueues);
 }
 
 type Family = {
@@ -318,7 +337,7 @@ export function matchmakerMetrics(collect: () => QueueMetrics[] = collectMetrics
   return (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void): void => {
     const url = new URL(req.url ?? "/", "http://localhost");
     const path = url.pathname.replace(/\/+$/, "") || "/";
-    if ((req.method !== "GET" && req.method !== "HEAD") || (path !== "/" && path !== "/prometheus")) {
+    if ((req.method !== "GET" && req.method !== "HEAD") || !["/", "/prometheus", "/sample"].includes(path)) {
       if (next) return next();
       res.statusCode = 404;
       res.end();
@@ -326,7 +345,12 @@ export function matchmakerMetrics(collect: () => QueueMetrics[] = collectMetrics
     }
     const format = url.searchParams.get("format");
     let body: string;
-    if (path === "/prometheus" || format === "prometheus") {
+    if (path === "/sample") {
+      // `?limit=N` (1 to 1,000, default 20) longest-waiting tickets per queue room.
+      const limit = Math.min(1000, Math.max(1, Math.floor(Number(url.searchParams.get("limit") ?? 20)) || 20));
+      res.setHeader("Content-Type", "application/json; charset=utf-8");
+      body = JSON.stringify({ queues: collectSamples(limit) });
+    } else if (path === "/prometheus" || format === "prometheus") {
       res.setHeader("Content-Type", PROMETHEUS_CONTENT_TYPE);
       body = prometheusText(collect());
     } else {

@@ -46,7 +46,13 @@ describe("operator routes and request bodies", () => {
   it("without credentials configured, serves this machine and refuses a proxied request", async () => {
     expect((await fetch(url("/matchmaker/metrics"))).status).toBe(200);
     expect((await fetch(url("/monitor/api"))).status).toBe(200);
-    for (const path of ["/monitor/api", "/matchmaker/metrics", "/matchmaker/metrics/prometheus"]) {
+    for (const path of [
+      "/monitor/api",
+      "/matchmaker/metrics",
+      "/matchmaker/metrics/prometheus",
+      "/matchmaker/metrics/sample",
+      "/dashboard/",
+    ]) {
       const res = await fetch(url(path), { headers: { "X-Forwarded-For": "203.0.113.9" } });
       expect(res.status).toBe(403);
       expect(await res.text()).toMatch(/MATCHMAKER_OPERATOR_PASSWORD/);

@@ -1,0 +1,69 @@
+/// <reference lib="dom" />
+/**
+ * The operator dashboard in a real browser (Debian's Chromium, puppeteer-core): three players
+ * wait in the example server's `duel` queue, and the dashboard shows them in its counters, its
+ * chart and its longest-waiting sample. A screenshot is kept in test-artifacts/browser/.
+ * Skipped without Chromium, except under CI=true (see play.test.ts, which says so loudly).
+ */
+import { boot, type ColyseusTestServer } from "@colyseus/testing";
+import { existsSync, mkdirSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import puppeteer, { type Browser } from "puppeteer-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import app from "../../example-server/app.config.js";
+import { joinQueue, testPort, type QueuedClient } from "../helpers/sdk.js";
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const inCI = Boolean(process.env.CI) && process.env.CI !== "false";
+const artifacts = fileURLToPath(new URL("../../test-artifacts/browser/", import.meta.url));
+
+describe.skipIf(!existsSync(CHROMIUM) && !inCI)("the operator dashboard in Chromium", () => {
+  let server: ColyseusTestServer;
+  let browser: Browser;
+  const waiting: QueuedClient[] = [];
+
+  beforeAll(async () => {
+    mkdirSync(artifacts, { recursive: true });
+    server = await boot(app, testPort(54));
+    browser = await puppeteer.launch({
+      executablePath: CHROMIUM,
+      args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
+      headless: true,
+    });
+  }, 60_000);
+  afterAll(async () => {
+    for (const w of waiting) await w.queue.leave();
+    await browser?.close();
+    await server?.shutdown();
+  });
+
+  it("charts a queue's waiting players and lists its longest-waiting tickets", async () => {
+    // Side A only, in 1v1: nobody can play, all three wait.
+    for (const rating of [1400, 1500, 1600]) waiting.push(await joinQueue(server, "duel", { rating, side: "A" }));
+    const page = await browser.newPage();
+    await page.setViewport({ width: 1000, height: 900 });
+    const response = await page.goto(`http://localhost:${testPort(54)}/dashboard/`);
+    expect(response?.status()).toBe(200);
+    // The counters' first cell is the waiting count; the sample lists each waiting ticket.
+    await page.waitForFunction(
+      () => document.querySelector('section[data-queue="duel"] .counters tr:nth-child(2) td')?.textContent === "3",
+      { timeout: 20_000 },
+    );
+    await page.waitForFunction(
+      () => document.querySelectorAll('section[data-queue="duel"] .sample tr').length === 4, // header + 3
+      { timeout: 20_000 },
+    );
+    // The charts (uPlot's canvases) hold three polls of history, the waiting count in each.
+    await page.waitForFunction(
+      () => Number(document.querySelector<HTMLElement>('section[data-queue="duel"]')?.dataset.points ?? 0) >= 3,
+      { timeout: 20_000 },
+    );
+    const canvases = await page.$$eval('section[data-queue="duel"] canvas', (list) => list.length);
+    expect(canvases).toBe(2);
+    const sampleIds = await page.$$eval('section[data-queue="duel"] .sample tr td:first-child', (cells) =>
+      cells.map((c) => c.textContent),
+    );
+    expect(sampleIds.sort()).toEqual(waiting.map((w) => w.queue.sessionId).sort());
+    await page.screenshot({ path: `${artifacts}dashboard.png` });
+  }, 60_000);
+});

@@ -1,0 +1,157 @@
+/**
+ * The operator dashboard: polls the server's `/matchmaker/metrics` (figures) and
+ * `/matchmaker/metrics/sample` (longest-waiting tickets) once a second, and draws each queue's
+ * waiting players and wait percentiles over the last five minutes as uPlot charts, beside its
+ * counters and its waiting sample.
+ */
+import uPlot from "uplot";
+
+interface QueueFigures {
+  queue: string;
+  roomId: string;
+  policy: string;
+  waitingPlayers: number;
+  matchesFormed: number;
+  playersMatched: number;
+  p50WaitMs: number;
+  p95WaitMs: number;
+  meanImbalance: number;
+  declines: number;
+  spawnFailures: number;
+  abandonedMatches: number;
+  backfillFailures: number;
+  sideMixUnstable: boolean;
+}
+interface SampleTicket {
+  id: string;
+  rating: number;
+  partySize: number;
+  side: string;
+  zones: string[];
+  waitedS: number;
+}
+
+const KEEP = 300; // points per series: five minutes at one a second
+const metricsUrl = new URL("../matchmaker/metrics", location.href);
+const sampleUrl = new URL("../matchmaker/metrics/sample?limit=10", location.href);
+
+/** One queue room's panel: its time series, two charts, the counters and the sample. */
+interface Panel {
+  readonly section: HTMLElement;
+  readonly times: number[];
+  readonly waiting: number[];
+  readonly p50: number[];
+  readonly p95: number[];
+  readonly waitingChart: uPlot;
+  readonly waitChart: uPlot;
+  readonly counters: HTMLElement;
+  readonly sample: HTMLElement;
+}
+const panels = new Map<string, Panel>();
+
+function chart(title: string, series: uPlot.Series[], into: HTMLElement): uPlot {
+  return new uPlot(
+    { title, width: 430, height: 200, scales: { x: { time: true } }, series: [{}, ...series] },
+    [[], ...series.map(() => [])],
+    into,
+  );
+}
+
+function panelFor(q: QueueFigures): Panel {
+  const key = `${q.queue}/${q.roomId}`;
+  let panel = panels.get(key);
+  if (panel) return panel;
+  const section = document.createElement("section");
+  section.dataset.queue = q.queue;
+  section.innerHTML = `<h2>${q.queue} <small>(${q.policy}, room ${q.roomId})</small></h2>
+    <div class="charts"></div><table class="counters"></table>
+    <h3>Longest waiting</h3><table class="sample"></table>`;
+  document.getElementById("queues")!.append(section);
+  const charts = section.querySelector<HTMLElement>(".charts")!;
+  panel = {
+    section,
+    times: [],
+    waiting: [],
+    p50: [],
+    p95: [],
+    waitingChart: chart("waiting players", [{ label: "waiting", stroke: "#3465a4", width: 2 }], charts),
+    waitChart: chart(
+      "recent waits (s)",
+      [
+        { label: "p50", stroke: "#4e9a06", width: 2 },
+        { label: "p95", stroke: "#cc0000", width: 2 },
+      ],
+      charts,
+    ),
+    counters: section.querySelector<HTMLElement>(".counters")!,
+    sample: section.querySelector<HTMLElement>(".sample")!,
+  };
+  panels.set(key, panel);
+  return panel;
+}
+
+const row = (cells: Array<string | number>, tag = "td") =>
+  `<tr>${cells.map((c) => `<${tag}>${String(c).replace(/[<&]/g, (ch) => (ch === "<" ? "&lt;" : "&amp;"))}</${tag}>`).join("")}</tr>`;
+
+function show(q: QueueFigures, sample: SampleTicket[], now: number): void {
+  const p = panelFor(q);
+  p.times.push(now);
+  p.waiting.push(q.waitingPlayers);
+  p.p50.push(q.p50WaitMs / 1000);
+  p.p95.push(q.p95WaitMs / 1000);
+  for (const series of [p.times, p.waiting, p.p50, p.p95]) if (series.length > KEEP) series.shift();
+  p.section.dataset.points = String(p.times.length); // how much history the charts hold
+  p.waitingChart.setData([p.times, p.waiting]);
+  p.waitChart.setData([p.times, p.p50, p.p95]);
+  p.counters.innerHTML =
+    row(
+      [
+        "waiting",
+        "matches",
+        "players matched",
+        "mean imbalance",
+        "declines",
+        "spawn failures",
+        "abandoned",
+        "backfill failures",
+        "side mix",
+      ],
+      "th",
+    ) +
+    row([
+      q.waitingPlayers,
+      q.matchesFormed,
+      q.playersMatched,
+      q.meanImbalance.toFixed(1),
+      q.declines,
+      q.spawnFailures,
+      q.abandonedMatches,
+      q.backfillFailures,
+      q.sideMixUnstable ? "unstable" : "ok",
+    ]);
+  p.sample.innerHTML =
+    row(["ticket", "rating", "party", "side", "zones", "waited"], "th") +
+    sample
+      .map((t) =>
+        row([t.id, Math.round(t.rating), t.partySize, t.side || "any", t.zones.join(", ") || "–", `${t.waitedS} s`]),
+      )
+      .join("");
+}
+
+async function poll(): Promise<void> {
+  try {
+    const [metrics, samples] = await Promise.all([
+      fetch(metricsUrl).then((r) => r.json() as Promise<{ queues: QueueFigures[] }>),
+      fetch(sampleUrl).then((r) => r.json() as Promise<{ queues: Array<{ roomId: string; sample: SampleTicket[] }> }>),
+    ]);
+    const now = Date.now() / 1000;
+    const sampleOf = new Map(samples.queues.map((s) => [s.roomId, s.sample]));
+    for (const q of metrics.queues) show(q, sampleOf.get(q.roomId) ?? [], now);
+    document.getElementById("error")!.textContent = "";
+  } catch (error) {
+    document.getElementById("error")!.textContent = `the server did not answer: ${String(error)}`;
+  }
+}
+
+await poll();
+setInterval(poll, 1000);
