@@ -6,30 +6,20 @@
  * Skipped without Chromium, except under CI=true (see play.test.ts, which says so loudly).
  */
 import { boot, type ColyseusTestServer } from "@colyseus/testing";
-import { existsSync, mkdirSync } from "node:fs";
-import { fileURLToPath } from "node:url";
-import puppeteer, { type Browser } from "puppeteer-core";
+import type { Browser } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import app from "../../example-server/app.config.js";
+import { artifacts, haveChromium, inCI, launchChromium } from "../helpers/browser.js";
 import { joinQueue, testPort, type QueuedClient } from "../helpers/sdk.js";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const inCI = Boolean(process.env.CI) && process.env.CI !== "false";
-const artifacts = fileURLToPath(new URL("../../test-artifacts/browser/", import.meta.url));
-
-describe.skipIf(!existsSync(CHROMIUM) && !inCI)("the operator dashboard in Chromium", () => {
+describe.skipIf(!haveChromium && !inCI)("the operator dashboard in Chromium", () => {
   let server: ColyseusTestServer;
   let browser: Browser;
   const waiting: QueuedClient[] = [];
 
   beforeAll(async () => {
-    mkdirSync(artifacts, { recursive: true });
     server = await boot(app, testPort(54));
-    browser = await puppeteer.launch({
-      executablePath: CHROMIUM,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
-      headless: true,
-    });
+    browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
     for (const w of waiting) await w.queue.leave();

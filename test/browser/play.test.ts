@@ -9,17 +9,12 @@
  */
 import { matchMaker } from "@colyseus/core";
 import { boot, type ColyseusTestServer } from "@colyseus/testing";
-import { existsSync, mkdirSync } from "node:fs";
-import { fileURLToPath } from "node:url";
-import puppeteer, { type Browser, type Page } from "puppeteer-core";
+import type { Browser, Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import app from "../../example-server/app.config.js";
+import { artifacts, CHROMIUM, haveChromium, inCI, launchChromium } from "../helpers/browser.js";
 import { testPort } from "../helpers/sdk.js";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const haveChromium = existsSync(CHROMIUM);
-const inCI = Boolean(process.env.CI) && process.env.CI !== "false";
-const artifacts = fileURLToPath(new URL("../../test-artifacts/browser/", import.meta.url));
 const base = () => `http://localhost:${testPort(42)}`;
 
 if (!haveChromium) {
@@ -48,13 +43,8 @@ describe.skipIf(!haveChromium)("the player page in Chromium", () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    mkdirSync(artifacts, { recursive: true });
     server = await boot(app, testPort(42));
-    browser = await puppeteer.launch({
-      executablePath: CHROMIUM,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
-      headless: true,
-    });
+    browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
