@@ -12,7 +12,7 @@
 import "../../example-server/node20.js";
 import { Client, type Room } from "@colyseus/sdk";
 import type { SeatMessage } from "../../src/index.js";
-import type { ArrivalJob, ArrivalResult, FillJob, FillResult, ServerStats } from "./protocol.js";
+import { serverStats, type ArrivalJob, type ArrivalResult, type FillJob, type FillResult } from "./protocol.js";
 
 const now = () => performance.now();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -20,20 +20,6 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 function checkLocal(endpoint: string): void {
   const url = new URL(endpoint);
   if (url.hostname !== "127.0.0.1") throw new Error(`load client: only 127.0.0.1, not ${url.hostname}`);
-}
-
-export async function serverStats(endpoint: string, query = ""): Promise<ServerStats> {
-  const url = new URL(endpoint);
-  // A saturated server (or client) may drop one request: retry a few times, then give up.
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const response = await fetch(`http://127.0.0.1:${url.port}/load/stats${query}`);
-      return (await response.json()) as ServerStats;
-    } catch (error) {
-      if (attempt >= 5) throw error;
-      await sleep(1000);
-    }
-  }
 }
 
 /** A seeded generator (mulberry32) so runs see the same ratings. */

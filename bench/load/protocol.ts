@@ -12,6 +12,23 @@ export interface ServerStats {
   readonly eventLoopMaxMs: number;
 }
 
+/**
+ * Read the server's stats (`endpoint`'s port on 127.0.0.1). A saturated server (or client) may
+ * drop one request: retry a few times, a second apart, then give up.
+ */
+export async function serverStats(endpoint: string, query = ""): Promise<ServerStats> {
+  const url = new URL(endpoint);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const response = await fetch(`http://127.0.0.1:${url.port}/load/stats${query}`);
+      return (await response.json()) as ServerStats;
+    } catch (error) {
+      if (attempt >= 5) throw error;
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  }
+}
+
 /** Players arriving at a fixed rate, each taking its seat. */
 export interface ArrivalJob {
   readonly endpoint: string;

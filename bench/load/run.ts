@@ -19,7 +19,7 @@ import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { ArrivalJob, ArrivalResult, FillJob, FillResult, ServerStats } from "./protocol.js";
+import { serverStats, type ArrivalJob, type ArrivalResult, type FillJob, type FillResult } from "./protocol.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "../..");
@@ -146,19 +146,6 @@ async function startClient(): Promise<LoadClient> {
   };
 }
 
-async function stats(endpoint: string, query = ""): Promise<ServerStats> {
-  const url = new URL(endpoint);
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const response = await fetch(`http://127.0.0.1:${url.port}/load/stats${query}`);
-      return (await response.json()) as ServerStats;
-    } catch (error) {
-      if (attempt >= 5) throw error;
-      await sleep(1000);
-    }
-  }
-}
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 // ---- scenarios ----
@@ -200,7 +187,7 @@ async function runFill(room: string, size: number, seed: number): Promise<FillRo
   const n = Math.ceil(size / MAX_CLIENTS_PER_PROCESS);
   const clients = await Promise.all(Array.from({ length: n }, () => startClient()));
   try {
-    const base = await stats(server.endpoint, "?gc=1");
+    const base = await serverStats(server.endpoint, "?gc=1");
     const job = (count: number, i: number): FillJob => ({
       endpoint: server.endpoint,
       room,
@@ -220,21 +207,21 @@ async function runFill(room: string, size: number, seed: number): Promise<FillRo
       ),
     );
     const fillMs = performance.now() - t0;
-    const filled = await stats(server.endpoint);
+    const filled = await serverStats(server.endpoint);
     const joined = first.joined + results.reduce((s, r) => s + r.joined, 0);
     await sleep(3000); // let the joins' after-effects (patches, status) settle
-    const heap = await stats(server.endpoint, "?gc=1");
+    const heap = await serverStats(server.endpoint, "?gc=1");
     const count = async () =>
       (await Promise.all(clients.map((c) => c.call<{ received: number }>({ cmd: "count" }, 10_000)))).reduce(
         (s, r) => s + r.received,
         0,
       );
     const m0 = await count();
-    const c0 = await stats(server.endpoint);
+    const c0 = await serverStats(server.endpoint);
     const i0 = performance.now();
     await sleep(idleS * 1000);
     const m1 = await count();
-    const c1 = await stats(server.endpoint);
+    const c1 = await serverStats(server.endpoint);
     const idleMs = performance.now() - i0;
     return {
       room,
