@@ -191,7 +191,8 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
     }
     const refusal = this.session.joinRefusal(join);
     if (refusal) {
-      if (refusal.message === NO_SUCH_PARTY) this.codeGuesses.wrong(address, this.now());
+      if (join.partyCode !== undefined && this.session.isUnknownPartyCode(join.partyCode))
+        this.codeGuesses.wrong(address, this.now());
       throw toClientError(refusal);
     }
     return join;
@@ -479,9 +480,6 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
     );
   }
 }
-
-/** The refusal of a party code that names no party (the one a guesser gets). */
-const NO_SUCH_PARTY = "partyCode: no such party";
 
 /**
  * A change of the shared figures is one frame to every client: with more than this many clients,

@@ -374,6 +374,11 @@ export class QueueSession {
     return problem && new JoinRefused(`partyCode: ${problem}`, "partyCode");
   }
 
+  /** Whether `code` names no party of this queue (a wrong guess, not a full or queued party). */
+  isUnknownPartyCode(code: string): boolean {
+    return this.parties.joinProblem(code) === "no such party";
+  }
+
   /** The ticket a party plays with (its members as they are now). */
   private partyTicket(party: Party, enqueuedAt: number): Ticket {
     return {
