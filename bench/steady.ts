@@ -6,7 +6,7 @@
  * fresh solo), one departure (`cancel` of a random waiting ticket, possibly the newcomer) and a
  * `tick`, so the pool stays at N. Nothing forms, so the pool stays put: `best-game` runs with
  * `threshold: 0` (its candidates are searched and kept as usual, none qualifies),
- * `expanding-window` with a window of 0 that never grows (`initial: 0, growth: 0`), every other
+ * `expanding-window` with a window of 0 that never grows (`initial: 0, growthPerSecond: 0`), every other
  * policy sees only side-A tickets (no game can be assembled, the policy still indexes and
  * searches).
  *
@@ -64,7 +64,7 @@ function heapUsed(): number {
 
 function paramsOf(policy: string): PolicyParams {
   if (policy === "best-game") return { threshold: 0 };
-  if (policy === "expanding-window") return { initial: 0, growth: 0 };
+  if (policy === "expanding-window") return { initial: 0, growthPerSecond: 0 };
   return {};
 }
 
@@ -74,7 +74,7 @@ function median(xs: readonly number[]): number {
 }
 
 /** A steady pool driven through the engine's public API. */
-class SteadyPool {
+export class SteadyPool {
   readonly mm: Matchmaker;
   readonly waiting: Ticket[] = [];
   private readonly random: Random;

@@ -1,7 +1,8 @@
 /**
  * Bot clients for the example server: each bot joins a queue with a random rating, waits for
  * its `seat`, takes the seat in the game room, checks that the game placed it on the side the
- * seat message said, then leaves both rooms. Prints a summary per queue at the end.
+ * seat message said, then leaves both rooms. Prints a summary per queue at the end. With Redis, a
+ * bot whose queue's process stops or dies rejoins with its resume token and keeps its place.
  *
  *   npm run client -- [--endpoint ws://localhost:2567] [--bots 200] [--queues duel,squad,arena5]
  *                     [--timeout-ms 30000] [--stagger-ms 5] [--json]
@@ -13,7 +14,8 @@ import { Client, type Room } from "@colyseus/sdk";
 import cliProgress from "cli-progress";
 import Table from "cli-table3";
 import type { DemoGameState } from "../example-server/DemoGameRoom.js";
-import type { SeatMessage } from "../src/index.js";
+import type { ResumeMessage, SeatMessage } from "../src/index.js";
+import { enterQueue, type QueuePlace, rejoinsAfter } from "./rejoin.js";
 
 // No WebSocket polyfill here: the SDK falls back to the `ws` package when Node 20 has no
 // global WebSocket (only the server's core reads `globalThis.WebSocket`; see node20.ts).
@@ -44,6 +46,8 @@ interface Bot {
   /** When `joinOrCreate` resolved (ms since epoch). */
   joinedAt?: number;
   seat?: SeatMessage;
+  /** How many times the bot got its place back after its queue's process stopped or died. */
+  rejoins?: number;
   waitMs?: number;
   landed: boolean;
   error?: string;
@@ -57,6 +61,8 @@ interface Figures {
   meanWaitMs: number | null;
   p95WaitMs: number | null;
   meanImbalance: number | null;
+  /** Places given back after a queue's process stopped or died (with Redis; else 0). */
+  rejoins: number;
   lost: number;
 }
 
@@ -194,6 +200,8 @@ async function closeRoom(room: Room): Promise<void> {
 class BotRooms {
   private readonly rooms: Room[] = [];
   private cancelled = false;
+  /** Aborted once the bot is done: stops its rejoin attempts. */
+  readonly done = new AbortController();
 
   track<R extends Room>(room: R): R {
     this.rooms.push(room);
@@ -206,6 +214,7 @@ class BotRooms {
 
   async closeAll(): Promise<void> {
     this.cancelled = true;
+    this.done.abort(new Error("cancelled"));
     await Promise.all(this.rooms.map(closeRoom));
   }
 }
@@ -225,18 +234,36 @@ function stateWhen<S>(room: Room<unknown, S>, ready: (state: S | undefined) => b
 
 /** Everything one bot does, from joining its queue to having checked its seat in the game. */
 async function land(bot: Bot, client: Client, rooms: BotRooms, imbalance: Map<string, number>): Promise<void> {
-  const queue = rooms.track(await client.joinOrCreate(bot.queue, { rating: bot.rating }));
-  bot.joinedAt = Date.now();
-  // Listen at once, in the same tick as the join: the seat may be the very next message.
-  const seat = new Promise<SeatMessage>((resolve, reject) => {
-    queue.onMessage("seat", (message: SeatMessage) => resolve(message));
-    // Bots do not show their wait: registered so the SDK does not warn about unhandled types.
-    queue.onMessage("status", () => undefined);
-    queue.onMessage("clients", () => undefined);
-    queue.onLeave((code) => reject(new Error(`queue closed the connection (code ${code}) before sending a seat`)));
+  const place: QueuePlace = {};
+  const join = (options: Record<string, unknown>) =>
+    enterQueue((o) => client.joinOrCreate(bot.queue, o), options, place, { signal: rooms.done.signal });
+  bot.seat = await new Promise<SeatMessage>((resolve, reject) => {
+    let seated = false;
+    // Listen at once, in the same tick as the join: the seat may be the very next message.
+    const listen = (queue: Room) => {
+      rooms.track(queue);
+      bot.joinedAt ??= Date.now();
+      queue.reconnection.maxRetries = 3; // a dead process does not come back: rejoin with the token instead
+      queue.onMessage("seat", (message: SeatMessage) => {
+        seated = true;
+        resolve(message);
+      });
+      // Bots do not show their wait: registered so the SDK does not warn about unhandled types.
+      queue.onMessage("status", () => undefined);
+      queue.onMessage("clients", () => undefined);
+      // With Redis: the token that keeps this bot's place, and the two news about it.
+      queue.onMessage("resume", (message: ResumeMessage) => (place.token = message.token));
+      queue.onMessage("resumed", () => (bot.rejoins = (bot.rejoins ?? 0) + 1));
+      queue.onMessage("handover", () => undefined); // the close (4001) that follows rejoins
+      queue.onLeave((code) => {
+        if (seated) return;
+        if (rejoinsAfter(code)) join({ rating: bot.rating }).then(listen).catch(reject);
+        else reject(new Error(`queue closed the connection (code ${code}) before sending a seat`));
+      });
+    };
+    join({ rating: bot.rating }).then(listen).catch(reject);
   });
-  bot.seat = await seat;
-  bot.waitMs = Date.now() - bot.joinedAt;
+  bot.waitMs = Date.now() - bot.joinedAt!;
 
   const game = rooms.track(await client.consumeSeatReservation<DemoGameState>(bot.seat));
   const state = await stateWhen(game, (s) => s?.seats?.get(game.sessionId) !== undefined);
@@ -303,6 +330,7 @@ function figures(bots: Bot[], reported: Map<string, number>): Figures {
     meanWaitMs: mean(waits),
     p95WaitMs: p95(waits),
     meanImbalance: mean(imbalances),
+    rejoins: bots.reduce((n, b) => n + (b.rejoins ?? 0), 0),
     lost: bots.filter((b) => !b.landed).length,
   };
 }
@@ -310,8 +338,8 @@ function figures(bots: Bot[], reported: Map<string, number>): Figures {
 function summaryTable(rows: Array<[string, Figures]>): string {
   const show = (n: number | null) => (n === null ? "-" : n.toFixed(0));
   const table = new Table({
-    head: ["queue", "bots", "matched", "games", "mean wait ms", "p95 wait ms", "mean imbalance", "lost"],
-    colAligns: ["left", "right", "right", "right", "right", "right", "right", "right"],
+    head: ["queue", "bots", "matched", "games", "mean wait ms", "p95 wait ms", "mean imbalance", "rejoins", "lost"],
+    colAligns: ["left", "right", "right", "right", "right", "right", "right", "right", "right"],
     style: { head: [], border: [] }, // no colour codes off a terminal
   });
   for (const [name, f] of rows)
@@ -323,6 +351,7 @@ function summaryTable(rows: Array<[string, Figures]>): string {
       show(f.meanWaitMs),
       show(f.p95WaitMs),
       show(f.meanImbalance),
+      f.rejoins,
       f.lost,
     ]);
   return table.toString();

@@ -1,10 +1,17 @@
 /**
- * A stand-in for your game: it records the teams the matchmaker gave it and who arrived.
- * A real game room reads `options.match` the same way.
+ * A stand-in for your game: it records the teams the matchmaker gave it and who arrived. It tells
+ * the queue who entered (`playerArrived`, one line in `onJoin`) and marks the seats the queue
+ * reports as never taken (`onNoShow`). A real game room reads `options.match` the same way.
  */
 import { Room, type Client } from "@colyseus/core";
 import { schema, t, type SchemaType } from "@colyseus/schema";
-import type { MatchInfo, SeatOptions } from "../src/index.js";
+import {
+  playerArrived,
+  type MatchInfo,
+  type NoShowListener,
+  type NoShowReport,
+  type SeatOptions,
+} from "../src/index.js";
 
 export const Seat = schema(
   {
@@ -13,6 +20,8 @@ export const Seat = schema(
     rating: t.number(),
     waitMs: t.number(),
     arrived: t.boolean().default(false),
+    /** The queue reported that this seat's reservation expired unused. */
+    noShow: t.boolean().default(false),
   },
   "Seat",
 );
@@ -29,11 +38,13 @@ export const DemoGameState = schema(
 );
 export type DemoGameState = SchemaType<typeof DemoGameState>;
 
-export class DemoGameRoom extends Room<{ state: DemoGameState }> {
+export class DemoGameRoom extends Room<{ state: DemoGameState }> implements NoShowListener {
   override state = new DemoGameState();
+  protected match!: MatchInfo;
 
   override onCreate(options: { match: MatchInfo }): void {
     const { match } = options;
+    this.match = match;
     this.state.matchId = match.id;
     this.state.queue = match.queue;
     this.state.imbalance = match.quality.imbalance;
@@ -51,8 +62,25 @@ export class DemoGameRoom extends Room<{ state: DemoGameState }> {
   }
 
   override onJoin(client: Client, options: SeatOptions): void {
-    const seat = this.state.seats.get(client.sessionId);
+    let seat = this.state.seats.get(client.sessionId);
+    if (!seat && options.backfill === true) {
+      // A replacement the game asked for with requestBackfill: a new seat on that side.
+      seat = new Seat();
+      seat.sessionId = client.sessionId;
+      seat.side = options.side;
+      seat.rating = options.rating;
+      this.state.seats.set(client.sessionId, seat);
+    }
     if (!seat || seat.side !== options.side) throw new Error("this seat was not reserved for you");
     seat.arrived = true;
+    void playerArrived(this.match, client.sessionId); // the queue stops waiting for this player
+  }
+
+  /** The queue: these seats expired unused (a real game might requestBackfill or end the match). */
+  onNoShow(report: NoShowReport): void {
+    for (const player of report.players) {
+      const seat = this.state.seats.get(player.sessionId);
+      if (seat) seat.noShow = true;
+    }
   }
 }

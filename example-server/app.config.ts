@@ -2,9 +2,11 @@
  * The example server's definition: five queues (1v1, 2v2, 5v5, a 2v2 with a ready check, a 1v1
  * with zones),
  * the demo game room, the Colyseus monitor at /monitor, the queues' figures at
- * /matchmaker/metrics (JSON) and /matchmaker/metrics/prometheus (Prometheus text), the player
- * page at /play, the Colyseus playground at /playground, and a front page linking them. The monitor
- * and the metrics sit behind `operatorAuth` (credentials from MATCHMAKER_OPERATOR_USER /
+ * /matchmaker/metrics (JSON) and /matchmaker/metrics/prometheus (Prometheus text), the squad
+ * queue's recorded traffic at /matchmaker/traces (for `npm run sim -- --trace FILE`), the player
+ * page at /play and the operator dashboard at /dashboard (both from `colyseus-matchmaker/web`),
+ * the Colyseus playground at /playground, and a front page linking them. The monitor, the metrics,
+ * the traces and the dashboard sit behind `operatorAuth` (credentials from MATCHMAKER_OPERATOR_USER /
  * MATCHMAKER_OPERATOR_PASSWORD; without them, this machine only); matchmaking request bodies are
  * bounded before they are read, and repeated errors fold into one log line per kind.
  * The tests boot this same definition.
@@ -14,14 +16,22 @@ import { playground } from "@colyseus/playground";
 import config from "@colyseus/tools";
 import { defineRoom } from "@colyseus/core";
 import { WebSocketTransport } from "@colyseus/ws-transport";
-import { aggregatingLogger, defineQueue, limitRequestBodies, matchmakerMetrics, operatorAuth } from "../src/index.js";
+import {
+  aggregatingLogger,
+  defineQueue,
+  limitRequestBodies,
+  matchmakerMetrics,
+  matchmakerTraces,
+  operatorAuth,
+} from "../src/index.js";
 import { DemoGameRoom } from "./DemoGameRoom.js";
-import { dashboardPage } from "./dashboard.js";
-import { frontPage, playPage } from "./play.js";
+import { dashboardPage, playPage } from "../src/web/index.js";
+import { frontPage } from "./front-page.js";
 
 export const rooms = {
   duel: defineQueue({ teamSize: 1, gameRoom: "demo_game", policy: "greedy", tickMs: 500 }),
-  squad: defineQueue({ teamSize: 2, gameRoom: "demo_game", policy: "greedy", tickMs: 500 }),
+  // Records its traffic for replay in the simulator (/matchmaker/traces).
+  squad: defineQueue({ teamSize: 2, gameRoom: "demo_game", policy: "greedy", tickMs: 500, trafficTrace: {} }),
   arena5: defineQueue({ teamSize: 5, gameRoom: "demo_game", policy: "greedy", tickMs: 500 }),
   // Every player must accept a found match within 15 s; the rating window widens with the wait.
   squad_ready: defineQueue({
@@ -48,6 +58,7 @@ export default config({
   initializeExpress: (app) => {
     app.use("/monitor", operatorAuth(), monitor());
     app.use("/matchmaker/metrics", operatorAuth(), matchmakerMetrics());
+    app.use("/matchmaker/traces", operatorAuth(), matchmakerTraces());
     app.use("/dashboard", operatorAuth(), dashboardPage());
     app.use("/play", playPage());
     if (process.env.NODE_ENV !== "production") app.use("/playground", playground());

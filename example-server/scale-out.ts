@@ -3,10 +3,15 @@
  * its room listings (RedisDriver) and its messages between processes (RedisPresence) through
  * Redis, and announces the address clients reach it at (`publicAddress`). Without it the server
  * stays in memory, a single process.
+ *
+ * While Redis is unreachable, joins are refused at once with the retryable code 503 and a message
+ * naming the cause (`failFastDriver`), instead of ioredis's own error after about 9.5 s.
  */
 import type { ServerOptions } from "@colyseus/core";
 import { RedisDriver } from "@colyseus/redis-driver";
 import { RedisPresence } from "@colyseus/redis-presence";
+import { Redis } from "ioredis";
+import { failFastDriver } from "../src/index.js";
 
 /** The server options scale-out adds: presence, driver and this process's public address. */
 export type ScaleOutOptions = Pick<ServerOptions, "presence" | "driver" | "publicAddress">;
@@ -23,9 +28,11 @@ export type ScaleOutOptions = Pick<ServerOptions, "presence" | "driver" | "publi
 export function scaleOutOptions(port: number, env: NodeJS.ProcessEnv = process.env): ScaleOutOptions {
   const url = env.REDIS_URL;
   if (!url) return {};
+  const listings = new Redis(url);
+  listings.on("error", () => undefined); // RedisPresence already logs the connection's errors
   return {
     presence: new RedisPresence(url),
-    driver: new RedisDriver(url),
+    driver: failFastDriver(new RedisDriver(listings), listings),
     publicAddress: env.PUBLIC_ADDRESS || `localhost:${port}`,
   };
 }

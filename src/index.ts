@@ -2,8 +2,8 @@
  * colyseus-matchmaker: matchmaking for Colyseus 0.18. What a game server needs:
  *
  * - the queue room players join (`MatchmakerRoom`, `defineQueue`) and its options;
- * - the game-room helpers (`requestBackfill`, `cancelBackfill`) and the types of what a game
- *   room receives (`MatchInfo`, `SeatOptions`);
+ * - the game-room helpers (`playerArrived`, `requestBackfill`, `cancelBackfill`) and the types of
+ *   what a game room receives (`MatchInfo`, `SeatOptions`, `NoShowReport`);
  * - the messages a client receives, as types;
  * - the queues' figures for operators (`matchmakerMetrics`, `collectMetrics`, `prometheusText`).
  *
@@ -22,6 +22,9 @@ export { MatchmakerError, type MatchmakerErrorCode } from "./core/errors.js";
 // What the spawned game room receives, and how it asks for replacement players.
 export type { MatchInfo, SeatOptions, SeatMessage } from "./colyseus/director/game-room.js";
 export { requestBackfill, cancelBackfill, type BackfillReceipt } from "./colyseus/backfill-desk.js";
+// How the game room tells the queue who entered, and learns who never did.
+export { playerArrived, type NoShowListener } from "./colyseus/director/arrivals.js";
+export type { NoShowReport, NoShowReason, WatchedSeat as NoShowPlayer } from "./colyseus/director/seat-watch.js";
 
 // Messages the queue sends to its clients.
 export type { StatusMessage, WaitingBreakdown } from "./colyseus/status.js";
@@ -29,7 +32,7 @@ export type { StatusMessage, WaitingBreakdown } from "./colyseus/status.js";
 // The operator's view of a queue: counts, percentiles and a bounded sample of the waiting tickets.
 export { QueueViewRoom, type QueueViewOptions, type SampleTicket } from "./colyseus/queue-view.js";
 export type { PartyMessage, PartyStatus } from "./colyseus/parties.js";
-export type { RemovedMessage, RemovalReason, RequeuedMessage, RequeueReason } from "./colyseus/session.js";
+export type { RemovedMessage, RemovalReason, RequeuedMessage, RequeueReason, SeatOutcome } from "./colyseus/session.js";
 export { MatchmakerState, WaitingEntry, QueueFigures } from "./colyseus/state.js";
 
 // The queues' figures, for operators.
@@ -40,6 +43,9 @@ export {
   PROMETHEUS_CONTENT_TYPE,
   type QueueMetrics,
 } from "./colyseus/metrics.js";
+
+// A queue's recorded traffic (queue option `trafficTrace`), for `npm run sim -- --trace FILE`.
+export { matchmakerTraces, type TrafficTrace } from "./colyseus/traffic-trace.js";
 
 // Server-level guards for operators: authentication, request bodies, the log.
 export {
@@ -55,3 +61,10 @@ export {
   type LoggerLike,
 } from "./server/aggregating-logger.js";
 export { limitRequestBodies, DEFAULT_MAX_BODY_BYTES, type BodyLimitOptions } from "./server/body-limit.js";
+
+// Several processes (Redis): joins that fail fast while Redis is unreachable, and the messages of
+// a durable queue (resume tokens, handover). See docs/scale-out.md.
+export { failFastDriver, type ConnectionStatus } from "./colyseus/durable/fail-fast.js";
+export { RETRY_LATER, isRetryLater } from "./colyseus/durable/unavailable.js";
+export type { ResumeMessage } from "./colyseus/durable/resume-token.js";
+export type { HandoverMessage, ResumedMessage } from "./colyseus/durable/durable-queue.js";

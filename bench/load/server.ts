@@ -17,12 +17,18 @@ import "../../example-server/node20.js";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { defineRoom, defineServer, Room, type Client } from "@colyseus/core";
 import { QueueRoom } from "colyseus";
-import { defineQueue } from "../../src/index.js";
+import { defineQueue, playerArrived, type MatchInfo } from "../../src/index.js";
 
-/** A game room with no state: the queue's seats end here. */
+/** A game room with no state: the queue's seats end here (it tells the queue who arrived, as a game should). */
 class LoadGameRoom extends Room {
   override maxClients = 4;
-  override onJoin(_client: Client): void {}
+  private match?: MatchInfo;
+  override onCreate(options: { match?: MatchInfo }): void {
+    this.match = options.match;
+  }
+  override onJoin(client: Client): void {
+    void playerArrived(this.match, client.sessionId);
+  }
 }
 
 /** A room with no state and no limit: what a connection costs Colyseus itself. */

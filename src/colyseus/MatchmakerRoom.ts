@@ -25,18 +25,37 @@ import {
   engineOptionsOf,
   parseRoomOptions,
   ROOM_OPTIONS_LABEL,
+  spawnBackoffTimingOf,
   waitEstimatorOptionsOf,
   type MatchmakerRoomOptions,
   type ResolvedRoomOptions,
 } from "../options/queue-options.js";
-import { checkJoinOptions, joinOptionsSchema, type JoinOptions, type JoinValidator } from "./join-options.js";
+import {
+  checkJoinOptions,
+  checkJoinOptionsShape,
+  joinOptionsSchema,
+  type JoinOptions,
+  type JoinValidator,
+} from "./join-options.js";
 import { asClientError, JOIN_REFUSED, toClientError } from "./client-error.js";
 import { disposeGameRoom, startGame, type SeatMessage } from "./director/game-room.js";
-import { QueueSession, type RemovedMessage, type StartResult } from "./session.js";
+import { colyseusSeatWatch } from "./director/arrivals.js";
+import { QueueSession, type RemovedMessage, type RequeueNotice, type StartResult } from "./session.js";
 import { CodeGuessLimiter } from "./code-guesses.js";
+import { processSpawnBackoffs, type SpawnBackoff } from "./spawn-backoff.js";
 import { WaitingRoster, type SampleTicket } from "./queue-view.js";
-import { withRoster, MatchmakerState, QueueFigures, showEngineStats, showWaitingBreakdown } from "./state.js";
+import {
+  countSeatOutcome,
+  withRoster,
+  MatchmakerState,
+  QueueFigures,
+  showEngineStats,
+  showWaitingBreakdown,
+} from "./state.js";
 import { FiguresRefresh, StatusNotifier, type WaitingTicket } from "./status-notifier.js";
+import { isSharedPresence, startDurability, type DurableQueue } from "./durable/durable-queue.js";
+import { roomHost } from "./durable/room-host.js";
+import { recordTraffic, registerTrace, unregisterTrace } from "./traffic-trace.js";
 
 /**
  * A matchmaking queue. Configure it with `defineRoom(MatchmakerRoom, options)` (or
@@ -84,6 +103,10 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
   /** Wrong party codes per network address: a guesser is refused for the rest of its window. */
   private readonly codeGuesses = new CodeGuessLimiter();
   private backfill!: BackfillDesk;
+  /** This process's backoff for the game room type: while it fails, no game of that type is attempted. */
+  private spawnBackoff!: SpawnBackoff;
+  /** With Redis (shared presence): the queue's lease, stored places, resume tokens and handover; absent in memory. */
+  private durable?: DurableQueue;
   /**
    * The room's timer: every `tickMs` it runs the engine (the engine's own `tick(now)` is one pass
    * of the policy, which joins, leaves and wake-ups run too).
@@ -109,7 +132,7 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
     },
   };
 
-  override onCreate(clientOptions: unknown): void {
+  override onCreate(clientOptions: unknown): void | Promise<void> {
     // `defineRoom` defaults are the queue's configuration; options of the creating client are
     // join options and must not configure the queue.
     const handlerOptions = matchMaker.getHandler(this.roomName)?.options;
@@ -119,11 +142,17 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
       }),
     ));
     this.maxMessagesPerSecond = this.config.maxMessagesPerSecond;
+    if (this.config.trafficTrace) {
+      const engine = engineOptionsOf(this.config, this.roomId);
+      const recorder = recordTraffic(this.matchmaker, engine, this.config.trafficTrace.events, this.roomName);
+      registerTrace(this.roomName, this.roomId, recorder);
+    }
     this.joinValidator = joinOptionsSchema(
       { min: this.config.rating.min, max: this.config.rating.max },
       this.config.roles,
       this.config.teamSize,
       this.matchmaker.zones,
+      this.matchmaker.latencyZones,
     );
     this.session = new QueueSession({
       matchmaker: this.matchmaker,
@@ -131,15 +160,33 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
       allowPartialParties: this.config.allowPartialParties,
       onError: (message) => logger.error(`[${this.roomName}] ${message}`),
       effects: {
-        send: (id, type, payload) => this.clients.getById(id)?.send(type, payload),
-        waiting: (ticket) => this.showWaiting(ticket),
+        send: (id, type, payload) => {
+          if (type === "seat") this.durable?.gone(id);
+          this.clients.getById(id)?.send(type, payload);
+        },
+        waiting: (ticket) => {
+          this.showWaiting(ticket);
+          this.durable?.waiting(ticket);
+        },
         notWaiting: (ticketId) => {
           this.state.waiting.delete(ticketId);
           this.status.notWaiting(ticketId);
         },
         spawn: (match) => void this.startMatch(match),
-        remove: (id, message) => this.removePlayer(id, message),
+        remove: (id, message) => {
+          this.durable?.gone(id);
+          this.removePlayer(id, message);
+        },
+        seatOutcome: (outcome, n) => {
+          countSeatOutcome(this.state.figures, outcome, n);
+          this.figuresThrottle.request();
+        },
       },
+      // Every seat is followed until its player enters the game room (`playerArrived`).
+      seatWatch: colyseusSeatWatch(this.config.gameRoom, {
+        now: () => this.now(),
+        setTimeout: (fn, ms) => this.clock.setTimeout(fn, ms),
+      }),
     });
     this.state.figures = new QueueFigures();
     this.state.figures.policy = this.matchmaker.policy.name;
@@ -168,18 +215,52 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
       { now: () => this.now(), setTimeout: (fn, ms) => this.clock.setTimeout(fn, ms) },
     );
     this.backfill = this.createBackfillDesk();
+    this.spawnBackoff = processSpawnBackoffs.of(this.config.gameRoom);
     registerQueue(this);
     this.lastSweep = this.now();
     this.heartbeat = this.clock.setInterval(() => this.onHeartbeat(), this.config.tickMs);
+    if (isSharedPresence(this.presence)) return this.startDurable();
+  }
+
+  /** Scaled out: claim the queue's lease and keep its places in presence (see `durable/`). */
+  private async startDurable(): Promise<void> {
+    const parts = { session: this.session, now: () => this.now(), runEngine: () => this.runEngine() };
+    this.durable = await startDurability(roomHost(this, parts));
+  }
+
+  /** A graceful stop: scaled out, the players are handed over with their places; in memory, as Colyseus does. */
+  override onBeforeShutdown(): void {
+    if (this.durable) void this.durable.handover("shutdown");
+    else super.onBeforeShutdown();
   }
 
   override onDispose(): void {
+    this.session?.dispose();
+    this.durable?.stop();
     unregisterQueue(this);
+    unregisterTrace(this.roomId);
     this.heartbeat?.clear();
     this.figuresThrottle?.cancel();
   }
 
-  override onAuth(_client: Client, options: unknown, context: AuthContext): JoinOptions {
+  /**
+   * Runs on the matchmaking request, before Colyseus reserves a seat: join options nested too deep
+   * or too large are refused at once (525, naming the field and the limit), where Colyseus would
+   * fail to copy them and retry for seconds. Returns true, so that `onAuth` still checks every field.
+   * A subclass with its own static `onAuth` should call this one first.
+   */
+  static override async onAuth(_token: string, options: unknown, _context: AuthContext): Promise<true> {
+    asClientError(() => checkJoinOptionsShape(options));
+    return true;
+  }
+
+  override onAuth(client: Client, options: unknown, context: AuthContext): JoinOptions | Promise<JoinOptions> {
+    if (!this.durable) return this.authorizeJoin(options, context);
+    const check = (rest: unknown) => this.authorizeJoin(rest, context);
+    return this.durable.authorize(client.sessionId, options, check, (rest) => this.validateJoin(rest));
+  }
+
+  private authorizeJoin(options: unknown, context: AuthContext): JoinOptions {
     const join = this.validateJoin(options);
     const address = context.ip ?? "unknown";
     if (join.partyCode !== undefined) {
@@ -199,6 +280,12 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
   }
 
   override onJoin(client: Client, options: unknown): void {
+    if (this.durable) this.durable.join(client.sessionId, () => this.joinSession(client, options));
+    else this.joinSession(client, options);
+    this.runEngine();
+  }
+
+  private joinSession(client: Client, options: unknown): void {
     const join = this.validateJoin(options);
     // The party may have filled up (or similar) between onAuth and here.
     asClientError(() =>
@@ -210,6 +297,7 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
             ...(join.uncertainty !== undefined ? { uncertainty: join.uncertainty } : {}),
             ...(join.roles ? { roles: join.roles } : {}),
             ...(join.playerId !== undefined ? { playerId: join.playerId } : {}),
+            ...(join.latencies ? { latencies: join.latencies } : {}),
           },
           ...(join.side ? { side: join.side } : {}),
           ...(join.zones ? { zones: join.zones } : {}),
@@ -219,7 +307,6 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
         this.now(),
       ),
     );
-    this.runEngine();
   }
 
   /**
@@ -246,6 +333,7 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
   override onLeave(client: Client): void {
     this.status.forget(client.sessionId);
     this.session.leave(client.sessionId, this.now());
+    this.durable?.gone(client.sessionId);
     this.runEngine();
   }
 
@@ -270,6 +358,7 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
       const join = checkJoinOptions(this.joinValidator, options);
       // A zone's rating band is the one rule the schema cannot see.
       this.matchmaker.checkZoneBand(join.rating, join.zones, JOIN_REFUSED);
+      this.matchmaker.checkLatencyReach(join.rating, join.latencies, join.zones, JOIN_REFUSED);
       return join;
     });
   }
@@ -281,6 +370,15 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
       this.backfill.serve(); // replacements for running games come before new games
     } catch (error) {
       logger.error(`[${this.roomName}] backfill failed:`, error);
+    }
+    if (this.spawnBackoff.blocked(now)) {
+      // The game room type is failing: no match is formed until its wait is over (the players keep
+      // waiting at their places); a ready check that times out meanwhile still does.
+      const deadline = this.session.pending.nextDeadline();
+      if (deadline !== undefined && deadline <= now) this.matchesFormed(this.session.tick(now), now);
+      this.figuresThrottle.request();
+      this.scheduleWakeup(now, this.spawnBackoff.retryAt, this.session.pending.nextDeadline());
+      return;
     }
     this.matchesFormed(this.session.tick(now), now);
     this.figuresThrottle.request();
@@ -300,9 +398,11 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
     return Date.now();
   }
 
-  /** Wake the engine at its own next deadline when that comes before the next heartbeat. */
-  private scheduleWakeup(now: number): void {
-    const at = this.session.nextWakeup(now);
+  /** Wake the engine at its own next deadline (or the earliest of `deadlines`) when that comes before the next heartbeat. */
+  private scheduleWakeup(now: number, ...deadlines: Array<number | undefined>): void {
+    const given = deadlines.filter((d) => d !== undefined && d > now) as number[];
+    const at =
+      deadlines.length > 0 ? (given.length > 0 ? Math.min(...given) : undefined) : this.session.nextWakeup(now);
     if (at === undefined || at - now >= this.config.tickMs) return;
     if (this.wakeup && this.wakeup.at <= at) return;
     this.wakeup?.cancel();
@@ -317,6 +417,13 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
   }
 
   private async startMatch(match: Match): Promise<void> {
+    const attempt = this.spawnBackoff.begin(this.now());
+    if (!attempt) {
+      // Its game room type is failing (another queue's attempt, or a ready check that completed
+      // meanwhile): the match waits with the others, its players told once.
+      this.session.spawnFailed(match.id, this.now(), this.delayNotice());
+      return;
+    }
     let seats: Map<string, SeatMessage>;
     try {
       seats = await startGame(
@@ -329,14 +436,15 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
       );
     } catch (error) {
       this.state.figures.spawnFailures++;
-      logger.error(
-        `[${this.roomName}] could not start match ${match.id} in "${this.config.gameRoom}"; re-queueing its players:`,
-        error,
-      );
-      this.session.spawnFailed(match.id, this.now());
-      this.figuresThrottle.request();
+      const now = this.now();
+      const failure = this.spawnBackoff.failed(attempt, error, now, spawnBackoffTimingOf(this.config));
+      // One line per failure; its stack only the first time in a streak.
+      logger.error(`[${this.roomName}] match ${match.id} re-queued: ${failure.logText}`);
+      this.session.spawnFailed(match.id, now, this.delayNotice(failure.retryInMs));
+      this.runEngine(); // holds matching and wakes up when the wait is over
       return;
     }
+    const streakEnded = this.spawnBackoff.succeeded();
     // Someone left while the game was being created: a game one player short helps nobody, so
     // the game is dropped and everyone still here goes back to their place in the queue.
     const gameRoomId = seats.values().next().value?.roomId;
@@ -347,6 +455,13 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
     } else if (gameRoomId) {
       this.backfill.trackMatch(match, gameRoomId);
     }
+    // Normal pace again: the players who waited out the failures are matched now, not at the next beat.
+    if (streakEnded) this.runEngine();
+  }
+
+  /** A delayed match's players hear it once per streak of failures: `requeued`, reason `spawn_failed`, with `retryInMs`. */
+  private delayNotice(retryInMs = this.spawnBackoff.waitLeft(this.now())): RequeueNotice {
+    return (playerId, notice) => (this.spawnBackoff.firstNotice(playerId) ? { ...notice, retryInMs } : undefined);
   }
 
   private showWaiting(ticket: Ticket): void {
@@ -365,6 +480,7 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
   private refreshFigures(now: number): void {
     showEngineStats(this.state.figures, this.matchmaker.stats(now));
     this.state.figures.backfillPending = this.backfill.pending;
+    this.state.figures.seatsOpen = this.session.seatWatch?.open ?? 0;
     showWaitingBreakdown(this.state.figures, this.status.breakdown());
   }
   /**
@@ -414,6 +530,21 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
     const receipt = this.backfill.request(matchId, team, count);
     this.runEngine();
     return receipt;
+  }
+
+  /**
+   * Server-side API for game rooms: `sessionId` took its seat in match `matchId` (a match's seat or
+   * a replacement seat). A game room calls it from `onJoin` with the `playerArrived(match, sessionId)`
+   * helper (a `matchMaker.remoteRoomCall`, so from any process). Untrusted arguments: answers false,
+   * never throws, for anything but a seat this queue sent and still waits for.
+   */
+  playerArrived(matchId: unknown, sessionId: unknown): boolean {
+    try {
+      return this.session.arrived(matchId, sessionId);
+    } catch (error) {
+      logger.error(`[${this.roomName}] playerArrived failed:`, error);
+      return false;
+    }
   }
 
   /** Stop seeking replacements for a match (one team, or both); returns the seats no longer sought. */

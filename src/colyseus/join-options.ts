@@ -7,6 +7,7 @@ import { MatchmakerError } from "../core/errors.js";
 import { describeIssues, unknownKeyMessage } from "../core/validation.js";
 import type { Side } from "../core/types.js";
 import type { ZoneSpec } from "../core/zones.js";
+import { MAX_REPORTED_LATENCY_MS } from "../core/zone-latency.js";
 import { PARTY_CODE_PATTERN } from "./parties.js";
 
 /**
@@ -43,6 +44,11 @@ export interface JoinOptions {
    * any string: a game that needs it verified should set it from its own authentication.
    */
   playerId?: string;
+  /**
+   * In a queue that chooses zones by latency (`maxLatencyMs`; required there, refused elsewhere):
+   * this player's latency in ms (0 to 60,000) to every zone of the queue, e.g. `{ eu: 30, us: 110 }`.
+   */
+  latencies?: Record<string, number>;
 }
 
 /** The join option `party`: `{ size }`, 2 to teamSize; refused in a 1v1 queue. */
@@ -110,6 +116,30 @@ function joinZonesSchema(queueZones: readonly ZoneSpec[] | undefined): v.Generic
 }
 
 /**
+ * The join option `latencies`: ms (0 to 60,000) to each of `latencyZones`, every one required, in
+ * a queue that chooses zones by latency; refused in any other queue.
+ */
+function joinLatenciesSchema(
+  latencyZones: readonly string[] | undefined,
+): v.GenericSchema<unknown, Record<string, number> | undefined> {
+  if (!latencyZones)
+    return v.optional(v.custom<Record<string, number>>(() => false, "this queue does not choose zones by latency"));
+  const ms = v.pipe(
+    v.number(notANumber),
+    v.finite("must be a finite number"),
+    v.minValue(0, "must not be negative"),
+    v.maxValue(MAX_REPORTED_LATENCY_MS, `must be at most ${MAX_REPORTED_LATENCY_MS}`),
+  );
+  return v.strictObject(Object.fromEntries(latencyZones.map((zone) => [zone, ms])), (issue) =>
+    issue.expected === "never"
+      ? `is not one of ${latencyZones.join(", ")}`
+      : issue.expected === "Object"
+        ? `must give the latency in ms to each of ${latencyZones.join(", ")}`
+        : "is required",
+  );
+}
+
+/**
  * The validator for one queue's join options (its rating range and, in a role queue, its roles
  * are part of the schema). `rank` is accepted as an alias of `rating`, so that clients written
  * for Colyseus's `QueueRoom` (which join with `{ rank }`) work unchanged; giving both with
@@ -120,6 +150,7 @@ export function joinOptionsSchema(
   queueRoles?: readonly string[],
   teamSize?: number,
   queueZones?: readonly ZoneSpec[],
+  latencyZones?: readonly string[],
 ) {
   const fields = v.strictObject(
     {
@@ -131,6 +162,7 @@ export function joinOptionsSchema(
       ),
       roles: joinRolesSchema(queueRoles),
       zones: joinZonesSchema(queueZones),
+      latencies: joinLatenciesSchema(latencyZones),
       party: joinPartySchema(teamSize),
       partyCode: v.optional(
         v.pipe(v.string("must be a party code"), v.regex(PARTY_CODE_PATTERN, "must be a party code")),
@@ -178,17 +210,98 @@ function pathItem(input: Record<string, unknown>, key: string): v.ObjectPathItem
 
 export type JoinValidator = ReturnType<typeof joinOptionsSchema>;
 
+/**
+ * The bounds on the shape of join options, checked before anything else reads them. Real join
+ * options are a handful of fields two levels deep; these bounds are far above that, and keep a
+ * hostile body (thousands of levels of nesting, a huge object) from costing more than a
+ * bounded walk: Colyseus copies join options with `JSON.stringify` when it reserves a seat,
+ * which fails on deep nesting and is then retried for seconds as "already full".
+ */
+export const JOIN_OPTIONS_LIMITS = {
+  /** Levels of objects and arrays, the options object itself being the first. */
+  maxDepth: 8,
+  /** Keys and array elements, counted over the whole value. */
+  maxValues: 1000,
+  /** Characters in all strings and keys together. */
+  maxChars: 16_384,
+} as const;
+
+/** Join options too deep or too large: the top-level field at fault (when one is) and what is wrong. */
+export interface JoinShapeProblem {
+  readonly field?: string;
+  readonly message: string;
+}
+
+/**
+ * Why `input` is too deep or too large to be join options (naming the field and the limit), or
+ * undefined. Iterative, and stops at the first limit passed: its cost is bounded by the limits,
+ * not by the input.
+ */
+export function joinOptionsShapeProblem(input: unknown, limits = JOIN_OPTIONS_LIMITS): JoinShapeProblem | undefined {
+  let values = 0;
+  let chars = 0;
+  const tooMany = (field: string | undefined, what: string, limit: number): JoinShapeProblem => ({
+    ...(field !== undefined ? { field } : {}),
+    message: `${field !== undefined ? `${field}: ` : ""}join options may hold at most ${limit} ${what}`,
+  });
+  // Each entry: a value, its depth (the options object is 1), and the top-level field it is in.
+  const stack: Array<[unknown, number, string | undefined]> = [[input, 1, undefined]];
+  while (stack.length > 0) {
+    const [value, depth, field] = stack.pop()!;
+    if (typeof value === "string") {
+      chars += value.length;
+      if (chars > limits.maxChars) return tooMany(field, "characters", limits.maxChars);
+      continue;
+    }
+    if (typeof value !== "object" || value === null) continue;
+    if (depth > limits.maxDepth) {
+      return {
+        ...(field !== undefined ? { field } : {}),
+        message: `${field ?? "join options"}: nested deeper than ${limits.maxDepth} levels (the join options' limit)`,
+      };
+    }
+    if (Array.isArray(value)) {
+      values += value.length;
+      if (values > limits.maxValues) return tooMany(field, "values", limits.maxValues);
+      for (const item of value) stack.push([item, depth + 1, field]);
+      continue;
+    }
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
+      values++;
+      chars += key.length;
+      if (values > limits.maxValues) return tooMany(field ?? key, "values", limits.maxValues);
+      if (chars > limits.maxChars) return tooMany(field ?? key, "characters", limits.maxChars);
+      stack.push([(value as Record<string, unknown>)[key], depth + 1, field ?? key]);
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Refuse join options too deep or too large to read, naming the field and the limit: throws
+ * `MatchmakerError("join_refused")`. {@link checkJoinOptions} runs it first; `MatchmakerRoom`'s
+ * static `onAuth` runs it on the matchmaking request, before Colyseus reserves a seat.
+ */
+export function checkJoinOptionsShape(input: unknown): void {
+  const problem = joinOptionsShapeProblem(input);
+  if (problem) throw new MatchmakerError("join_refused", problem.message, problem.field);
+}
+
 /** Parsed join options, or a message naming each bad field (see {@link checkJoinOptions} for the throwing form). */
 export function parseJoinOptions(
   validator: JoinValidator,
   input: unknown,
 ): { ok: true; value: JoinOptions } | { ok: false; message: string } {
+  const problem = joinOptionsShapeProblem(input);
+  if (problem) return { ok: false, message: problem.message };
   const result = v.safeParse(validator, input ?? {});
   return result.success ? { ok: true, value: result.output } : { ok: false, message: describeIssues(result.issues) };
 }
 
-/** Parsed join options; throws `MatchmakerError("join_refused")` whose message names each bad field. */
+/** Parsed join options; throws `MatchmakerError("join_refused")` whose message names each bad field (or a passed shape limit). */
 export function checkJoinOptions(validator: JoinValidator, input: unknown): JoinOptions {
+  checkJoinOptionsShape(input);
   const result = v.safeParse(validator, input ?? {});
   if (result.success) return result.output;
   throw new MatchmakerError("join_refused", describeIssues(result.issues), v.getDotPath(result.issues[0]) ?? undefined);

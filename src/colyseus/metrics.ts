@@ -48,6 +48,18 @@ export interface QueueMetrics {
   readonly backfillFailures: number;
   /** Replacement seats asked for and not yet filled. */
   readonly backfillPending: number;
+  /** Sent seats (a match's and replacement seats) whose player entered the game room. */
+  readonly seatsEntered: number;
+  /** Sent seats that expired unused; the player, still in the queue, went back to its original place. */
+  readonly seatsExpiredRequeued: number;
+  /** Sent seats that expired unused after the player had left the queue: it is out. */
+  readonly seatsExpiredRemoved: number;
+  /** Sent seats whose game room (or its process) was gone before the player entered; the player went back to its place. */
+  readonly seatsLostRequeued: number;
+  /** Sent seats whose game room was gone before the player entered, after the player had left the queue. */
+  readonly seatsLostRemoved: number;
+  /** Seats sent whose players have not entered yet (nor been settled). */
+  readonly seatsOpen: number;
 }
 
 /** The schema figures as `QueueMetrics` fields read them (see `QueueFigures` in state.ts). */
@@ -99,6 +111,12 @@ export function figuresToMetrics(queue: string, roomId: string, f: FiguresLike):
     backfillFilled: f.backfillFilled,
     backfillFailures: f.backfillFailures,
     backfillPending: f.backfillPending,
+    seatsEntered: f.seatsEntered,
+    seatsExpiredRequeued: f.seatsExpiredRequeued,
+    seatsExpiredRemoved: f.seatsExpiredRemoved,
+    seatsLostRequeued: f.seatsLostRequeued,
+    seatsLostRemoved: f.seatsLostRemoved,
+    seatsOpen: f.seatsOpen,
   };
 }
 
@@ -286,6 +304,24 @@ const FAMILIES: Family[] = [
     type: "gauge",
     help: "Replacement seats requested and not yet filled.",
     samples: one((m) => m.backfillPending),
+  },
+  {
+    name: "matchmaker_seats_total",
+    type: "counter",
+    help: "Sent seats by how they ended: entered, expired_requeued, expired_removed, lost_requeued, lost_removed.",
+    samples: (m) => [
+      [{ outcome: "entered" }, m.seatsEntered],
+      [{ outcome: "expired_requeued" }, m.seatsExpiredRequeued],
+      [{ outcome: "expired_removed" }, m.seatsExpiredRemoved],
+      [{ outcome: "lost_requeued" }, m.seatsLostRequeued],
+      [{ outcome: "lost_removed" }, m.seatsLostRemoved],
+    ],
+  },
+  {
+    name: "matchmaker_seats_open",
+    type: "gauge",
+    help: "Seats sent whose players have not entered the game room yet.",
+    samples: one((m) => m.seatsOpen),
   },
 ];
 

@@ -162,6 +162,23 @@ export class PartyBook {
     for (const m of party.members) if (this.byPlayer.get(m) === party) this.byPlayer.delete(m);
   }
 
+  /**
+   * Bring back a dissolved party (its seats went unused) with the `members` still here, under its
+   * id and code, in `status`; its leader leads again if still here, else the earliest member.
+   */
+  restore(party: Party, members: readonly string[], status: PartyStatus): Party {
+    const restored: Party = {
+      ...party,
+      leader: members.includes(party.leader) ? party.leader : members[0]!,
+      members: [...members],
+      status,
+    };
+    this.byId.set(restored.id, restored);
+    this.byCode.set(restored.code, restored);
+    for (const m of members) this.byPlayer.set(m, restored);
+    return restored;
+  }
+
   /** Every party, for inspection. */
   all(): IterableIterator<Party> {
     return this.byId.values();

@@ -16,17 +16,21 @@ import {
   type Member,
   type Place,
   type RemovalReason,
+  type RequeueNotice,
   type SessionEffects,
 } from "./director/tickets.js";
 import { PartyBook, type Party, type PartyMessage } from "./parties.js";
+import { SeatWatch, type SeatWatchHost, type SeatWatchOptions } from "./director/seat-watch.js";
 import { PendingMatches, type MatchFoundMessage, type PendingMatch, type ReadyCheckOptions } from "./ready-check.js";
 
 export type {
   Place,
   RemovalReason,
   RemovedMessage,
+  RequeueNotice,
   RequeueReason,
   RequeuedMessage,
+  SeatOutcome,
   SessionEffects,
 } from "./director/tickets.js";
 
@@ -53,6 +57,11 @@ export interface QueueSessionOptions {
   readonly partyCodes?: () => string;
   /** Called for internal failures that are handled but worth logging. */
   readonly onError?: (message: string) => void;
+  /**
+   * Follow every seat sent until its player enters the game room (see {@link SeatWatch}): the
+   * clock, the game-room probes and the no-show notice. Absent: a seated player stays seated.
+   */
+  readonly seatWatch?: Omit<SeatWatchHost, "settle" | "entered"> & { readonly options?: Partial<SeatWatchOptions> };
 }
 
 /**
@@ -84,6 +93,8 @@ export class QueueSession {
   readonly pending = new PendingMatches();
   /** Where every player is, and every way a matched ticket moves (seat, back to the queue, out). */
   readonly director: TicketDirector;
+  /** The seats sent and not yet taken (absent without the `seatWatch` option). */
+  readonly seatWatch?: SeatWatch;
   private readonly members: Map<string, Member>;
   private readonly effects: SessionEffects;
   private readonly readyCheck: ReadyCheckOptions | undefined;
@@ -105,6 +116,32 @@ export class QueueSession {
       onError: this.onError,
     });
     this.members = this.director.members;
+    if (options.seatWatch) {
+      const { options: watchOptions, ...host } = options.seatWatch;
+      this.seatWatch = new SeatWatch(
+        {
+          ...host,
+          onError: host.onError ?? this.onError,
+          settle: (settled, now) => this.director.settleNoShows(settled, now),
+          entered: () => this.effects.seatOutcome?.("entered", 1),
+        },
+        watchOptions,
+      );
+      this.director.seatWatch = this.seatWatch;
+    }
+  }
+
+  /**
+   * The game room reports that `sessionId` entered match `matchId` (untrusted arguments: false for
+   * anything but a seat this queue sent and still waits for).
+   */
+  arrived(matchId: unknown, sessionId: unknown): boolean {
+    return this.seatWatch?.arrived(matchId, sessionId) ?? false;
+  }
+
+  /** Stop following seats (the queue room is disposed). */
+  dispose(): void {
+    this.seatWatch?.dispose();
   }
 
   /** Why this join would be refused (a message naming the field), or undefined. */
@@ -150,6 +187,44 @@ export class QueueSession {
       member.place = "waiting";
       this.members.set(id, member);
       this.effects.waiting(ticket);
+    }
+  }
+
+  /**
+   * Players whose queue room was lost rejoined with their resume tokens: their ticket is back in
+   * matching at its original place (`ticket.enqueuedAt`). A party comes back as a party (led by
+   * the ticket's first player, with a fresh code); with `complete` false (members did not come
+   * back) it is held and its leader may `start` it. Throws {@link JoinRefused} or the engine's
+   * `MatchmakerError`, changing nothing, when a player is already here or the engine refuses it.
+   */
+  restore(ticket: Ticket, party: { readonly size: number; readonly complete: boolean } | undefined, now: number): void {
+    for (const p of ticket.players)
+      if (this.members.has(p.sessionId)) throw new JoinRefused(`player "${p.sessionId}" is already in this queue`);
+    if (!party) {
+      const player = ticket.players[0]!;
+      this.matchmaker.enqueue(ticket, now); // throws before anything changed
+      this.members.set(player.sessionId, {
+        player,
+        connected: true,
+        place: "waiting",
+        ...(ticket.side ? { side: ticket.side } : {}),
+      });
+      this.effects.waiting(ticket);
+      return;
+    }
+    const [leader, ...others] = ticket.players;
+    for (const player of ticket.players)
+      this.members.set(player.sessionId, { player, connected: true, place: "party" });
+    const restored = this.parties.create(leader!.sessionId, party.size, { side: ticket.side, zones: ticket.zones });
+    for (const p of others) this.parties.join(restored.code, p.sessionId);
+    if (!party.complete) {
+      this.director.holdParty(restored, "reconnected", "some members did not come back; the leader may start");
+      return;
+    }
+    try {
+      this.enterMatching(restored, ticket.enqueuedAt, now);
+    } catch (error) {
+      this.director.holdParty(restored, "reconnected", messageOf(error));
     }
   }
 
@@ -306,14 +381,17 @@ export class QueueSession {
       this.director.requeueMatch(pending.match.tickets, matchId, "abandoned", now);
       return "abandoned";
     }
-    this.director.seatMatch(pending.match.tickets, pending.humans, seats);
+    this.director.seatMatch(pending.match, pending.humans, seats);
     return "seated";
   }
 
-  /** The match's game room could not be created or seated: everyone still here goes back to their place. */
-  spawnFailed(matchId: string, now: number): void {
+  /**
+   * The match's game room could not be created or seated: everyone still here goes back to their
+   * place, told `requeued` (reason `spawn_failed`), or what `tell` says (e.g. only once per streak of failures).
+   */
+  spawnFailed(matchId: string, now: number, tell?: RequeueNotice): void {
     const pending = this.pending.close(matchId);
-    if (pending) this.director.requeueMatch(pending.match.tickets, matchId, "spawn_failed", now);
+    if (pending) this.director.requeueMatch(pending.match.tickets, matchId, "spawn_failed", now, tell);
   }
 
   /**

@@ -9,6 +9,7 @@ import { schema, t, type MapSchema, type SchemaType } from "@colyseus/schema";
 import type { ClassFigures, MatchmakerStats } from "../core/stats.js";
 import type { WaitingBreakdown } from "./status.js";
 import type { WaitingRoster } from "./queue-view.js";
+import type { SeatOutcome } from "./director/tickets.js";
 
 /** One waiting ticket, as the operator view (`QueueViewRoom`) lists it; players learn their own from `status`. */
 export const WaitingEntry = schema(
@@ -70,6 +71,21 @@ export const QueueFigures = schema(
     backfillFailures: t.number().default(0),
     /** Replacement seats asked for and not yet filled. */
     backfillPending: t.number().default(0),
+    /**
+     * How sent seats ended (a match's and replacement seats alike): the player entered the game
+     * room (its game room reported it with `playerArrived`)...
+     */
+    seatsEntered: t.number().default(0),
+    /** ...the reservation expired unused and the player, still in the queue, went back to its place... */
+    seatsExpiredRequeued: t.number().default(0),
+    /** ...the reservation expired unused and the player had left the queue: it is out... */
+    seatsExpiredRemoved: t.number().default(0),
+    /** ...the game room or its process was gone before the player entered; back to its place... */
+    seatsLostRequeued: t.number().default(0),
+    /** ...or out, when it had left the queue. */
+    seatsLostRemoved: t.number().default(0),
+    /** Seats sent whose players have not entered yet (nor been settled). */
+    seatsOpen: t.number().default(0),
   },
   "QueueFigures",
 );
@@ -89,6 +105,20 @@ export function withRoster(state: SchemaType<typeof MatchmakerState>, roster: Wa
   Object.defineProperty(state, "waiting", { value: roster, enumerable: false });
   return state as MatchmakerState;
 }
+
+/** Count `players` seats that ended with `outcome` in the shared figures. */
+export function countSeatOutcome(figures: QueueFigures, outcome: SeatOutcome, players: number): void {
+  const field = SEAT_OUTCOME_FIGURE[outcome];
+  figures[field] += players;
+}
+
+const SEAT_OUTCOME_FIGURE = {
+  entered: "seatsEntered",
+  expired_requeued: "seatsExpiredRequeued",
+  expired_removed: "seatsExpiredRemoved",
+  lost_requeued: "seatsLostRequeued",
+  lost_removed: "seatsLostRemoved",
+} as const satisfies Record<SeatOutcome, keyof QueueFigures>;
 
 /** Make a schema map of counts equal `values` (changed keys set, absent keys deleted). */
 export function syncCounts(map: MapSchema<number>, values: Readonly<Record<string, number>>): void {

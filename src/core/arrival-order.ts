@@ -7,16 +7,16 @@ export type ArrivalKey = RankedKey;
 export const compareArrival = compareRanked;
 
 /**
- * Tickets sorted by original enqueue time, with O(log n) insert and delete. A re-queued
- * ticket keeps its `enqueuedAt` and so lands back at its original place, ahead of newcomers.
- */
-/**
  * One sequence for every index, so that tickets with the same `enqueuedAt` held in different
  * indexes (a policy's classes, ranges) still compare in the order they were added.
  */
 let nextSeq = 0;
 
-export class ArrivalIndex {
+/**
+ * Tickets sorted by original enqueue time, with O(log n) insert and delete. A re-queued
+ * ticket keeps its `enqueuedAt` and so lands back at its original place, ahead of newcomers.
+ */
+export class ArrivalOrder {
   /**
    * Tickets are nearly always added in arrival order (the clock only moves forward; a re-queued
    * ticket is the exception). Those go to the end of an array, whose entries are only marked
@@ -28,19 +28,17 @@ export class ArrivalIndex {
   private head = 0;
   private goneInQueue = 0;
   private readonly tree: SortedTree<ArrivalKey, Ticket> = sortedTree<ArrivalKey, Ticket>(compareArrival);
-  private readonly nodes = new Map<string, ArrivalNode>();
+  private count = 0;
 
   get size(): number {
-    return this.nodes.size;
+    return this.count;
   }
 
-  has(ticketId: string): boolean {
-    return this.nodes.has(ticketId);
-  }
-
-  /** Add a ticket (a ticket already held is moved to its new position, never held twice). */
-  add(ticket: Ticket): ArrivalKey {
-    this.remove(ticket.id);
+  /**
+   * Add a ticket; returns its node, the handle {@link removeNode} takes (the caller keeps it, e.g.
+   * in its own map by ticket id, so that the order needs no map of its own).
+   */
+  addNode(ticket: Ticket): ArrivalNode {
     const seq = nextSeq++;
     const queue = this.queue;
     const last = queue.length > this.head ? queue[queue.length - 1] : undefined;
@@ -50,16 +48,19 @@ export class ArrivalIndex {
       if (this.goneInQueue > 32 && this.goneInQueue * 2 > queue.length - this.head) this.compact();
       queue.push(node);
     } else this.tree.set(keyOf(node), ticket);
-    this.nodes.set(ticket.id, node);
-    return keyOf(node);
+    this.count++;
+    return node;
   }
 
-  remove(ticketId: string): boolean {
-    const node = this.nodes.get(ticketId);
-    if (!node) return false;
-    this.nodes.delete(ticketId);
-    if (!node.inQueue) return this.tree.delete(keyOf(node));
+  /** Remove a node this order returned (once). */
+  removeNode(node: ArrivalNode): void {
+    if (node.gone) return;
     node.gone = true;
+    this.count--;
+    if (!node.inQueue) {
+      this.tree.delete(keyOf(node));
+      return;
+    }
     this.goneInQueue++;
     const queue = this.queue;
     while (this.head < queue.length && queue[this.head].gone) {
@@ -70,16 +71,17 @@ export class ArrivalIndex {
       queue.length = 0;
       this.head = 0;
     }
-    return true;
   }
 
-  get(ticketId: string): Ticket | undefined {
-    return this.nodes.get(ticketId)?.ticket;
-  }
-
-  keyOf(ticketId: string): ArrivalKey | undefined {
-    const node = this.nodes.get(ticketId);
-    return node && keyOf(node);
+  /** The oldest ticket, without a walk (undefined when empty). */
+  first(): Ticket | undefined {
+    if (this.count === 0) return undefined;
+    const queue = this.queue;
+    let i = this.head;
+    while (i < queue.length && queue[i].gone) i++;
+    if (this.tree.size === 0) return queue[i].ticket;
+    const t = this.tree.minKey()!;
+    return i < queue.length && compareNode(queue[i], t) < 0 ? queue[i].ticket : this.tree.get(t);
   }
 
   /** Newest first. */
@@ -151,11 +153,46 @@ export class ArrivalIndex {
   }
 }
 
+/** An {@link ArrivalOrder} that also finds its tickets by id. */
+export class ArrivalIndex extends ArrivalOrder {
+  private readonly nodes = new Map<string, ArrivalNode>();
+
+  has(ticketId: string): boolean {
+    return this.nodes.has(ticketId);
+  }
+
+  /** Add a ticket (a ticket already held is moved to its new position, never held twice). */
+  add(ticket: Ticket): ArrivalKey {
+    this.remove(ticket.id);
+    const node = this.addNode(ticket);
+    this.nodes.set(ticket.id, node);
+    return keyOf(node);
+  }
+
+  remove(ticketId: string): boolean {
+    const node = this.nodes.get(ticketId);
+    if (!node) return false;
+    this.nodes.delete(ticketId);
+    this.removeNode(node);
+    return true;
+  }
+
+  get(ticketId: string): Ticket | undefined {
+    return this.nodes.get(ticketId)?.ticket;
+  }
+
+  keyOf(ticketId: string): ArrivalKey | undefined {
+    const node = this.nodes.get(ticketId);
+    return node && keyOf(node);
+  }
+}
+
 /** A held ticket, its sequence number, and where it is kept (its key is `[enqueuedAt, seq]`). */
-interface ArrivalNode {
+export interface ArrivalNode {
   readonly ticket: Ticket;
   readonly seq: number;
   readonly inQueue: boolean;
+  /** Removed from its order. */
   gone: boolean;
 }
 

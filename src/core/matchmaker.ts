@@ -4,7 +4,7 @@
  * or the simulator, so both run literally the same code.
  */
 import * as v from "valibot";
-import { ArrivalIndex } from "./arrival-order.js";
+import { ArrivalOrder, type ArrivalNode } from "./arrival-order.js";
 import { assembleTeams, fitsWithBots, playersOf, type TeamSplit } from "./assembly.js";
 import { MatchmakerError } from "./errors.js";
 import { imbalanceFunction, resolveImbalance, type ImbalanceFn, type ImbalanceSpec } from "./imbalance.js";
@@ -20,6 +20,8 @@ import { plainlyValidTicket } from "./ticket-check.js";
 import { capabilitiesOf, defaultPolicy } from "../options/rules.js";
 import { parseEngineOptions, type SharedQueueOptions } from "../options/queue-options.js";
 import { resolveZones, ticketZones, ZoneRouter, type ZoneSpec } from "./zones.js";
+import { checkLatencies, LatencyZones } from "./zone-latency.js";
+import { withTargetWait } from "./target-wait.js";
 
 /** The fewest recent arrivals the side-mix flag looks at (enough to tell 0.4 choice-free from 0 by 7 standard errors). */
 const SIDE_MIX_ARRIVALS = 200;
@@ -60,6 +62,8 @@ const PlayerSchema = v.strictObject(
     ),
     roles: v.optional(v.array(v.string("must be a string"), "must be a list of role names")),
     playerId: v.optional(v.pipe(v.string(), v.minLength(1, "must not be empty"), v.maxLength(128))),
+    // Each value is checked against the queue's zones by `LatencyZones` (zone-latency.ts).
+    latencies: v.optional(v.record(v.string(), v.number())),
   },
   unknownKeyMessage,
 );
@@ -96,14 +100,22 @@ export class Matchmaker {
   private readonly imbalance: ImbalanceFn;
   private readonly matchIdPrefix: string;
   private readonly onPolicyError?: (error: MatchmakerError) => void;
-  private readonly tickets = new Map<string, Ticket>();
-  private readonly playerTicket = new Map<string, string>();
-  private readonly byArrival = new ArrivalIndex();
+  /** The waiting tickets by id, each as its node in arrival order (one map for both). */
+  private readonly tickets = new Map<string, ArrivalNode>();
+  /**
+   * Waiting players whose session id differs from their ticket's id. A player waiting in a ticket
+   * named after them (a solo, as the room makes them) is found through `tickets` instead, so the
+   * common case keeps no second map.
+   */
+  private readonly otherPlayers = new Set<string>();
+  private readonly byArrival = new ArrivalOrder();
   private readonly router: ZoneRouter;
   /** The queue's zones, when it has any. */
   readonly zones: readonly ZoneSpec[] | undefined;
   /** The zones each waiting ticket waits in (zoned queues only). */
   private readonly zonesOf = new Map<string, readonly string[]>();
+  /** With `maxLatencyMs`: each ticket's zones from its players' latencies, widening with its wait. */
+  private readonly latency: LatencyZones | undefined;
   private readonly sideMix: SideMix;
   private readonly recentWaitsBySide = new Map<string, RecentWindow>();
   private readonly recentWaitsByZone = new Map<string, RecentWindow>();
@@ -152,7 +164,20 @@ export class Matchmaker {
         : new RecentOpponents(parsed.avoidRecent, parsed.avoidRecentFallbackMs, undefined, parsed.avoidRecentMs);
     const policy = options.policy ?? defaultPolicy(this.roles);
     this.zones = options.zones === undefined ? undefined : resolveZones(options.zones);
-    const makePolicy = (): Policy =>
+    this.latency =
+      parsed.maxLatencyMs !== undefined && this.zones
+        ? new LatencyZones(
+            {
+              maxLatencyMs: parsed.maxLatencyMs,
+              ...(parsed.maxLatencyGrowthPerSecond !== undefined
+                ? { maxLatencyGrowthPerSecond: parsed.maxLatencyGrowthPerSecond }
+                : {}),
+              ...(parsed.maxLatencyCapMs !== undefined ? { maxLatencyCapMs: parsed.maxLatencyCapMs } : {}),
+            },
+            this.zones.map((z) => z.name),
+          )
+        : undefined;
+    const makeOwnPolicy = (): Policy =>
       typeof policy === "string"
         ? registry.create(
             policy,
@@ -168,6 +193,9 @@ export class Matchmaker {
             options.params,
           )
         : policy;
+    // With a target wait, each zone's policy has its patience turned by its own controller.
+    const makePolicy = (): Policy =>
+      parsed.targetWait ? withTargetWait(makeOwnPolicy(), parsed.targetWait, 2 * this.teamSize) : makeOwnPolicy();
     this.router = new ZoneRouter(this.zones, makePolicy);
     this.policy = this.router.zonePolicies.values().next().value!;
   }
@@ -175,6 +203,11 @@ export class Matchmaker {
   /** Each zone's policy instance (one entry, keyed `undefined`, in a queue without zones). */
   get zonePolicies(): ReadonlyMap<string | undefined, Policy> {
     return this.router.zonePolicies;
+  }
+
+  /** With `maxLatencyMs`: the zones players give their latencies to (every zone of the queue); else undefined. */
+  get latencyZones(): readonly string[] | undefined {
+    return this.latency?.zones;
   }
 
   /** The zones a waiting ticket waits in (undefined in a queue without zones or for an unknown ticket). */
@@ -196,7 +229,7 @@ export class Matchmaker {
   }
 
   get(ticketId: string): Ticket | undefined {
-    return this.tickets.get(ticketId);
+    return this.tickets.get(ticketId)?.ticket;
   }
 
   /** Waiting tickets, oldest first. */
@@ -225,8 +258,11 @@ export class Matchmaker {
         );
     }
     let zones: readonly string[] | undefined;
+    let allowed: readonly string[] | undefined;
     if (this.zones) {
       zones = ticketZones(ticket, this.zones);
+      // With a latency rule, only the zones all its players reach (latencies are ignored otherwise).
+      if (this.latency) [allowed, zones] = [zones, this.latency.reachable(ticket, zones, now)];
     } else if (ticket.zones && ticket.zones.length > 0) {
       throw new MatchmakerError("invalid_ticket", "invalid ticket: zones: this queue has no zones", "zones");
     }
@@ -237,12 +273,13 @@ export class Matchmaker {
     const players = ticket.players;
     for (let i = 0; i < players.length; i++) {
       const id = players[i].sessionId;
-      let twice = this.playerTicket.has(id);
+      let twice = this.otherPlayers.has(id) || (id !== ticket.id && this.namedAfter(id));
       for (let j = 0; j < i && !twice; j++) twice = players[j].sessionId === id;
       if (twice) throw new MatchmakerError("duplicate_player", `player "${id}" is already waiting`, "players");
     }
     if (zones) this.zonesOf.set(ticket.id, zones);
     this.admit(ticket, now);
+    if (allowed && zones) this.latency!.schedule(ticket, allowed, zones);
   }
 
   /**
@@ -278,6 +315,7 @@ export class Matchmaker {
    * from the policy's `poll` because it does more than ask.
    */
   tick(now: number): Match[] {
+    if (this.latency) this.widenLatency(now);
     const matches: Match[] = [];
     /** Tickets handed back to the policy this tick (each once, even if proposed in two games). */
     let handedBack: Set<string> | undefined;
@@ -291,7 +329,7 @@ export class Matchmaker {
         // Hand each still-waiting ticket back once, as the engine holds it.
         handedBack ??= new Set();
         for (const id of new Set(proposal.map((t) => t.id))) {
-          const waiting = this.tickets.get(id);
+          const waiting = this.tickets.get(id)?.ticket;
           if (waiting && !(this.zones === undefined && handedBack.has(id)))
             this.router.add(waiting, this.zonesOf.get(id), now);
           handedBack.add(id);
@@ -299,8 +337,10 @@ export class Matchmaker {
         this.onPolicyError?.(error);
         continue;
       }
+      const played = this.latency ? this.latencyZone(proposal, zone) : zone;
       for (const t of proposal) this.forget(t.id);
-      matches.push(this.record(this.buildMatch(split, proposal, 0, now, zone)));
+      const match = this.buildMatch(split, proposal, 0, now, zone);
+      matches.push(this.record(played === zone ? match : { ...match, zone: played }));
     }
     if (this.fillWithBots) matches.push(...this.botGames(now));
     return matches;
@@ -308,16 +348,18 @@ export class Matchmaker {
 
   /** When the driver should call `tick` next even if nobody joins (undefined: only on joins). */
   nextWakeup(now: number): number | undefined {
-    const policyWakeup = this.router.nextWakeup(now);
-    const oldest = this.byArrival.oldest(1).next();
-    if (!this.fillWithBots || oldest.done) return policyWakeup;
-    const botWakeup = oldest.value[1].enqueuedAt + this.maxWaitMs!;
+    let policyWakeup = this.router.nextWakeup(now);
+    const widens = this.latency?.nextAt();
+    if (widens !== undefined) policyWakeup = policyWakeup === undefined ? widens : Math.min(policyWakeup, widens);
+    const oldest = this.fillWithBots ? this.byArrival.first() : undefined;
+    if (!oldest) return policyWakeup;
+    const botWakeup = oldest.enqueuedAt + this.maxWaitMs!;
     return policyWakeup === undefined ? botWakeup : Math.min(policyWakeup, botWakeup);
   }
 
   stats(now: number): MatchmakerStats {
     const [p50WaitMs, p95WaitMs, p99WaitMs] = this.recentWaits.percentiles([50, 95, 99]);
-    const oldest = this.byArrival.oldest(1).next();
+    const oldest = this.byArrival.first();
     return {
       policy: this.policy.name,
       waitingTickets: this.tickets.size,
@@ -328,7 +370,7 @@ export class Matchmaker {
       p95WaitMs,
       p99WaitMs,
       meanImbalance: this.recentImbalance.mean(),
-      oldestWaitMs: oldest.done ? 0 : Math.max(0, now - oldest.value[1].enqueuedAt),
+      oldestWaitMs: oldest ? Math.max(0, now - oldest.enqueuedAt) : 0,
       bySide: classFigures(this.recentWaitsBySide, this.waitingBySide, ["A", "B", "any"]) as MatchmakerStats["bySide"],
       ...(this.zones
         ? {
@@ -358,24 +400,50 @@ export class Matchmaker {
   }
 
   private admit(ticket: Ticket, now: number): void {
-    this.tickets.set(ticket.id, ticket);
-    for (const p of ticket.players) this.playerTicket.set(p.sessionId, ticket.id);
+    this.tickets.set(ticket.id, this.byArrival.addNode(ticket));
+    for (const p of ticket.players) if (p.sessionId !== ticket.id) this.otherPlayers.add(p.sessionId);
     this.waitingPlayerCount += ticket.players.length;
-    this.byArrival.add(ticket);
     this.countWaiting(ticket, 1);
     this.router.add(ticket, this.zones && this.zonesOf.get(ticket.id), now);
   }
 
+  /** True when a waiting ticket is named `sessionId` and holds that player. */
+  private namedAfter(sessionId: string): boolean {
+    const named = this.tickets.get(sessionId)?.ticket;
+    if (!named) return false;
+    for (const p of named.players) if (p.sessionId === sessionId) return true;
+    return false;
+  }
+
   private forget(ticketId: string): boolean {
-    const ticket = this.tickets.get(ticketId);
-    if (!ticket) return false;
+    const node = this.tickets.get(ticketId);
+    if (!node) return false;
+    const ticket = node.ticket;
     this.tickets.delete(ticketId);
-    for (const p of ticket.players) this.playerTicket.delete(p.sessionId);
+    for (const p of ticket.players) if (p.sessionId !== ticketId) this.otherPlayers.delete(p.sessionId);
     this.waitingPlayerCount -= ticket.players.length;
-    this.byArrival.remove(ticketId);
+    this.byArrival.removeNode(node);
     this.countWaiting(ticket, -1);
     if (this.zones) this.zonesOf.delete(ticketId);
+    this.latency?.forget(ticketId);
     return true;
+  }
+
+  /** With `maxLatencyMs`: tickets whose widened maximum now reaches more zones start waiting there too. */
+  private widenLatency(now: number): void {
+    for (const { ticket, zones } of this.latency!.widen(now)) {
+      if (this.tickets.get(ticket.id)?.ticket !== ticket) continue;
+      this.zonesOf.set(ticket.id, [...this.zonesOf.get(ticket.id)!, ...zones]);
+      for (const zone of zones) addWaiting(this.waitingByZone, zone, 1, ticket.players.length);
+      this.router.add(ticket, zones, now);
+    }
+  }
+
+  /** With `maxLatencyMs`: the zone a proposed game plays in, the best-reached of those all its tickets wait in. */
+  private latencyZone(tickets: readonly Ticket[], formedIn: string | undefined): string | undefined {
+    let common = this.zonesOf.get(tickets[0].id) ?? [];
+    for (const t of tickets) common = common.filter((z) => this.zonesOf.get(t.id)?.includes(z));
+    return this.latency!.bestZone(tickets, common) ?? formedIn;
   }
 
   /** Add (+1) or take away (−1) a ticket in the per-side and per-zone waiting counts. */
@@ -393,7 +461,7 @@ export class Matchmaker {
     };
     const ids = new Set<string>();
     for (const t of proposal) {
-      if (this.tickets.get(t.id) !== t) refuse(`proposed ticket "${t.id}" is not waiting`);
+      if (this.tickets.get(t.id)?.ticket !== t) refuse(`proposed ticket "${t.id}" is not waiting`);
       if (ids.has(t.id)) refuse(`proposed ticket "${t.id}" twice`);
       ids.add(t.id);
     }
@@ -415,12 +483,12 @@ export class Matchmaker {
     const matches: Match[] = [];
     const seats = 2 * this.teamSize;
     for (;;) {
-      const oldest = this.byArrival.oldest(1).next();
-      if (oldest.done || !reachedMaxWait(oldest.value[1], this.maxWaitMs!, now)) return matches;
+      const oldest = this.byArrival.first();
+      if (!oldest || !reachedMaxWait(oldest, this.maxWaitMs!, now)) return matches;
       const chosen: Ticket[] = [];
       let players = 0;
       // In a zoned queue everyone in the game must accept one common zone, the overdue ticket's first.
-      let common = this.zonesOf.get(oldest.value[1].id);
+      let common = this.zonesOf.get(oldest.id);
       // Scanning is bounded: a pool that could fill the game would have been matched already.
       for (const [, t] of this.byArrival.oldest(BOT_GAME_SCAN_PER_SEAT * seats)) {
         const shared = common && common.filter((z) => this.zonesOf.get(t.id)!.includes(z));
@@ -450,11 +518,12 @@ export class Matchmaker {
       const split = assembleTeams([...chosen, ...bots], this.teamSize, this.imbalance, this.roleTable);
       // An invariant, not a refusal: fitsWithBots(AndRoles) chose tickets that bots can complete.
       if (!split) throw new Error(`invariant broken: bot game ${id} cannot be assembled`);
+      const played = this.latency && common ? this.latency.bestZone(chosen, common) : common?.[0];
       for (const t of chosen) {
         this.forget(t.id);
         this.router.remove(t.id);
       }
-      matches.push(this.record(this.buildMatch(split, chosen, bots.length, now, common?.[0], id)));
+      matches.push(this.record(this.buildMatch(split, chosen, bots.length, now, played, id)));
     }
   }
 
@@ -568,6 +637,28 @@ export class Matchmaker {
       ...(zones ? { zones } : {}),
     };
     ticketZones(probe, this.zones, what);
+  }
+
+  /**
+   * With `maxLatencyMs`: check that a joining player's `latencies` are complete and reach some zone
+   * it may enter (by name and rating) within the maximum. Throws `MatchmakerError("invalid_ticket",
+   * "<what>: latencies…", "latencies…")`; does nothing in a queue that does not choose zones by latency.
+   */
+  checkLatencyReach(
+    rating: number,
+    latencies: Readonly<Record<string, number>> | undefined,
+    zones: readonly string[] | undefined,
+    what = "invalid ticket",
+  ): void {
+    if (!this.latency || !this.zones) return;
+    checkLatencies(latencies, this.latency.zones, what);
+    const probe: Ticket = {
+      id: "probe",
+      players: [{ sessionId: "probe", rating, latencies: latencies! }],
+      enqueuedAt: 0,
+      ...(zones ? { zones } : {}),
+    };
+    this.latency.reachable(probe, ticketZones(probe, this.zones, what), 0, what);
   }
 }
 

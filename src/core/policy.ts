@@ -74,6 +74,13 @@ export interface Policy {
    * matched player (`MatchedPlayer.window`) so a game can scale rating changes by it.
    */
   windowOf?(ticket: Ticket, now: number): PlayerWindow | undefined;
+  /**
+   * Optional: how patient the policy is, as one factor on its configured behaviour (1: as
+   * configured; 2: waits about twice as long for a closer game). The queue's `targetWait`
+   * controller turns it online (`src/core/target-wait.ts`); a policy without it cannot be given
+   * a target wait.
+   */
+  setPatience?(patience: number, now: number): void;
 }
 
 /** The ratings a ticket may be matched with (inclusive). */

@@ -53,14 +53,15 @@ export function checkTicketRoles(
   queue: readonly string[] | RoleTable | undefined,
   what = "invalid ticket",
 ): void {
-  const refuse = (field: string, problem: string): never => {
-    throw new MatchmakerError("invalid_ticket", `${what}: ${field}: ${problem}`, field);
-  };
   if (!queue) {
-    const i = ticket.players.findIndex((p) => p.roles !== undefined);
-    if (i >= 0) refuse(`players.${i}.roles`, "this queue has no roles");
+    // The engine's hot path (every join): a plain loop, no closure.
+    const players = ticket.players;
+    for (let i = 0; i < players.length; i++) {
+      if (players[i].roles !== undefined) refuseRoles(what, `players.${i}.roles`, "this queue has no roles");
+    }
     return;
   }
+  const refuse = (field: string, problem: string): never => refuseRoles(what, field, problem);
   const table = queue instanceof RoleTable ? queue : new RoleTable(queue);
   const queueRoles = table.names;
   for (const [i, p] of ticket.players.entries()) {
@@ -78,6 +79,10 @@ export function checkTicketRoles(
     }
   }
   if (table.partyMasks(ticket).length === 0) refuse("players", "the party's members cannot each take a different role");
+}
+
+function refuseRoles(what: string, field: string, problem: string): never {
+  throw new MatchmakerError("invalid_ticket", `${what}: ${field}: ${problem}`, field);
 }
 
 /** A queue's roles by index (role i is bit i of a mask), with the masks of players and parties. */

@@ -17,6 +17,7 @@ export type SortedTree<K, V> = ISortedMap<K, V> & {
   entriesReversed(highestKey?: K, reusedArray?: (K | V)[], skipHighest?: boolean): IterableIterator<[K, V]>;
   nextLowerPair(key: K): [K, V] | undefined;
   nextHigherPair(key: K): [K, V] | undefined;
+  getPairOrNextLower(key: K, reusedArray?: [K, V]): [K, V] | undefined;
 };
 
 /** A new, empty B+tree ordered by `compare`. */

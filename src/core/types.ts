@@ -22,6 +22,11 @@ export interface Player {
    * not required to be unique among waiting players.
    */
   readonly playerId?: string;
+  /**
+   * In a queue that chooses zones by latency (`maxLatencyMs`): this player's latency (ms) to each
+   * of the queue's zones. The ticket waits in the zones all its players reach within the maximum.
+   */
+  readonly latencies?: Readonly<Record<string, number>>;
 }
 
 /**

@@ -25,6 +25,10 @@ export const DEFAULTS = {
   statusIntervalMs: 2000,
   /** Messages one client may send per second before it is disconnected: far above any honest client. */
   maxMessagesPerSecond: 20,
+  /** After a game room fails to start, the wait before the next attempt at that room type; it doubles per failure in a row. */
+  spawnRetryMs: 1000,
+  /** The longest wait between two attempts at a failing game room type (or spawnRetryMs, if longer). */
+  spawnRetryMaxMs: 30_000,
   rating: { min: 0, max: 10_000 },
   /** Recent matches the statistics cover. */
   statsWindow: 200,
@@ -43,11 +47,15 @@ export const LIMITS = {
   figuresIntervalMs: { min: 0, max: 60_000 },
   statusIntervalMs: { min: 0, max: 600_000 },
   maxMessagesPerSecond: { min: 1, max: 10_000 },
+  spawnRetryMs: { min: 10, max: 600_000 },
+  spawnRetryMaxMs: { min: 10, max: 3_600_000 },
   statsWindow: { min: 1, max: 100_000 },
   avoidRecent: { min: 1, max: 1000 },
+  maxLatencyMs: { min: 1, max: 60_000 },
   readyCheckTimeoutMs: { min: 100, max: 120_000 },
   reconnectGraceMs: { min: 0, max: 600_000 },
   waitEstimateWindow: { min: 1, max: 10_000 },
+  trafficTraceEvents: { min: 100, max: 5_000_000 },
   matchIdPrefixLength: 64,
 } as const;
 
@@ -104,6 +112,27 @@ export const ENGINE_FIELDS = {
   avoidRecent: v.optional(wholeNumber(LIMITS.avoidRecent, { integer: "must be a whole number of games" })),
   avoidRecentFallbackMs: v.optional(milliseconds(0), DEFAULTS.avoidRecentFallbackMs),
   avoidRecentMs: v.optional(milliseconds(1)),
+  maxLatencyMs: v.optional(wholeNumber(LIMITS.maxLatencyMs, { type: "must be a number of milliseconds" })),
+  maxLatencyGrowthPerSecond: v.optional(
+    v.pipe(
+      v.number("must be a number of ms per second"),
+      v.finite("must be finite"),
+      v.minValue(0, "must not be negative"),
+    ),
+  ),
+  maxLatencyCapMs: v.optional(wholeNumber(LIMITS.maxLatencyMs, { type: "must be a number of milliseconds" })),
+  targetWait: v.optional(
+    v.strictObject(
+      {
+        waitMs: milliseconds(1),
+        percentile: v.optional(
+          v.pipe(v.number("must be a number"), v.gtValue(0, "must be above 0"), v.ltValue(100, "must be below 100")),
+        ),
+        gain: v.optional(v.pipe(v.number("must be a number"), v.gtValue(0, "must be positive"), v.maxValue(1))),
+      },
+      unknownKeyMessage,
+    ),
+  ),
 };
 
 /** Options only the engine has: the room derives them (from `rating` and its roomId). */
@@ -126,6 +155,12 @@ export const ROOM_FIELDS = {
   figuresIntervalMs: v.optional(wholeNumber(LIMITS.figuresIntervalMs), DEFAULTS.figuresIntervalMs),
   statusIntervalMs: v.optional(wholeNumber(LIMITS.statusIntervalMs), DEFAULTS.statusIntervalMs),
   maxMessagesPerSecond: v.optional(wholeNumber(LIMITS.maxMessagesPerSecond), DEFAULTS.maxMessagesPerSecond),
+  spawnRetryMs: v.optional(
+    wholeNumber(LIMITS.spawnRetryMs, { type: "must be a number of milliseconds" }),
+    DEFAULTS.spawnRetryMs,
+  ),
+  // Its default depends on spawnRetryMs (see spawnBackoffTimingOf).
+  spawnRetryMaxMs: v.optional(wholeNumber(LIMITS.spawnRetryMaxMs, { type: "must be a number of milliseconds" })),
   rating: v.optional(
     ratingRange(
       v.strictObject(
@@ -150,6 +185,9 @@ export const ROOM_FIELDS = {
     DEFAULTS.reconnectGraceMs,
   ),
   allowPartialParties: v.optional(v.boolean("must be true or false"), DEFAULTS.allowPartialParties),
+  trafficTrace: v.optional(
+    v.strictObject({ events: v.optional(wholeNumber(LIMITS.trafficTraceEvents)) }, unknownKeyMessage),
+  ),
   waitEstimate: v.optional(
     v.strictObject(
       {

@@ -12,6 +12,7 @@ export {
   engineOptionsOf,
   parseEngineOptions,
   parseRoomOptions,
+  spawnBackoffTimingOf,
   waitEstimatorOptionsOf,
   type MatchmakerRoomOptions,
   type ResolvedEngineOptions,

@@ -53,6 +53,24 @@ export interface SharedQueueOptions {
   readonly avoidRecentFallbackMs?: number;
   /** With `avoidRecent`: only games of the last that many ms count (default: however old). */
   readonly avoidRecentMs?: number;
+  /**
+   * Regions by latency, in a queue with `zones` (1 to 60,000 ms): players then give their
+   * `latencies` (ms to each zone) at join, and a ticket waits in every zone all its players reach
+   * within this maximum; the match plays in the zone its players reach best among those all its
+   * tickets wait in (the smallest worst latency). Players who reach no zone are refused.
+   */
+  readonly maxLatencyMs?: number;
+  /** With `maxLatencyMs`: the maximum widens by this many ms per second a ticket waits (default 0). */
+  readonly maxLatencyGrowthPerSecond?: number;
+  /** With `maxLatencyGrowthPerSecond`: the widest the maximum gets (ms; default: without limit). */
+  readonly maxLatencyCapMs?: number;
+  /**
+   * The wait players accept: the queue turns its policy's patience online so that the mean wait
+   * (or the `percentile`-th percentile) of matched players stays at `waitMs`, and the policy's
+   * own rule makes the closest games it can within it (see `src/core/target-wait.ts`). The policy
+   * must have a patience to turn (`expanding-window`, `difference-wait`, `density-window`).
+   */
+  readonly targetWait?: { readonly waitMs: number; readonly percentile?: number; readonly gain?: number };
 }
 
 /** Configuration of one queue: the second argument of `defineRoom(MatchmakerRoom, …)` or `defineQueue`. */
@@ -75,6 +93,19 @@ export interface MatchmakerRoomOptions extends SharedQueueOptions {
    * make the queue run its engine thousands of times a second for everyone else.
    */
   maxMessagesPerSecond?: number;
+  /**
+   * After the game room fails to start (its `onCreate` throws, its seats cannot be reserved), the
+   * wait before the next attempt at that room type (ms, 10 to 600,000; default 1000); it doubles
+   * with each failure in a row, up to `spawnRetryMaxMs`. Meanwhile the queue forms no match for
+   * that room type: players keep waiting at their places, and those of a failed match hear once
+   * that it is delayed (`requeued`, reason `spawn_failed`, with `retryInMs`).
+   */
+  spawnRetryMs?: number;
+  /**
+   * The longest wait between two attempts at a failing game room type (ms, 10 to 3,600,000, at
+   * least `spawnRetryMs`; default 30,000, or `spawnRetryMs` if that is longer).
+   */
+  spawnRetryMaxMs?: number;
   /** Accepted rating range of join options (default 0 to 10,000). */
   rating?: { min?: number; max?: number };
   /** Extra options given to every spawned game room beside `match`. */
@@ -95,6 +126,12 @@ export interface MatchmakerRoomOptions extends SharedQueueOptions {
   reconnectGraceMs?: number;
   /** Whether a party leader may `start` matching before the party is complete (default false). */
   allowPartialParties?: boolean;
+  /**
+   * Record the queue's traffic (arrivals, departures, games and the engine's ticks; no player
+   * identity) in a ring buffer of `events` events (default 50,000), served to operators by
+   * `matchmakerTraces()` and replayed with `npm run sim -- --trace FILE`. Off when absent.
+   */
+  trafficTrace?: { events?: number };
   /**
    * How the `status` message's estimated wait is computed: recent waits are kept per class of
    * ticket (party size, side, zone, rating band of `bandWidth`, default a twentieth of the
@@ -174,6 +211,12 @@ export function waitEstimatorOptionsOf(config: ResolvedRoomOptions): WaitEstimat
     window: window ?? defaults.window,
     minSamples: minSamples ?? defaults.minSamples,
   };
+}
+
+/** The backoff after game-room failures for a queue's configuration (see `src/colyseus/spawn-backoff.ts`), defaults filled. */
+export function spawnBackoffTimingOf(config: ResolvedRoomOptions): { initialMs: number; maxMs: number } {
+  const initialMs = config.spawnRetryMs;
+  return { initialMs, maxMs: config.spawnRetryMaxMs ?? Math.max(DEFAULTS.spawnRetryMaxMs, initialMs) };
 }
 
 /** Parse or throw one `MatchmakerError` whose message starts with `label` once and names each bad field. */

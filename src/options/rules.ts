@@ -52,6 +52,11 @@ export interface RuleInput {
   readonly maxWaitMs?: number;
   readonly fillWithBots?: boolean;
   readonly avoidRecent?: number;
+  readonly spawnRetryMs?: number;
+  readonly spawnRetryMaxMs?: number;
+  readonly maxLatencyMs?: number;
+  readonly maxLatencyGrowthPerSecond?: number;
+  readonly maxLatencyCapMs?: number;
 }
 
 /** The first broken rule, or undefined. */
@@ -61,6 +66,14 @@ export function optionRuleProblem(
 ): OptionProblem | undefined {
   if (options.fillWithBots && options.maxWaitMs === undefined)
     return { field: "fillWithBots", message: "needs maxWaitMs" };
+  if (
+    options.spawnRetryMs !== undefined &&
+    options.spawnRetryMaxMs !== undefined &&
+    options.spawnRetryMaxMs < options.spawnRetryMs
+  )
+    return { field: "spawnRetryMaxMs", message: `must be at least spawnRetryMs (${options.spawnRetryMs})` };
+  const latency = latencyRuleProblem(options);
+  if (latency) return latency;
   const policy = options.policy ?? defaultPolicy(options.roles);
   // An unknown policy is named by the registry when the engine creates it.
   if (typeof policy === "string" && capabilities.names().includes(policy)) {
@@ -79,6 +92,20 @@ export function optionRuleProblem(
   } else if (typeof policy !== "string" && options.zones && options.zones.length > 1) {
     return { field: "zones", message: "each zone needs its own policy; give the policy by name" };
   }
+  return undefined;
+}
+
+/** The latency options' rules: they need zones, and each other in order. */
+function latencyRuleProblem(options: RuleInput): OptionProblem | undefined {
+  const { maxLatencyMs, maxLatencyGrowthPerSecond, maxLatencyCapMs } = options;
+  if (maxLatencyMs !== undefined && !options.zones)
+    return { field: "maxLatencyMs", message: "needs zones (the regions players give latencies to)" };
+  if (maxLatencyGrowthPerSecond !== undefined && maxLatencyMs === undefined)
+    return { field: "maxLatencyGrowthPerSecond", message: "needs maxLatencyMs" };
+  if (maxLatencyCapMs !== undefined && maxLatencyGrowthPerSecond === undefined)
+    return { field: "maxLatencyCapMs", message: "needs maxLatencyGrowthPerSecond" };
+  if (maxLatencyCapMs !== undefined && maxLatencyMs !== undefined && maxLatencyCapMs < maxLatencyMs)
+    return { field: "maxLatencyCapMs", message: "must not be below maxLatencyMs" };
   return undefined;
 }
 

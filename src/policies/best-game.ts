@@ -75,8 +75,8 @@ import { ratingSumDifference, type ImbalanceFn, type ResolvedImbalance } from ".
 import type { Policy, PolicyContext, PolicyDefinition, PolicyParams } from "../core/policy.js";
 import { ratingSum, type Ticket } from "../core/types.js";
 import { parseConfig, unknownKeyMessage } from "../core/validation.js";
-import { compareRanked, sortedTree, type RankedKey, type SortedTree } from "../core/sorted-tree.js";
-import { LazyHeap } from "./shared/lazy-heap.js";
+import { IndexedHeap, type HeapItem } from "./shared/indexed-heap.js";
+import { RatingOrder, type RatingLink } from "./shared/rating-order.js";
 import { RatingSumSplitter, SUM_SPLIT_LIMIT } from "./sum-split.js";
 
 /** Largest accepted (and default) window: the tickets after an anchor that its search may look at. */
@@ -168,49 +168,33 @@ function spreadLowerBound(
   return undefined;
 }
 
-/** Rating order: a party's mean rating, then the order it was added in. */
-type RatingKey = RankedKey;
-const compareRating = compareRanked;
-
-/** A waiting ticket and its anchor search's state. */
-interface Entry {
+/** A waiting ticket, its anchor search's state, and its anchor's best game (its heap entry). */
+interface Entry extends RatingLink<Entry>, HeapItem {
   readonly ticket: Ticket;
-  readonly key: RatingKey;
+  /** Position in rating order: the party's mean rating (ties: `seq`, the order of adding). */
+  readonly rating: number;
+  readonly seq: number;
   readonly seats: number;
-  readonly mean: number;
   /** Sum of the ticket's player ratings. */
   readonly sum: number;
-  /** The neighbours in rating order (the tree's order), so that windows are walked without the tree. */
-  prev: Entry | undefined;
-  next: Entry | undefined;
+  /** The ticket's side preference (copied, so that a search reads entries only). */
+  readonly side: "A" | "B" | undefined;
   alive: boolean;
-  /** Bumped whenever this anchor's candidate is recomputed or the ticket leaves. */
-  version: number;
   /** Offsets 1..reach after this anchor were looked at by its last search. */
   reach: number;
-  /** The heap entry that is current for this anchor, if its window holds a game. */
-  candidate: Candidate | undefined;
+  /** Its window changed since its last search: searched again before the next query. */
+  dirty: boolean;
+  /**
+   * The anchor's best game while it has one (then it is in the heap, keyed by the game's
+   * priority): its tickets in rating order, the anchor first. The array is the entry's own,
+   * reused by later searches.
+   */
+  members: Entry[] | undefined;
+  imbalance: number;
 }
 
-/** A heap entry: the best game found for one anchor, as of one version of that anchor. */
-interface Candidate {
-  readonly anchor: Entry;
-  readonly version: number;
-  /** The game's tickets in rating order (the anchor first). */
-  readonly members: readonly Entry[];
-  readonly imbalance: number;
-  /** Earliest `enqueuedAt` among the game's tickets (ms). */
-  readonly oldest: number;
-  /** Heap key: f, or f + beta·(oldest − epoch)/1000 when beta > 0. */
-  readonly priority: number;
-}
-
-/** A candidate stands while its anchor has not been searched again and all its tickets still wait. */
-function isLive(c: Candidate): boolean {
-  if (!c.anchor.alive || c.anchor.version !== c.version) return false;
-  for (const m of c.members) if (!m.alive) return false;
-  return true;
-}
+/** Heap order among equal priorities: the anchor's rating order. */
+const compareAnchors = (a: Entry, b: Entry): number => a.rating - b.rating || a.seq - b.seq;
 
 /** The current best candidate, as {@link BestGamePolicy.peek} reports it. */
 export interface BestGameCandidate {
@@ -230,19 +214,18 @@ export class BestGamePolicy implements Policy {
   private readonly teamSize: number;
   private readonly imbalance: ImbalanceFn;
   private readonly lowerBound: ((low: number, high: number) => number) | undefined;
-  private readonly tree: SortedTree<RatingKey, Entry> = sortedTree<RatingKey, Entry>(compareRating);
+  private readonly order = new RatingOrder<Entry>();
   private readonly byId = new Map<string, Entry>();
-  /** Scratch list of the anchors a removal affects. */
-  private readonly affected: Entry[] = [];
-  /** The lowest-rated entry (the head of the rating-order list). */
-  private head: Entry | undefined;
-  private readonly heap = new LazyHeap<Candidate>(
-    (a, b) => a.priority - b.priority || compareRating(a.anchor.key, b.anchor.key),
-    isLive,
-  );
-  /** Anchors whose current candidate is in the heap. */
-  private live = 0;
+  /** Anchors whose window changed since their last search (dirty[0..dirtyCount-1], searched before the next query). */
+  private readonly dirty: (Entry | undefined)[] = [];
+  private dirtyCount = 0;
+  /** Each anchor's best game, keyed by its priority (f, or f + beta·(oldest − epoch)/1000). */
+  private readonly heap = new IndexedHeap<Entry>(compareAnchors);
   private seq = 0;
+  /** reachCounts[r]: waiting anchors whose reach is r (new entries count at 0). */
+  private readonly reachCounts: Int32Array;
+  /** The largest reach of any waiting anchor (anchors before a change are looked at up to it). */
+  private maxReach = 0;
   private epoch: number | undefined;
   /** Imbalance evaluations made by the running search (counted through {@link countingImbalance}). */
   private evaluations = 0;
@@ -252,12 +235,19 @@ export class BestGamePolicy implements Policy {
    * from rating sums without allocating (the same splits, counted the same way).
    */
   private readonly splitter: RatingSumSplitter | undefined;
+  /** The splitter, when every search of a window of plain solos scores just its first 2k (see {@link searchBlock}). */
+  private readonly blockOnly: RatingSumSplitter | undefined;
   private readonly state: SearchState = {
     anchor: undefined,
     win: [],
     seatsBefore: [],
     chosen: [],
-    best: undefined,
+    found: false,
+    members: [],
+    memberCount: 0,
+    inPlace: false,
+    imbalance: 0,
+    priority: 0,
     steps: 0,
     lastCost: 0,
     stop: false,
@@ -271,6 +261,7 @@ export class BestGamePolicy implements Policy {
     this.threshold = options.threshold;
     this.thresholdGrowthPerSecond = options.thresholdGrowthPerSecond;
     this.beta = options.beta;
+    this.reachCounts = new Int32Array(options.window + 1);
     this.lowerBound = options.beta > 0 ? undefined : spreadLowerBound(context.imbalanceSpec, context.teamSize);
     this.splitter =
       context.imbalanceSpec?.kind === "rating-sum" &&
@@ -278,6 +269,10 @@ export class BestGamePolicy implements Policy {
       2 * context.teamSize <= SUM_SPLIT_LIMIT
         ? new RatingSumSplitter()
         : undefined;
+    // One set of 2k solos costs C(2k−1, k−1) splits + 1 evaluations; the search stops after the
+    // first set when a second would overrun the budget.
+    const blockCost = binomial(2 * this.teamSize - 1, this.teamSize - 1) + 1;
+    this.blockOnly = this.splitter && !this.lowerBound && 2 * blockCost > this.budget ? this.splitter : undefined;
     this.countingImbalance = (a, b) => {
       this.evaluations++;
       return this.imbalance(a, b);
@@ -293,65 +288,36 @@ export class BestGamePolicy implements Policy {
     this.remove(ticket.id);
     const entry = this.insert(ticket);
     // The anchors whose last search looked at the new position: their searches change.
-    let anchor = entry.prev;
-    for (let offset = 1; anchor && offset <= this.window; offset++, anchor = anchor.prev) {
-      if (offset <= anchor.reach) this.recompute(anchor);
-    }
-    this.recompute(entry);
-    this.compactIfStale();
+    this.markAnchorsBefore(entry);
+    this.markDirty(entry);
   }
 
   /**
    * Add many tickets at once (e.g. a server restoring its queue, or a benchmark): each affected
-   * anchor is searched once instead of once per ticket.
+   * anchor is searched once, at the next query.
    */
   addMany(tickets: readonly Ticket[]): void {
-    for (const t of tickets) this.remove(t.id);
-    const added = tickets.map((t) => this.insert(t));
-    if (added.length * 2 >= this.tree.size) {
-      // Mostly new: search every anchor once and heapify.
-      const candidates: Candidate[] = [];
-      for (const [, anchor] of this.tree.entries()) {
-        const c = this.recompute(anchor, false);
-        if (c) candidates.push(c);
-      }
-      this.heap.init(candidates);
-      return;
-    }
-    const dirty = new Set<Entry>(added);
-    for (const entry of added) for (const anchor of this.anchorsBefore(entry, () => true)) dirty.add(anchor);
-    for (const anchor of dirty) this.recompute(anchor);
-    this.compactIfStale();
+    for (const t of tickets) this.add(t);
   }
 
   remove(ticketId: string): void {
     const entry = this.byId.get(ticketId);
     if (!entry) return;
     // The anchors whose last search looked at this position (found before it is unlinked).
-    const affected = this.affected;
-    affected.length = 0;
-    let anchor = entry.prev;
-    for (let offset = 1; anchor && offset <= this.window; offset++, anchor = anchor.prev) {
-      if (offset <= anchor.reach) affected.push(anchor);
-    }
-    this.tree.delete(entry.key);
-    this.unlink(entry);
+    this.markAnchorsBefore(entry);
+    this.setReach(entry, 0);
+    this.reachCounts[0]--; // it no longer counts
+    this.order.remove(entry);
     this.byId.delete(ticketId);
     entry.alive = false;
-    entry.version++;
-    if (entry.candidate) {
-      entry.candidate = undefined;
-      this.live--;
-    }
-    for (let i = 0; i < affected.length; i++) this.recompute(affected[i]);
-    affected.length = 0;
-    this.compactIfStale();
+    this.heap.delete(entry);
+    entry.members = undefined;
   }
 
   poll(now: number): Ticket[][] {
     const games: Ticket[][] = [];
     for (let top = this.top(); top && this.qualifiesAt(top) <= now; top = this.top()) {
-      const tickets = top.members.map((m) => m.ticket);
+      const tickets = top.members!.map(ticketOf);
       for (const t of tickets) this.remove(t.id);
       games.push(tickets);
     }
@@ -371,17 +337,18 @@ export class BestGamePolicy implements Policy {
     const top = this.top();
     return (
       top && {
-        tickets: top.members.map((m) => m.ticket),
+        tickets: top.members!.map(ticketOf),
         imbalance: top.imbalance,
-        priority: top.priority,
-        oldestEnqueuedAt: top.oldest,
+        priority: this.heap.keyOf(top),
+        oldestEnqueuedAt: oldestOf(top.members!),
       }
     );
   }
 
-  /** Heap entries held, live and stale (for tests and benchmarks). */
+  /** Candidates held in the heap: one per anchor whose window holds a game (for tests and benchmarks). */
   get heapSize(): number {
-    return this.heap.length;
+    this.flush();
+    return this.heap.size;
   }
 
   /**
@@ -389,135 +356,224 @@ export class BestGamePolicy implements Policy {
    * and `nextWakeup` compare through this one expression, so a driver woken at the returned time
    * finds the game due.
    */
-  private qualifiesAt(c: Candidate): number {
+  private qualifiesAt(c: Entry): number {
     if (c.imbalance <= this.threshold) return -Infinity;
     if (this.thresholdGrowthPerSecond <= 0) return Infinity;
-    return c.oldest + (1000 * (c.imbalance - this.threshold)) / this.thresholdGrowthPerSecond;
+    return oldestOf(c.members!) + (1000 * (c.imbalance - this.threshold)) / this.thresholdGrowthPerSecond;
   }
 
-  /** The best live candidate. */
-  private top(): Candidate | undefined {
+  /** The anchor of the best game, after searching every anchor whose window changed. */
+  private top(): Entry | undefined {
+    this.flush();
     return this.heap.peek();
+  }
+
+  /**
+   * Mark the anchors before `entry` whose last search looked at its position (offset ≤ reach).
+   * No anchor reaches further than the largest reach held, so the walk stops there.
+   */
+  private markAnchorsBefore(entry: Entry): void {
+    const limit = this.maxReach;
+    let anchor = entry.prev;
+    for (let offset = 1; anchor && offset <= limit; offset++, anchor = anchor.prev) {
+      if (offset <= anchor.reach) this.markDirty(anchor);
+    }
+  }
+
+  /** Record an anchor's new reach, keeping the count of anchors per reach and the largest. */
+  private setReach(anchor: Entry, reach: number): void {
+    const counts = this.reachCounts;
+    counts[anchor.reach]--;
+    counts[reach]++;
+    anchor.reach = reach;
+    if (reach > this.maxReach) this.maxReach = reach;
+    else while (this.maxReach > 0 && counts[this.maxReach] === 0) this.maxReach--;
+  }
+
+  private markDirty(anchor: Entry): void {
+    if (anchor.dirty) return;
+    anchor.dirty = true;
+    this.dirty[this.dirtyCount++] = anchor;
+  }
+
+  /** Search again every anchor whose window changed (each once, however many changes it saw). */
+  private flush(): void {
+    const dirty = this.dirty;
+    for (let i = 0; i < this.dirtyCount; i++) {
+      const anchor = dirty[i]!;
+      dirty[i] = undefined;
+      anchor.dirty = false;
+      if (anchor.alive) this.recompute(anchor);
+    }
+    this.dirtyCount = 0;
   }
 
   private insert(ticket: Ticket): Entry {
     this.epoch ??= ticket.enqueuedAt;
     const sum = ratingSum(ticket);
-    const mean = sum / ticket.players.length;
     const entry: Entry = {
       ticket,
-      key: [mean, this.seq++],
+      rating: sum / ticket.players.length,
+      seq: this.seq++,
       seats: ticket.players.length,
-      mean,
       sum,
+      side: ticket.side,
       prev: undefined,
       next: undefined,
+      heapIndex: -1,
       alive: true,
-      version: 0,
       reach: 0,
-      candidate: undefined,
+      dirty: false,
+      members: undefined,
+      imbalance: 0,
     };
-    this.tree.set(entry.key, entry);
+    this.order.insert(entry);
     this.byId.set(ticket.id, entry);
-    // Link it between its neighbours in rating order.
-    const lower = this.tree.nextLowerPair(entry.key)?.[1];
-    const higher = lower ? lower.next : this.head;
-    entry.prev = lower;
-    entry.next = higher;
-    if (lower) lower.next = entry;
-    else this.head = entry;
-    if (higher) higher.prev = entry;
+    this.reachCounts[0]++;
     return entry;
   }
 
-  private unlink(entry: Entry): void {
-    const { prev, next } = entry;
-    if (prev) prev.next = next;
-    else this.head = next;
-    if (next) next.prev = prev;
-    entry.prev = entry.next = undefined;
-  }
-
-  /** The anchors among the `window` tickets before `entry` (nearest first) that `pick` selects, given their offset to it. */
-  private anchorsBefore(entry: Entry, pick: (offset: number, anchor: Entry) => boolean): Entry[] {
-    const found: Entry[] = [];
-    let anchor = entry.prev;
-    for (let offset = 1; anchor && offset <= this.window; offset++, anchor = anchor.prev) {
-      if (pick(offset, anchor)) found.push(anchor);
+  /** Search the anchor's window again and put its best game in the heap (or take it out). */
+  private recompute(anchor: Entry): void {
+    const s = this.state;
+    if (!this.search(anchor)) {
+      this.heap.delete(anchor);
+      anchor.members = undefined;
+      return;
     }
-    return found;
-  }
-
-  /** Search the anchor's window again; its previous heap entry becomes stale. */
-  private recompute(anchor: Entry, push = true): Candidate | undefined {
-    const old = anchor.candidate;
-    // The search builds its candidate for the next version of the anchor.
-    const best = this.search(anchor);
-    // The same game as before: its heap entry stays current (no new entry, nothing goes stale).
-    if (old && best && sameGame(old, best)) return old;
-    anchor.version++;
-    if (old) {
-      anchor.candidate = undefined;
-      this.live--;
+    if (!s.inPlace) {
+      const found = s.members;
+      const n = s.memberCount;
+      let members = anchor.members;
+      if (!members || members.length !== n) anchor.members = members = new Array<Entry>(n);
+      for (let i = 0; i < n; i++) members[i] = found[i];
     }
-    if (best) {
-      anchor.candidate = best;
-      this.live++;
-      if (push) this.heap.push(best);
-    }
-    return best;
-  }
-
-  /** Rebuild the heap from the live candidates once stale entries exceed half of them (amortized O(window) per operation). */
-  private compactIfStale(): void {
-    this.heap.compact(this.live, 1024, 0.5);
+    anchor.imbalance = s.imbalance;
+    this.heap.set(anchor, s.priority);
   }
 
   /**
    * The best game whose lowest-rated ticket is `anchor`, among the tickets at offsets 1..window
-   * after it, scored in order of the furthest offset used (see the module comment); sets
-   * `anchor.reach` to how far the search looked.
+   * after it, scored in order of the furthest offset used (see the module comment), left in the
+   * search state; false when there is none. Records in `anchor.reach` how far the search looked.
    */
-  private search(anchor: Entry): Candidate | undefined {
+  private search(anchor: Entry): boolean {
+    this.state.inPlace = false;
+    if (this.blockOnly) {
+      const found = this.searchBlock(anchor, this.blockOnly);
+      if (found !== undefined) return found;
+    }
+    if (this.teamSize === 1 && this.splitter) return this.searchPairs(anchor);
     const k = this.teamSize;
     const seats = 2 * k;
     const s = this.state;
     s.anchor = anchor;
-    s.win.length = 0;
-    s.win.push(anchor);
-    s.seatsBefore.length = 0;
-    s.seatsBefore.push(0, anchor.seats);
-    s.chosen.length = 0;
-    s.best = undefined;
+    const win = s.win;
+    const seatsBefore = s.seatsBefore;
+    win[0] = anchor;
+    seatsBefore[0] = 0;
+    seatsBefore[1] = anchor.seats;
+    s.found = false;
     s.steps = 0;
     s.lastCost = 0;
     s.stop = false;
     this.evaluations = 0;
-    anchor.reach = this.window;
+    let reach = this.window;
+    const anchorA = sideSeats(anchor, "A");
+    const anchorB = sideSeats(anchor, "B");
     let last: Entry | undefined = anchor;
     for (let j = 1; j <= this.window; j++) {
       last = last.next;
-      if (!last) break;
-      const bestSoFar = s.best as Candidate | undefined; // set by score(), which TypeScript cannot see
-      if (bestSoFar && this.lowerBound && this.lowerBound(anchor.mean, last.mean) >= bestSoFar.priority) {
-        anchor.reach = j;
+      if (!last) {
+        // The list ends here: a ticket added at this offset (or before) changes the search.
+        reach = j;
         break;
       }
-      s.win.push(last);
-      s.seatsBefore.push(s.seatsBefore[j] + last.seats);
+      if (s.found && this.lowerBound && this.lowerBound(anchor.rating, last.rating) >= s.priority) {
+        reach = j;
+        break;
+      }
+      win[j] = last;
+      seatsBefore[j + 1] = seatsBefore[j] + last.seats;
       const total = anchor.seats + last.seats;
-      const sizeA = sideSeats(anchor, "A") + sideSeats(last, "A");
-      const sizeB = sideSeats(anchor, "B") + sideSeats(last, "B");
+      const sizeA = anchorA + sideSeats(last, "A");
+      const sizeB = anchorB + sideSeats(last, "B");
       if (total <= seats && sizeA <= k && sizeB <= k) this.visit(j, 1, total, sizeA, sizeB);
       if (s.stop) {
-        anchor.reach = j;
+        reach = j;
         break;
       }
     }
-    const best = s.best;
+    this.setReach(anchor, reach);
     s.anchor = undefined;
-    s.best = undefined;
-    return best;
+    // Hold no entry beyond the search (a removed ticket must not be kept alive by the scratch).
+    for (let i = 0; i <= this.window && win[i] !== undefined; i++) win[i] = undefined!;
+    return s.found;
+  }
+
+  /**
+   * {@link search} when it is known to score exactly one set, the 2k consecutive tickets from
+   * the anchor, and stop there (offset 2k − 1): the rating-sum imbalance without a lower bound,
+   * a budget that one more such set would overrun, and 2k plain solos (no side) from the anchor.
+   * Then the general search visits no other set (fewer than 2k seats before offset 2k − 1) and
+   * scores this one as here. Returns undefined when the window is not such a block.
+   */
+  private searchBlock(anchor: Entry, splitter: RatingSumSplitter): boolean | undefined {
+    const n = 2 * this.teamSize;
+    const s = this.state;
+    let e: Entry | undefined = anchor;
+    splitter.reset();
+    for (let i = 0; i < n; i++, e = e.next) {
+      if (!e || e.seats !== 1 || e.side !== undefined) return undefined;
+      splitter.add(e.sum, 1, undefined);
+    }
+    splitter.solve(this.teamSize);
+    // The game's tickets go straight into the anchor's own array (recompute then copies nothing).
+    let members = anchor.members;
+    if (!members || members.length !== n) anchor.members = members = new Array<Entry>(n);
+    e = anchor;
+    for (let i = 0; i < n; i++, e = e!.next) members[i] = e!;
+    s.inPlace = true;
+    const f = splitter.best;
+    s.found = true;
+    s.imbalance = f;
+    s.priority = this.beta > 0 ? f + (this.beta * (oldestOf(members) - this.epoch!)) / 1000 : f;
+    s.memberCount = n;
+    this.setReach(anchor, n - 1);
+    return true;
+  }
+
+  /**
+   * {@link search} for 1v1 with the rating-sum imbalance: the candidate sets are the pairs
+   * (anchor, offset j), j = 1, 2, ..., each scored by {@link scorePair} unless both tickets are
+   * bound to one side (the general search then skips the offset), with the same stops (the lower
+   * bound, the budget, the end of the list) and so the same result and reach.
+   */
+  private searchPairs(anchor: Entry): boolean {
+    const s = this.state;
+    s.found = false;
+    s.stop = false;
+    this.evaluations = 0;
+    let reach = this.window;
+    let last: Entry | undefined = anchor;
+    for (let j = 1; j <= this.window; j++) {
+      last = last.next;
+      if (!last) {
+        reach = j;
+        break;
+      }
+      if (s.found && this.lowerBound && this.lowerBound(anchor.rating, last.rating) >= s.priority) {
+        reach = j;
+        break;
+      }
+      if (anchor.side === undefined || anchor.side !== last.side) this.scorePair(anchor, last); // (s.chosen is empty)
+      if (s.stop) {
+        reach = j;
+        break;
+      }
+    }
+    this.setReach(anchor, reach);
+    return s.found;
   }
 
   /** Choose among win[i..j-1] the tickets that fill the game beside the anchor and win[j]. */
@@ -525,7 +581,7 @@ export class BestGamePolicy implements Policy {
     const s = this.state;
     if (s.stop) return;
     // Search steps: generous beside the evaluations once a game is found, bounded before.
-    const stepCap = this.budget === Infinity ? Infinity : (s.best ? 16 : 256) * this.budget + 64 * this.window;
+    const stepCap = this.budget === Infinity ? Infinity : (s.found ? 16 : 256) * this.budget + 64 * this.window;
     if (++s.steps > stepCap) {
       s.stop = true;
       return;
@@ -564,80 +620,102 @@ export class BestGamePolicy implements Policy {
     // set's only, so the anchor's reach is this offset.
     if (this.evaluations + s.lastCost > this.budget) s.stop = true;
     if (!split) return;
-    let oldest = Infinity;
-    for (const t of tickets) if (t.enqueuedAt < oldest) oldest = t.enqueuedAt;
-    const f = split.imbalance;
-    const priority = this.beta > 0 ? f + (this.beta * (oldest - this.epoch!)) / 1000 : f;
-    if (!s.best || priority < s.best.priority) {
-      s.best = { anchor, version: anchor.version + 1, members, imbalance: f, oldest, priority };
-    }
+    this.keep(anchor, last, split.imbalance);
   }
 
-  /** {@link score} for the rating-sum imbalance: the same splits, scored from sums, no arrays unless the set wins. */
+  /** {@link score} for the rating-sum imbalance: the same splits, scored from sums, no arrays. */
   private scoreSums(last: Entry, splitter: RatingSumSplitter): void {
     const s = this.state;
     const anchor = s.anchor!;
     const chosen = s.chosen;
+    if (this.teamSize === 1) return this.scorePair(anchor, last);
     splitter.reset();
-    splitter.add(anchor.sum, anchor.seats, anchor.ticket.side);
-    let oldest = anchor.ticket.enqueuedAt;
+    splitter.add(anchor.sum, anchor.seats, anchor.side);
     for (let i = 0; i < chosen.length; i++) {
       const e = chosen[i];
-      splitter.add(e.sum, e.seats, e.ticket.side);
-      if (e.ticket.enqueuedAt < oldest) oldest = e.ticket.enqueuedAt;
+      splitter.add(e.sum, e.seats, e.side);
     }
-    splitter.add(last.sum, last.seats, last.ticket.side);
-    if (last.ticket.enqueuedAt < oldest) oldest = last.ticket.enqueuedAt;
+    splitter.add(last.sum, last.seats, last.side);
     const splits = splitter.solve(this.teamSize);
     if (splits === 0) return; // cannot be assembled: not scored, as canAssemble would say
     // The assembly's evaluations: one per split, and one for the split it returns.
     s.lastCost = splits + 1;
     this.evaluations += s.lastCost;
     if (this.evaluations + s.lastCost > this.budget) s.stop = true;
-    const f = splitter.best;
-    const priority = this.beta > 0 ? f + (this.beta * (oldest - this.epoch!)) / 1000 : f;
-    if (!s.best || priority < s.best.priority) {
-      s.best = {
-        anchor,
-        version: anchor.version + 1,
-        members: membersOf(anchor, chosen, last),
-        imbalance: f,
-        oldest,
-        priority,
-      };
+    this.keep(anchor, last, splitter.best);
+  }
+
+  /**
+   * {@link scoreSums} for two solos (1v1): one split, unless both are bound to the same side,
+   * with the value computed as the splitter computes it, |2·(team A's sum) − total|.
+   */
+  private scorePair(anchor: Entry, last: Entry): void {
+    const s = this.state;
+    if (anchor.side !== undefined && anchor.side === last.side) return; // no split: not scored
+    const onA = anchor.side === "B" || last.side === "A" ? last.sum : anchor.sum;
+    const f = Math.abs(2 * onA - (anchor.sum + last.sum));
+    s.lastCost = 2;
+    this.evaluations += 2;
+    if (this.evaluations + 2 > this.budget) s.stop = true;
+    this.keep(anchor, last, f);
+  }
+
+  /** Keep the scored set (the anchor, the chosen tickets, `last`) if it beats the anchor's best so far. */
+  private keep(anchor: Entry, last: Entry, f: number): void {
+    const s = this.state;
+    let priority = f;
+    if (this.beta > 0) {
+      let oldest = Math.min(anchor.ticket.enqueuedAt, last.ticket.enqueuedAt);
+      for (const e of s.chosen) if (e.ticket.enqueuedAt < oldest) oldest = e.ticket.enqueuedAt;
+      priority = f + (this.beta * (oldest - this.epoch!)) / 1000;
     }
+    if (s.found && !(priority < s.priority)) return;
+    s.found = true;
+    s.priority = priority;
+    s.imbalance = f;
+    const chosen = s.chosen;
+    const members = s.members;
+    members[0] = anchor;
+    for (let i = 0; i < chosen.length; i++) members[i + 1] = chosen[i];
+    members[chosen.length + 1] = last;
+    s.memberCount = chosen.length + 2;
   }
 }
 
 const ticketOf = (e: Entry): Ticket => e.ticket;
 
-/** The anchor, the chosen tickets and the last one, as one new array (no spread). */
-function membersOf(anchor: Entry, chosen: readonly Entry[], last: Entry): Entry[] {
-  const members = new Array<Entry>(chosen.length + 2);
-  members[0] = anchor;
-  for (let i = 0; i < chosen.length; i++) members[i + 1] = chosen[i];
-  members[chosen.length + 1] = last;
-  return members;
+/** n choose r. */
+function binomial(n: number, r: number): number {
+  let c = 1;
+  for (let i = 1; i <= r; i++) c = (c * (n - r + i)) / i;
+  return Math.round(c);
 }
 
-/** True when two candidates of one anchor are the same game with the same priority. */
-function sameGame(a: Candidate, b: Candidate): boolean {
-  if (a.priority !== b.priority || a.imbalance !== b.imbalance || a.members.length !== b.members.length) return false;
-  for (let i = 0; i < a.members.length; i++) if (a.members[i] !== b.members[i]) return false;
-  return true;
-}
+const sideSeats = (e: Entry, side: "A" | "B"): number => (e.side === side ? e.seats : 0);
 
-const sideSeats = (e: Entry, side: "A" | "B"): number => (e.ticket.side === side ? e.seats : 0);
+/** Earliest `enqueuedAt` among a game's tickets (the first `count` of `members`; ms). */
+function oldestOf(members: readonly Entry[], count = members.length): number {
+  let oldest = Infinity;
+  for (let i = 0; i < count; i++) if (members[i].ticket.enqueuedAt < oldest) oldest = members[i].ticket.enqueuedAt;
+  return oldest;
+}
 
 /** Scratch state of the running anchor search (one search runs at a time). */
 interface SearchState {
   anchor: Entry | undefined;
-  /** win[0] is the anchor, win[j] the ticket at offset j. */
+  /** win[0] is the anchor, win[j] the ticket at offset j (written by index: no length changes). */
   readonly win: Entry[];
   /** seatsBefore[i] = seats of win[0..i-1]. */
   readonly seatsBefore: number[];
   readonly chosen: Entry[];
-  best: Candidate | undefined;
+  /** The search found a game so far: the best one's tickets (members[0..memberCount-1]) and figures follow. */
+  found: boolean;
+  readonly members: Entry[];
+  memberCount: number;
+  /** The search wrote the game straight into the anchor's `members` (not into `members` here). */
+  inPlace: boolean;
+  imbalance: number;
+  priority: number;
   steps: number;
   /** Imbalance evaluations the last scored set took. */
   lastCost: number;

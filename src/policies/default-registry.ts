@@ -5,6 +5,7 @@
 import { PolicyRegistry, type PolicyCapability } from "../core/policy.js";
 import { bestGame } from "./best-game.js";
 import { brackets } from "./brackets.js";
+import { densityWindow } from "./density-window.js";
 import { differenceWait } from "./difference-wait.js";
 import { expandingWindow } from "./expanding-window.js";
 import { greedy } from "./greedy.js";
@@ -13,6 +14,7 @@ import { patient } from "./patient.js";
 import { periodic } from "./periodic.js";
 import { roles } from "./roles.js";
 import { fifo, lifo, packing, twoQueue } from "./service-orders.js";
+import { weightedPairing } from "./weighted-pairing.js";
 
 /**
  * The registry an engine uses when `MatchmakerOptions.policies` is absent: the built-in policies.
@@ -33,6 +35,8 @@ export const defaultPolicies = new PolicyRegistry([
   roles,
   expandingWindow,
   brackets,
+  weightedPairing,
+  densityWindow,
 ]);
 
 /**

@@ -35,11 +35,14 @@ export class DifferenceWaitPolicy implements Policy {
   private readonly groups = new Set<TentativeGroup>();
   private readonly groupOf = new Map<string, TentativeGroup>();
   private readonly scale: number;
+  /** `fWait` times the patience a target wait set (tentative games formed from then on). */
+  private fWait: number;
 
   constructor(
     private readonly context: PolicyContext,
-    private readonly fWait: number,
+    private readonly configuredFWait: number,
   ) {
+    this.fWait = configuredFWait;
     const range = context.ratingRange ?? { min: 0, max: 1 };
     this.scale = range.max - range.min;
   }
@@ -49,6 +52,11 @@ export class DifferenceWaitPolicy implements Policy {
     let next: Ticket | undefined = ticket;
     for (let steps = 0; next && steps <= this.groupOf.size + this.loose.size + 1; steps++) next = this.place(next, now);
     if (next) this.loose.set(next.id, next);
+  }
+
+  /** Target wait: tentative games formed from now on stay open `patience` times longer than configured. */
+  setPatience(patience: number): void {
+    this.fWait = this.configuredFWait * patience;
   }
 
   remove(ticketId: string): void {

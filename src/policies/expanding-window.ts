@@ -65,7 +65,9 @@ export interface ExpandingWindowOptions {
 
 export class ExpandingWindowPolicy extends SweepMatcher {
   readonly name = "expanding-window";
-  readonly rule: WindowRule;
+  /** The window rule in force (its growth divided by the patience a target wait set). */
+  rule: WindowRule;
+  private readonly configured: ExpandingWindowOptions;
   private readonly ranks: RatingRanks | undefined;
   private latestArrival = -Infinity;
   /** Percentile windows: arrivals not yet folded into the distribution. */
@@ -74,12 +76,19 @@ export class ExpandingWindowPolicy extends SweepMatcher {
   constructor(context: PolicyContext, options: ExpandingWindowOptions) {
     super(context, options.budget);
     this.rule = new WindowRule(options);
+    this.configured = options;
     this.ranks = options.unit === "percentile" ? RatingRanks.recent(options.population) : undefined;
   }
 
   /** The ticket's window at `now`: the game room learns how far it had to grow. */
   windowOf(ticket: Ticket, now: number): PlayerWindow {
     return { unit: this.rule.unit, initial: this.rule.initial, width: this.rule.width(now - ticket.enqueuedAt) };
+  }
+
+  /** Target wait: windows grow `patience` times slower than configured (every ticket rescans). */
+  setPatience(patience: number, now: number): void {
+    this.rule = new WindowRule({ ...this.configured, growthPerSecond: this.configured.growthPerSecond / patience });
+    this.rescanAll(Math.max(now, this.lastNow));
   }
 
   protected override distance(from: number, to: number): number {

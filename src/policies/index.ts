@@ -33,3 +33,11 @@ export {
 export { brackets, BracketsPolicy, type BracketsOptions } from "./brackets.js";
 export { SweepMatcher, DEFAULT_WINDOW_BUDGET } from "./shared/sweep-matcher.js";
 export { WindowRule, type WindowRuleOptions, type WindowUnit } from "./shared/window-rule.js";
+export {
+  weightedPairing,
+  WeightedPairingPolicy,
+  weightedPairingOptions,
+  seededRandom,
+  KERNEL_CUTOFF_SD,
+  type WeightedPairingOptions,
+} from "./weighted-pairing.js";

@@ -61,17 +61,13 @@ export class RatingSumSplitter {
   /** Score every split that fills team A with `teamSize` players; returns the number of splits. */
   solve(teamSize: number): number {
     const n = this.free;
-    const remaining = this.remaining;
-    remaining[n] = 0;
-    for (let i = n - 1; i >= 0; i--) remaining[i] = remaining[i + 1] + this.sizes[i];
     this.splits = 0;
     this.best = Infinity;
     const need = teamSize - this.seatsA;
     if (need < 0) return 0;
     const mirror = !this.forced && n > 0;
     if (this.solos && need <= n) {
-      // Solos: the splits are the need-subsets (with the first ticket on A when mirrored), read
-      // from a table of index lists in the same (lexicographic) order as the search visits them.
+      // Solos: the splits are the need-subsets (with the first ticket on A when mirrored).
       const first = mirror ? 1 : 0;
       const take = mirror ? need - 1 : need;
       if (take < 0) return 0;
@@ -80,7 +76,8 @@ export class RatingSumSplitter {
         this.best = Math.abs(2 * base - this.total);
         return (this.splits = 1);
       }
-      // Each subset is read as ceil(take/2) codes into a table of pair sums (and single sums).
+      // Each subset is summed as ceil(take/2) pair sums (a last single sum when take is odd),
+      // added to `base` in order: (base + p(a0, a1)) + p(a2, a3) + ...
       const m = n - first;
       const sums = this.sums;
       const pairs = this.pairs;
@@ -89,10 +86,17 @@ export class RatingSumSplitter {
         pairs[i * PAIR + SUM_SPLIT_LIMIT] = si;
         for (let j = i + 1; j < m; j++) pairs[i * PAIR + j] = si + sums[first + j];
       }
-      const table = pairCodes(m, take);
-      const width = (take + 1) >> 1;
       const total = this.total;
       let best = Infinity;
+      if (take <= 4) {
+        // The small subsets (every game up to 5v5) by nested loops, in the same arithmetic.
+        if (take > m) return 0;
+        this.best = smallSubsets(pairs, m, take, base, total);
+        this.splits = BINOMIAL[m][take];
+        return this.splits;
+      }
+      const table = pairCodes(m, take);
+      const width = (take + 1) >> 1;
       if (width === 2) {
         for (let c = 0; c < table.length; c += 2) {
           const value = Math.abs(2 * (base + pairs[table[c]] + pairs[table[c + 1]]) - total);
@@ -110,6 +114,9 @@ export class RatingSumSplitter {
       this.splits = table.length / width;
       return this.splits;
     }
+    const remaining = this.remaining;
+    remaining[n] = 0;
+    for (let i = n - 1; i >= 0; i--) remaining[i] = remaining[i + 1] + this.sizes[i];
     this.visit(0, need, this.sumA, mirror);
     return this.splits;
   }
@@ -128,8 +135,53 @@ export class RatingSumSplitter {
   }
 }
 
+/**
+ * The least |2·(base + subset sum) − total| over the `take`-subsets (take ≤ 4) of m tickets,
+ * from the pair-sum table, each subset summed as (base + p(a, b)) + p(c, d) (or + s(c)).
+ */
+function smallSubsets(pairs: Float64Array, m: number, take: number, base: number, total: number): number {
+  let best = Infinity;
+  if (take === 1) {
+    for (let a = 0; a < m; a++) {
+      const value = Math.abs(2 * (base + pairs[a * PAIR + SUM_SPLIT_LIMIT]) - total);
+      if (value < best) best = value;
+    }
+    return best;
+  }
+  for (let a = 0; a < m; a++) {
+    for (let b = a + 1; b < m; b++) {
+      const ab = base + pairs[a * PAIR + b];
+      if (take === 2) {
+        const value = Math.abs(2 * ab - total);
+        if (value < best) best = value;
+      } else if (take === 3) {
+        for (let c = b + 1; c < m; c++) {
+          const value = Math.abs(2 * (ab + pairs[c * PAIR + SUM_SPLIT_LIMIT]) - total);
+          if (value < best) best = value;
+        }
+      } else {
+        for (let c = b + 1; c < m; c++) {
+          const row = c * PAIR;
+          for (let d = c + 1; d < m; d++) {
+            const value = Math.abs(2 * (ab + pairs[row + d]) - total);
+            if (value < best) best = value;
+          }
+        }
+      }
+    }
+  }
+  return best;
+}
+
 /** Row length of the pair-sum table: one column per ticket and one for "no partner". */
 const PAIR = SUM_SPLIT_LIMIT + 1;
+
+/** BINOMIAL[n][r] = n choose r, for n up to SUM_SPLIT_LIMIT. */
+const BINOMIAL: readonly (readonly number[])[] = Array.from({ length: SUM_SPLIT_LIMIT + 1 }, (_, n) => {
+  const row = [1];
+  for (let r = 1; r <= n; r++) row.push((row[r - 1] * (n - r + 1)) / r);
+  return row;
+});
 
 const codeTables = new Map<number, Int16Array>();
 

@@ -39,3 +39,22 @@ export {
   type SchlupTable3Options,
   type SeedMean,
 } from "./schlup-table3.js";
+export {
+  checkTrace,
+  compareMatches,
+  gameKey,
+  matchKey,
+  replayExact,
+  replayTrace,
+  traceTicket,
+  type GameKey,
+  type ReplayOverride,
+  type ReplayResult,
+} from "./replay.js";
+export type {
+  TrafficTrace,
+  TraceEvent,
+  TraceArrival,
+  TracePlayer,
+  TraceEngineOptions,
+} from "../colyseus/traffic-trace.js";

@@ -9,6 +9,8 @@ import { reportTable } from "./report.js";
 import { runRequest, type Progress } from "./run.js";
 import { defaultPolicies } from "../policies/default-registry.js";
 import { runTable3, TABLE3_USAGE } from "./schlup-table3-cli.js";
+import { GRID_USAGE, runGrid } from "./schlup-table3-grid-cli.js";
+import { runTrace, TRACE_USAGE } from "./trace-cli.js";
 
 /** A progress bar on stderr, shown only once a run has taken a second. */
 function progressBar(unit = "arrivals"): { progress: Progress; stop: () => void } {
@@ -40,13 +42,39 @@ function progressBar(unit = "arrivals"): { progress: Progress; stop: () => void 
 
 export async function main(argv: readonly string[]): Promise<number> {
   if (argv.includes("--help") || argv.includes("-h")) {
-    console.log(`${USAGE.replace("{policies}", defaultPolicies.names().join(", "))}\n\n${TABLE3_USAGE}`);
+    console.log(
+      `${USAGE.replace("{policies}", defaultPolicies.names().join(", "))}\n\n${TABLE3_USAGE}\n\n${GRID_USAGE}\n\n${TRACE_USAGE}`,
+    );
     return 0;
   }
   if (argv.includes("--schlup-table3")) {
     const { progress, stop } = progressBar("simulations");
     try {
       return runTable3(argv, (done, total) => progress(done, total, "Schlup's Table 3"));
+    } finally {
+      stop();
+    }
+  }
+  if (argv.includes("--schlup-grid")) {
+    const { progress, stop } = progressBar("simulations");
+    try {
+      return runGrid(argv, (done, total) => progress(done, total, "a x tau_max grid"));
+    } finally {
+      stop();
+    }
+  }
+  if (argv.includes("--target-wait-scenarios")) {
+    const { runScenario, TARGET_WAIT_SCENARIOS, againstQueueRoom, scenariosText } =
+      await import("./target-wait-scenarios.js");
+    const results = TARGET_WAIT_SCENARIOS.map((s) => runScenario(s, { gain: 0.06 }));
+    const rows = [...againstQueueRoom(10), ...againstQueueRoom(2)];
+    console.log(argv.includes("--json") ? JSON.stringify({ results, rows }) : scenariosText(results, rows));
+    return 0;
+  }
+  if (argv.includes("--trace")) {
+    const { progress, stop } = progressBar("runs");
+    try {
+      return await runTrace(argv, (done, total) => progress(done, total, "replays"));
     } finally {
       stop();
     }

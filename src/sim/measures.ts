@@ -40,6 +40,8 @@ export interface Measures {
   readonly wuCostPerTime: number;
   /** Arrivals still waiting when the run ended. */
   readonly unmatched: number;
+  /** With latency profiles: the mean latency (ms) of human players to the zone they played in; else null. */
+  readonly meanLatency: number | null;
 }
 
 /** Schlup's eq. (1) for one game: f·q + Σ τ/τ_max, a bot counting q = 1 and τ = τ_max. */
@@ -95,6 +97,8 @@ export function measure(trace: SimulationTrace, options: MeasureOptions): Measur
   let bots = 0;
   let schlup = 0;
   let wuImbalanceCost = 0;
+  let latencySum = 0;
+  let latencyCount = 0;
   const seats = 2 * options.teamSize;
   for (const m of games) {
     imbalance += m.quality.imbalance;
@@ -110,6 +114,17 @@ export function measure(trace: SimulationTrace, options: MeasureOptions): Measur
         addClass(`party:${t.players.length}`, wait);
         addClass(`side:${t.side ?? "any"}`, wait);
         if (t.zones) addClass(`zone:${t.zones.join("+")}`, wait);
+        const latencies = t.players[i].latencies;
+        if (latencies && m.zone !== undefined) {
+          addClass(
+            `from:${Object.entries(latencies)
+              .map(([z, ms]) => `${z}=${ms}`)
+              .join("+")}`,
+            wait,
+          );
+          latencySum += latencies[m.zone];
+          latencyCount++;
+        }
       }
     }
   }
@@ -135,5 +150,6 @@ export function measure(trace: SimulationTrace, options: MeasureOptions): Measur
     schlupCostPerGame: options.maxWaitMs === undefined ? null : schlup / (games.length || 1),
     wuCostPerTime: (waits.reduce((s, w) => s + w, 0) + wuImbalanceCost) / span,
     unmatched: trace.unmatched.length,
+    meanLatency: latencyCount > 0 ? latencySum / latencyCount : null,
   };
 }

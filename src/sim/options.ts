@@ -8,6 +8,7 @@ import { resolveImbalance, type ImbalanceSpec } from "../core/imbalance.js";
 import { defaultPolicies } from "../policies/default-registry.js";
 import { LIMITS } from "../options/fields.js";
 import type { SkillModel, TrafficModel, Weighted } from "./traffic.js";
+import { MAX_REPORTED_LATENCY_MS, type LatencyRule } from "../core/zone-latency.js";
 
 export interface SimulationRequest {
   readonly policy: string;
@@ -27,6 +28,8 @@ export interface SimulationRequest {
   readonly seed: number;
   /** `--avoid-recent N` [`--avoid-recent-fallback T` seconds]: the engine's recent-opponent avoidance. */
   readonly avoidRecent?: { readonly games: number; readonly fallbackMs?: number; readonly withinMs?: number };
+  /** `--max-latency MS` [`--max-latency-growth`, `--max-latency-cap`], with `--latencies`: zones by latency. */
+  readonly latency?: LatencyRule;
   readonly opt: boolean;
   readonly json: boolean;
   readonly plot?: string;
@@ -65,6 +68,12 @@ export const USAGE = `usage: npm run sim -- --policy NAME [options]
   --avoid-recent N         avoid rematches within each player's last N games
   --avoid-recent-fallback T   seconds after which a rematch is accepted (default 30)
   --avoid-recent-span T    only games of the last T seconds count
+  --latencies Z=MS+Z=MS:W,...   where players play from: latency profiles (ms to each zone) by
+                           weight, e.g. eu=20+us=140:0.45,eu=140+us=20:0.45,eu=70+us=60:0.1;
+                           the queue's zones are the profiles' zones (needs --max-latency)
+  --max-latency MS         a ticket waits in every zone it reaches within MS
+  --max-latency-growth R   the maximum widens by R ms per second of waiting
+  --max-latency-cap MS     the widest the maximum gets
   --sweep KEY=V1,V2,...    run the policy once per parameter value
   --opt                    also solve the offline optimum (team size 1, needs --max-wait)
   --json                   print one JSON object as the last line
@@ -98,6 +107,10 @@ export function parseSimulationArgs(argv: readonly string[]): SimulationRequest 
         "avoid-recent": { type: "string" },
         "avoid-recent-fallback": { type: "string" },
         "avoid-recent-span": { type: "string" },
+        latencies: { type: "string" },
+        "max-latency": { type: "string" },
+        "max-latency-growth": { type: "string" },
+        "max-latency-cap": { type: "string" },
         sweep: { type: "string" },
         opt: { type: "boolean" },
         json: { type: "boolean" },
@@ -174,6 +187,21 @@ export function parseSimulationArgs(argv: readonly string[]): SimulationRequest 
             ? { withinMs: positive("--avoid-recent-span", o["avoid-recent-span"]) * 1000 }
             : {}),
         };
+  const latencies = o.latencies === undefined ? undefined : parseLatencies(o.latencies);
+  if (latencies && zones) throw new UsageError("--latencies: the zones come from the profiles; leave out --zones");
+  if (latencies && o["max-latency"] === undefined) throw new UsageError("--latencies: needs --max-latency");
+  for (const flag of ["max-latency", "max-latency-growth", "max-latency-cap"] as const) {
+    if (o[flag] !== undefined && !latencies) throw new UsageError(`--${flag}: needs --latencies`);
+  }
+  const latency: LatencyRule | undefined = latencies && {
+    maxLatencyMs: integer("--max-latency", o["max-latency"]!, 1, MAX_REPORTED_LATENCY_MS),
+    ...(o["max-latency-growth"] !== undefined
+      ? { maxLatencyGrowthPerSecond: nonNegative("--max-latency-growth", o["max-latency-growth"]) }
+      : {}),
+    ...(o["max-latency-cap"] !== undefined
+      ? { maxLatencyCapMs: integer("--max-latency-cap", o["max-latency-cap"], 1, MAX_REPORTED_LATENCY_MS) }
+      : {}),
+  };
   if (o.opt && maxWait === undefined)
     throw new UsageError("--opt: needs --max-wait (the optimum's bots join after tau_max)");
   return {
@@ -187,6 +215,7 @@ export function parseSimulationArgs(argv: readonly string[]): SimulationRequest 
       skill,
       sides,
       ...(zones ? { zones } : {}),
+      ...(latencies ? { latencies } : {}),
       ...(o.community !== undefined ? { community: integer("--community", o.community, 2, 10_000_000) } : {}),
     },
     ...(maxWait !== undefined ? { maxWait } : {}),
@@ -197,11 +226,31 @@ export function parseSimulationArgs(argv: readonly string[]): SimulationRequest 
     ...(o.warmup !== undefined ? { warmup: integer("--warmup", o.warmup, 0, 10_000_000) } : {}),
     seed: o.seed === undefined ? 1 : integer("--seed", o.seed, 0, 2 ** 31 - 1),
     ...(avoidRecent ? { avoidRecent } : {}),
+    ...(latency ? { latency } : {}),
     opt: o.opt ?? false,
     json: o.json ?? false,
     ...(o.plot !== undefined ? { plot: o.plot } : {}),
     ...(sweep ? { sweep } : {}),
   };
+}
+
+/** `eu=20+us=140:0.45,...`: latency profiles by weight, each naming the same zones. */
+function parseLatencies(text: string): Weighted<Readonly<Record<string, number>>>[] {
+  const profiles = weights("--latencies", text, (s) => {
+    const profile: Record<string, number> = {};
+    for (const pair of s.split("+")) {
+      const [zone, ms] = keyValue("--latencies", pair);
+      if (!/^[\w-]{1,64}$/.test(zone)) throw new UsageError(`--latencies: "${zone}" is not a zone name`);
+      if (zone in profile) throw new UsageError(`--latencies: "${s}" names ${zone} twice`);
+      profile[zone] = integer(`--latencies ${zone}`, ms, 0, MAX_REPORTED_LATENCY_MS);
+    }
+    return profile;
+  });
+  const zones = Object.keys(profiles[0].value).sort().join(",");
+  for (const p of profiles)
+    if (Object.keys(p.value).sort().join(",") !== zones)
+      throw new UsageError(`--latencies: every profile gives a latency to the same zones (${zones})`);
+  return profiles;
 }
 
 /**
@@ -268,14 +317,15 @@ function weights<T>(option: string, text: string, value: (s: string) => T): Weig
   return items;
 }
 
-function keyValue(option: string, text: string): [string, string] {
+/** `KEY=VALUE` split at the first `=`; throws `UsageError` naming `option` without a key. */
+export function keyValue(option: string, text: string): [string, string] {
   const at = text.indexOf("=");
   if (at <= 0) throw new UsageError(`${option}: "${text}" is not KEY=VALUE`);
   return [text.slice(0, at), text.slice(at + 1)];
 }
 
 /** Numbers as numbers, true/false as booleans, anything else (e.g. "auto") as text. */
-function parseValue(text: string): unknown {
+export function parseValue(text: string): unknown {
   if (text === "true" || text === "false") return text === "true";
   const n = Number(text);
   return text.trim() !== "" && Number.isFinite(n) ? n : text;
@@ -301,6 +351,14 @@ function nonNegative(option: string, text: string): number {
 
 function integer(option: string, text: string, min: number, max: number): number {
   const n = finite(option, text);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new UsageError(`${option}: must be a whole number from ${min} to ${max}, got ${text}`);
+  return n;
+}
+
+/** A whole number in [min, max] for a subcommand's option (anything else is refused with that range). */
+export function wholeInRange(option: string, text: string, min: number, max: number): number {
+  const n = Number(text);
   if (!Number.isInteger(n) || n < min || n > max)
     throw new UsageError(`${option}: must be a whole number from ${min} to ${max}, got ${text}`);
   return n;

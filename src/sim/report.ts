@@ -23,6 +23,7 @@ export function reportTable(reports: readonly SimulationReport[]): string {
   row("mean spread", (r) => fixed(r.meanSpread));
   row("Schlup cost / game", (r) => fixed(r.schlupCostPerGame));
   row("Wu cost / time", (r) => fixed(r.wuCostPerTime));
+  if (reports.some((r) => r.meanLatency !== null)) row("mean latency ms", (r) => fixed(r.meanLatency, 1));
   if (reports.some((r) => r.ratioToOpt !== undefined)) {
     row("optimum cost / game", (r) => fixed(r.optCostPerGame));
     row("ratio to optimum", (r) => fixed(r.ratioToOpt));

@@ -51,6 +51,7 @@ function runOne(
     ...(request.duration !== undefined ? { durationMs: request.duration * 1000 } : {}),
     seed: request.seed,
     ...(request.avoidRecent ? { avoidRecent: request.avoidRecent } : {}),
+    ...(request.latency ? { latency: request.latency } : {}),
     onProgress: (done, total) => progress?.(done, total, label),
   });
   const scale = ratingScale(request.traffic.skill);

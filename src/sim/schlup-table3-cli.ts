@@ -4,7 +4,7 @@
  */
 import { parseArgs } from "node:util";
 import Table from "cli-table3";
-import { UsageError } from "./options.js";
+import { UsageError, wholeInRange } from "./options.js";
 import {
   SCHLUP_POLICIES,
   SCHLUP_TABLE2,
@@ -44,18 +44,11 @@ export function parseTable3Args(argv: readonly string[]): Table3Request {
   }
   return {
     options: {
-      tickets: whole("--tickets", values.tickets ?? "2000", 100, 1_000_000),
-      seeds: whole("--seeds", values.seeds ?? "6", 2, 1000),
+      tickets: wholeInRange("--tickets", values.tickets ?? "2000", 100, 1_000_000),
+      seeds: wholeInRange("--seeds", values.seeds ?? "6", 2, 1000),
     },
     json: values.json ?? false,
   };
-}
-
-function whole(option: string, text: string, min: number, max: number): number {
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < min || n > max)
-    throw new UsageError(`${option}: must be a whole number from ${min} to ${max}, got ${text}`);
-  return n;
 }
 
 const pct = (measured: number, paper: number) =>

@@ -63,18 +63,26 @@ export interface SchlupTable3Options {
   readonly tickets: number;
   /** Independent arrival sequences per setting (seeds 1..seeds). */
   readonly seeds: number;
+  /** The first seed (default 1): seeds firstSeed..firstSeed + seeds − 1, e.g. for a sample independent of a documented run. */
+  readonly firstSeed?: number;
   readonly tauMax?: number;
   /** Limit the run to some policies or settings (default: all). */
   readonly policies?: readonly SchlupPolicy[];
   readonly settings?: readonly SchlupSetting[];
   /** Override the grids (e.g. a narrower one for a quick test). */
   readonly grids?: Partial<Record<SchlupPolicy, SchlupGrid>>;
+  /**
+   * Other registered policies to run beside Schlup's, on the same arrivals and cost, each with
+   * its grid (`{ values: [undefined] }`: the policy's defaults, no sweep).
+   */
+  readonly others?: Readonly<Record<string, SchlupGrid>>;
   readonly onProgress?: (done: number, total: number) => void;
 }
 
 /** One policy in one setting: every swept value's mean ratio, and the best. */
 export interface SchlupCell {
-  readonly policy: SchlupPolicy;
+  /** One of Schlup's four, or one of `others`. */
+  readonly policy: string;
   readonly setting: string;
   /** Mean over seeds of cost / OPT cost, per swept value (in grid order). */
   readonly sweep: ReadonlyArray<{ readonly value: unknown; readonly ratio: number }>;
@@ -129,9 +137,11 @@ export function schlupTraffic(setting: SchlupSetting, tickets: number): TrafficM
 
 export function schlupTable3(options: SchlupTable3Options): SchlupTable3 {
   const tauMax = options.tauMax ?? 5;
-  const policies = options.policies ?? SCHLUP_POLICIES;
+  const others = options.others ?? {};
+  const policies: string[] = [...(options.policies ?? SCHLUP_POLICIES), ...Object.keys(others)];
   const settings = options.settings ?? SCHLUP_TABLE2;
-  const grid = (p: SchlupPolicy) => options.grids?.[p] ?? SCHLUP_GRIDS[p];
+  const grid = (p: string): SchlupGrid =>
+    others[p] ?? options.grids?.[p as SchlupPolicy] ?? SCHLUP_GRIDS[p as SchlupPolicy];
   const total = settings.length * options.seeds * policies.reduce((n, p) => n + grid(p).values.length, 0);
   let done = 0;
   const cells: SchlupCell[] = [];
@@ -143,7 +153,8 @@ export function schlupTable3(options: SchlupTable3Options): SchlupTable3 {
     const ratios = new Map(policies.map((p) => [p, grid(p).values.map(() => [] as number[])]));
     const costs = new Map(policies.map((p) => [p, grid(p).values.map(() => [] as number[])]));
     const optPerGame: number[] = [];
-    for (let seed = 1; seed <= options.seeds; seed++) {
+    const firstSeed = options.firstSeed ?? 1;
+    for (let seed = firstSeed; seed < firstSeed + options.seeds; seed++) {
       let optimum: number | undefined;
       for (const policy of policies) {
         const { key, values } = grid(policy);

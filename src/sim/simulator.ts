@@ -2,10 +2,11 @@
  * The discrete-event simulator: seeded arrivals drive the same `Matchmaker` the room runs.
  * Events are arrivals and the engine's own wake-ups (`nextWakeup`), taken in time order.
  */
-import { Matchmaker } from "../core/matchmaker.js";
+import { Matchmaker, type MatchmakerOptions } from "../core/matchmaker.js";
 import type { ImbalanceFn, ImbalanceSpec } from "../core/imbalance.js";
 import type { PolicyParams, PolicyRegistry } from "../core/policy.js";
 import type { Match } from "../core/types.js";
+import type { LatencyRule } from "../core/zone-latency.js";
 import type { MatchmakerStats } from "../core/stats.js";
 import { arrivals, ratingScale, zoneNames, type Arrival, type TrafficModel } from "./traffic.js";
 
@@ -26,6 +27,12 @@ export interface SimulationConfig {
   readonly seed?: number;
   /** Recent-opponent avoidance (the engine's `avoidRecent`; meaningful with a traffic `community`). */
   readonly avoidRecent?: { readonly games: number; readonly fallbackMs?: number; readonly withinMs?: number };
+  /** With `traffic.latencies`: the queue's maximum latency (and its widening), which zones by latency. */
+  readonly latency?: LatencyRule;
+  /** The queue option `targetWait`: hold this wait by turning the policy's patience. */
+  readonly targetWait?: { readonly waitMs: number; readonly percentile?: number; readonly gain?: number };
+  /** Called with the engine once it exists (e.g. to record its traffic). */
+  readonly onEngine?: (engine: Matchmaker, options: MatchmakerOptions) => void;
   /** Called now and then with the arrivals so far and the planned total (if known). */
   readonly onProgress?: (arrived: number, total: number | undefined) => void;
 }
@@ -47,7 +54,7 @@ const MAX_IDLE_WAKEUPS = 10_000;
 
 export function simulate(config: SimulationConfig): SimulationTrace {
   const maxWaitMs = config.maxWaitMs;
-  const engine = new Matchmaker({
+  const options: MatchmakerOptions = {
     teamSize: config.teamSize,
     policy: config.policy,
     params: config.params ?? {},
@@ -61,8 +68,12 @@ export function simulate(config: SimulationConfig): SimulationTrace {
       : {}),
     ...(config.avoidRecent?.withinMs !== undefined ? { avoidRecentMs: Math.round(config.avoidRecent.withinMs) } : {}),
     statsWindow: 1,
-    ...(config.traffic.zones ? { zones: zoneNames(config.traffic)! } : {}),
-  });
+    ...(config.traffic.zones || config.traffic.latencies ? { zones: zoneNames(config.traffic)! } : {}),
+    ...(config.latency ?? {}),
+    ...(config.targetWait ? { targetWait: config.targetWait } : {}),
+  };
+  const engine = new Matchmaker(options);
+  config.onEngine?.(engine, options);
   const limit = config.tickets ?? (config.durationMs === undefined ? 20_000 : Infinity);
   const endOfArrivals = config.durationMs ?? Infinity;
   const stream = arrivals(config.traffic, config.seed ?? 1);

@@ -27,6 +27,13 @@ export interface TrafficModel {
    * (with `arrivals: "regular"`, the k-th ticket comes when k are expected).
    */
   readonly rising?: { readonly from: number; readonly over: number };
+  /**
+   * A rate that follows a profile: piecewise linear through `points` ([seconds, tickets per
+   * second], times increasing), constant before the first and after the last point, or repeating
+   * every `period` seconds (a daily cycle). Poisson arrivals only (thinning at the profile's
+   * highest rate); `rate` is then unused.
+   */
+  readonly profile?: RateProfile;
   readonly parties: ReadonlyArray<Weighted<number>>;
   readonly skill: SkillModel;
   /** `undefined` is a choice-free ticket. */
@@ -38,11 +45,37 @@ export interface TrafficModel {
    * with one fixed rating and `playerId`), so rematches can happen; absent: every arrival is new.
    */
   readonly community?: number;
+  /**
+   * Where players play from: each ticket draws one latency profile (ms to each zone) for all its
+   * players, for a queue that chooses zones by latency (the queue's zones are the profiles' keys).
+   */
+  readonly latencies?: ReadonlyArray<Weighted<Readonly<Record<string, number>>>>;
+}
+
+/** A piecewise-linear arrival rate over time (see {@link TrafficModel.profile}). */
+export interface RateProfile {
+  readonly points: ReadonlyArray<readonly [seconds: number, rate: number]>;
+  readonly period?: number;
+}
+
+/** The profile's rate (tickets per second) at `seconds`. */
+export function profileRate(profile: RateProfile, seconds: number): number {
+  const points = profile.points;
+  const t = profile.period ? ((seconds % profile.period) + profile.period) % profile.period : seconds;
+  if (t <= points[0][0]) return points[0][1];
+  for (let i = 1; i < points.length; i++) {
+    const [t1, r1] = points[i];
+    if (t <= t1) {
+      const [t0, r0] = points[i - 1];
+      return t1 === t0 ? r1 : r0 + ((r1 - r0) * (t - t0)) / (t1 - t0);
+    }
+  }
+  return points[points.length - 1][1];
 }
 
 /** The queue's zones implied by a zone mix: every zone any ticket accepts, in order of first mention. */
 export function zoneNames(model: TrafficModel): string[] | undefined {
-  if (!model.zones) return undefined;
+  if (!model.zones) return model.latencies && [...new Set(model.latencies.flatMap((l) => Object.keys(l.value)))];
   return [...new Set(model.zones.flatMap((z) => z.value))];
 }
 
@@ -63,8 +96,15 @@ export function* arrivals(model: TrafficModel, seed: number): Generator<Arrival,
   // arrivals so far) is mapped back to real time by inverting the cumulative rate.
   const clock = model.rising && risingClock(model.rate, model.rising);
   let operational = 0;
+  const peak = model.profile && Math.max(...model.profile.points.map((p) => p[1]));
+  if (model.profile && (model.arrivals !== "poisson" || !(peak! > 0)))
+    throw new RangeError("rate profile: Poisson arrivals and a positive peak rate only");
   for (let index = 0; ; index++) {
-    if (clock) {
+    if (model.profile) {
+      // Thinning: candidates at the peak rate, each kept with probability rate(t) / peak.
+      do time += random.exponential(peak!);
+      while (random.uniform() * peak! >= profileRate(model.profile, time));
+    } else if (clock) {
       operational += model.arrivals === "poisson" ? random.exponential(1) : 1;
       time = clock(operational);
     } else time += model.arrivals === "poisson" ? random.exponential(model.rate) : 1 / model.rate;
@@ -80,9 +120,11 @@ export function* arrivals(model: TrafficModel, seed: number): Generator<Arrival,
     }
     const side = random.weighted(model.sides);
     const zones = model.zones && random.weighted(model.zones);
+    // Drawn only when the model has them, so every other traffic keeps its stream.
+    const latencies = model.latencies && random.weighted(model.latencies);
     const ticket: Ticket = {
       id: `t${index}`,
-      players,
+      players: latencies ? players.map((p) => ({ ...p, latencies })) : players,
       enqueuedAt: time * 1000,
       ...(side ? { side } : {}),
       ...(zones ? { zones } : {}),

@@ -2,7 +2,8 @@
 /**
  * The player page in a real browser: Debian's Chromium driven by puppeteer-core. Four pages join
  * the example server's `squad_ready` queue (2v2 with a ready check), two of them as a party by
- * code; all accept the ready check and land in one demo game room, the party on one side.
+ * code; all accept the ready check and land in one demo game room, the party on one side. A tab
+ * whose queue connection closes as in a deploy (handover, 4001) rejoins by itself.
  * Screenshots are kept in test-artifacts/browser/.
  *
  * Without Chromium these tests are skipped, loudly, except under CI=true, where that fails.
@@ -103,6 +104,41 @@ describe.skipIf(!haveChromium)("the player page in Chromium", () => {
     expect(games.map((g) => g.side)).toEqual(["B", "A"]);
     expect(games.map((g) => g.you)).toEqual(["You play side B in zone eu.", "You play side A in zone eu."]);
     for (const p of [first, second]) await p.browserContext().close();
+  });
+
+  it("a queue connection closed by a deploy (handover, 4001) is rejoined; resume and resumed are shown", async () => {
+    const page = await player(1500, "duel");
+    await page.click("#join");
+    await visible(page, "#waiting-panel");
+    const sessionOf = async () => /your session (\S+)\./.exec((await text(page, "#queue-note")) ?? "")?.[1];
+    const first = await sessionOf();
+    const queueRoom = async () => matchMaker.getLocalRoomById((await matchMaker.query({ name: "duel" }))[0]!.roomId);
+
+    // What a durable queue does on a graceful stop (docs/scale-out.md): handover, then close 4001.
+    const gone = (await queueRoom()).clients.getById(first!)!;
+    gone.send("handover", { reason: "shutdown", retryInMs: 0 });
+    gone.leave(4001);
+    await page.waitForFunction(
+      (old) => /your session (\S+)\./.exec(document.getElementById("queue-note")?.textContent ?? "")?.[1] !== old,
+      { timeout: 15_000 },
+      first,
+    );
+    const second = (await sessionOf())!;
+    expect(second).not.toBe(first);
+    // The page is back in the queue (a new room: the emptied one was disposed), as that session alone.
+    const queue = await queueRoom();
+    expect([...queue.clients].map((c) => c.sessionId)).toEqual([second]);
+
+    // The token is kept for the next rejoin; "resumed" tells the player its place is back.
+    queue.clients.getById(second)!.send("resume", { token: "t0k", graceMs: 60_000 });
+    queue.clients.getById(second)!.send("resumed", { enqueuedAt: Date.now(), waitingFor: 0 });
+    await page.waitForFunction(() => document.getElementById("queue-note")?.dataset.resumed === "true", {
+      timeout: 15_000,
+    });
+    expect(await text(page, "#queue-note")).toContain("back at your place");
+    expect(await page.evaluate(() => sessionStorage.getItem("colyseus-matchmaker:resume"))).toBe("t0k");
+    await page.screenshot({ path: `${artifacts}5-back-at-your-place.png` });
+    await page.browserContext().close();
   });
 
   it("four tabs, two of them a party by code, accept the ready check and land in one game, 2 v 2", async () => {

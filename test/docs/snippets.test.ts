@@ -79,6 +79,7 @@ describe("documentation code blocks", () => {
             "colyseus-matchmaker": ["../src/index.ts"],
             "colyseus-matchmaker/engine": ["../src/engine.ts"],
             "colyseus-matchmaker/sim": ["../src/sim/index.ts"],
+            "colyseus-matchmaker/web": ["../src/web/index.ts"],
           },
         },
         include: ["*.ts"],

@@ -1,6 +1,6 @@
 /** A game room for integration tests that records what the queue told it and who took which seat. */
 import { Room, type Client } from "@colyseus/core";
-import type { MatchInfo, SeatOptions } from "../../src/index.js";
+import { playerArrived, type MatchInfo, type SeatOptions } from "../../src/index.js";
 
 export interface GameRecord {
   /** Every match a room of this type was created for, in order. */
@@ -13,12 +13,15 @@ export interface GameRecord {
 export function recordingRoom(): { room: typeof Room; record: GameRecord } {
   const record: GameRecord = { matches: [], joined: [] };
   class RecordingGameRoom extends Room {
+    match?: MatchInfo;
     override onCreate(options: { match: MatchInfo }): void {
       record.matches.push(options.match);
+      this.match = options.match;
       this.maxClients = options.match.teamSize * 2;
     }
     override onJoin(client: Client, seat: SeatOptions): void {
       record.joined.push({ sessionId: client.sessionId, seat });
+      playerArrived(this.match, client.sessionId);
     }
   }
   // Declared as the base room type: an exported class expression would expose Room's private members.

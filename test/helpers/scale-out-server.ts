@@ -2,35 +2,22 @@
  * One process of the scale-out test (test/integration/scale-out.test.ts), run as a child
  * process: the example server's rooms and Redis options (`example-server/scale-out.ts`, from
  * REDIS_URL and PUBLIC_ADDRESS) plus a 1v1 queue whose game room asks for a replacement when a
- * player leaves, so backfill crosses processes too. Prints "listening" once it accepts clients.
+ * player leaves, so backfill crosses processes too, and the durable tests' `dq` queue. Prints
+ * "listening" once it accepts clients.
  */
 import "../../example-server/node20.js";
 import { defineRoom, type Client } from "@colyseus/core";
 import config, { listen } from "@colyseus/tools";
 import app, { rooms } from "../../example-server/app.config.js";
-import { DemoGameRoom, Seat } from "../../example-server/DemoGameRoom.js";
+import { DemoGameRoom } from "../../example-server/DemoGameRoom.js";
 import { scaleOutOptions } from "../../example-server/scale-out.js";
-import { defineQueue, requestBackfill, type MatchInfo, type SeatOptions } from "../../src/index.js";
+import { defineQueue, requestBackfill } from "../../src/index.js";
 
-/** The demo game, plus: a player who leaves is replaced through the queue (which may live in another process). */
+/**
+ * The demo game (which seats replacements too), plus: a player who leaves is replaced through the
+ * queue (which may live in another process).
+ */
 class BackfillDemoRoom extends DemoGameRoom {
-  private match!: MatchInfo;
-
-  override onCreate(options: { match: MatchInfo }): void {
-    super.onCreate(options);
-    this.match = options.match;
-  }
-
-  override onJoin(client: Client, options: SeatOptions): void {
-    if (!options.backfill) return super.onJoin(client, options);
-    const seat = new Seat();
-    seat.sessionId = client.sessionId;
-    seat.side = options.side;
-    seat.rating = options.rating;
-    seat.arrived = true;
-    this.state.seats.set(client.sessionId, seat);
-  }
-
   override onLeave(client: Client): void {
     const seat = this.state.seats.get(client.sessionId);
     if (!seat) return;
@@ -51,6 +38,19 @@ await listen(
       ...rooms,
       bf_duel: defineQueue({ teamSize: 1, gameRoom: "bf_game", policy: "greedy", tickMs: 100 }),
       bf_game: defineRoom(BackfillDemoRoom),
+      // The durable-queue tests (durable.test.ts, bench/probes/issue17.ts): 2v2 within 20 rating
+      // points, so players spread over rating bands wait until the test sends them company; a
+      // found match waits 30 s for every accept, so a test can catch tickets in a ready check.
+      dq: defineQueue({
+        teamSize: 2,
+        gameRoom: "demo_game",
+        policy: "expanding-window",
+        params: { unit: "rating", initial: 20, growthPerSecond: 0, max: 20 },
+        readyCheck: { timeoutMs: 30_000 },
+        tickMs: 100,
+      }),
+      // The README's queue, for the README client's automatic rejoin (durable.test.ts).
+      queue_2v2: defineQueue({ teamSize: 2, gameRoom: "demo_game", policy: "greedy" }),
     },
     options: { ...app.options, ...scaleOutOptions(port) },
     displayLogs: false,

@@ -53,5 +53,15 @@ export async function staysPending(promise: Promise<unknown>, ms: number): Promi
  * offset, so that test runs in several checkouts on one machine do not collide.
  */
 export function testPort(offset: number): number {
-  return Number(process.env.TEST_PORT_BASE ?? 2570) + offset;
+  const port = Number(process.env.TEST_PORT_BASE ?? 2570) + offset;
+  if (FETCH_BLOCKED_PORTS.has(port))
+    throw new Error(
+      `TEST_PORT_BASE=${process.env.TEST_PORT_BASE} puts offset ${offset} on port ${port}, which fetch (and so the SDK) refuses as a "bad port"; choose another base`,
+    );
+  return port;
 }
+
+/** Ports at or above 1024 that fetch refuses to connect to (the Fetch standard's "bad ports"). */
+const FETCH_BLOCKED_PORTS = new Set([
+  1719, 1720, 1723, 2049, 3659, 4045, 4190, 5060, 5061, 6000, 6566, 6665, 6666, 6667, 6668, 6669, 6679, 6697, 10080,
+]);

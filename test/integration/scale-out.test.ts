@@ -4,45 +4,23 @@
  * endpoints; one queue room serves them all, the game room lands on the other process, every
  * client reaches it through the seat's publicAddress, and backfill crosses back to the queue.
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { fileURLToPath } from "node:url";
+import type { ChildProcess } from "node:child_process";
 import { Client, type Room as SdkRoom } from "@colyseus/sdk";
-import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { DemoGameState } from "../../example-server/DemoGameRoom.js";
 import type { QueueMetrics, SeatMessage } from "../../src/index.js";
+import { connectRedis, IN_CI } from "../helpers/redis.js";
 import { testPort, within } from "../helpers/sdk.js";
+import { startServerProcess, stopServerProcess } from "../helpers/server-process.js";
 
 const REDIS = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 // Colyseus's Redis keys are fixed names (roomcaches, roomcount, ...): a prefix of our own keeps
 // parallel runs in other checkouts apart. Channels are not prefixed, but they carry random ids.
 const PREFIX = `mm-scale-out-test:${process.pid}:${Date.now()}:`;
 const SERVER_URL = `${REDIS}?keyPrefix=${encodeURIComponent(PREFIX)}`;
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const PORTS = [testPort(30), testPort(31)] as const;
 
-/** Connected to Redis, or undefined when it is unreachable (skipped locally; a failure under CI=true). */
-async function connectRedis(): Promise<Redis | undefined> {
-  const redis = new Redis(REDIS, {
-    lazyConnect: true,
-    connectTimeout: 1000,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-  });
-  redis.on("error", () => undefined);
-  try {
-    await redis.connect();
-    await redis.ping();
-    return redis;
-  } catch {
-    redis.disconnect();
-    return undefined;
-  }
-}
-
-const redis = await connectRedis();
-// In CI a missing Redis is a failure, not a skip: otherwise the run goes green with these unrun.
-const IN_CI = process.env.CI === "true" || process.env.CI === "1";
+const redis = await connectRedis(REDIS);
 if (!redis && !IN_CI) console.warn(`scale-out tests skipped: no Redis reachable at ${REDIS}`);
 
 describe.runIf(!redis && IN_CI)("Redis in CI", () => {
@@ -52,29 +30,11 @@ describe.runIf(!redis && IN_CI)("Redis in CI", () => {
 });
 
 /** Start one server process; resolves once it prints that it listens. */
-function startServer(port: number): { child: ChildProcess; ready: Promise<void> } {
-  const child = spawn(process.execPath, ["--import", "tsx", "test/helpers/scale-out-server.ts"], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: String(port), REDIS_URL: SERVER_URL, PUBLIC_ADDRESS: `127.0.0.1:${port}` },
-    stdio: ["ignore", "pipe", "pipe"],
+function startServer(port: number) {
+  return startServerProcess("test/helpers/scale-out-server.ts", port, {
+    REDIS_URL: SERVER_URL,
+    PUBLIC_ADDRESS: `127.0.0.1:${port}`,
   });
-  let output = "";
-  const ready = new Promise<void>((resolve, reject) => {
-    child.stdout!.on("data", (chunk: Buffer) => {
-      output += chunk;
-      if (output.includes(`listening on ${port}`)) resolve();
-    });
-    child.stderr!.on("data", (chunk: Buffer) => (output += chunk));
-    child.on("exit", (code) => reject(new Error(`server on ${port} exited with ${code}:\n${output.slice(-2000)}`)));
-  });
-  return { child, ready: within(ready, 15_000, `the server on ${port} to listen`) };
-}
-
-async function stopServer(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((r) => child.once("exit", r));
-  child.kill("SIGTERM");
-  await within(exited, 5000, "a server to exit").catch(() => child.kill("SIGKILL"));
 }
 
 /** The rooms each process counts, as it published them in Redis (processId → roomCount). */
@@ -115,7 +75,7 @@ describe.skipIf(!redis)("two server processes sharing Redis", () => {
     await Promise.all(servers.map((s) => s.ready));
   });
   afterAll(async () => {
-    await Promise.all(children.map(stopServer));
+    await Promise.all(children.map((child) => stopServerProcess(child)));
     const keys = await redis!.keys(`${PREFIX}*`);
     if (keys.length > 0) await redis!.del(...keys);
     redis!.disconnect();

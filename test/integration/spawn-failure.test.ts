@@ -39,15 +39,16 @@ class SlowGameRoom extends Room {
 
 describe("a game room that fails to start", () => {
   let server: ColyseusTestServer;
-  // "duel" runs on a controlled clock, so the waits it reports are exact.
+  // "duel" and "slow_duel" run on controlled clocks, so the waits they report are exact.
   const clock = new ManualClock();
+  const slowClock = new ManualClock();
 
   beforeAll(async () => {
     server = await boot(
       config({
         rooms: {
-          duel: manualQueue({ teamSize: 1, gameRoom: "flaky", tickMs: 100 }, clock),
-          slow_duel: defineQueue({ teamSize: 1, gameRoom: "flaky", tickMs: 60_000 }),
+          duel: manualQueue({ teamSize: 1, gameRoom: "flaky", tickMs: 100, spawnRetryMs: 100 }, clock),
+          slow_duel: manualQueue({ teamSize: 1, gameRoom: "flaky", tickMs: 60_000, spawnRetryMs: 1000 }, slowClock),
           tiny_duel: defineQueue({ teamSize: 1, gameRoom: "tiny", tickMs: 60_000 }),
           flaky: defineRoom(FlakyGameRoom),
           tiny: defineRoom(TinyGameRoom),
@@ -71,11 +72,14 @@ describe("a game room that fails to start", () => {
     clock.advance(7000, 100);
     const b = await joinQueue(server, "duel", { rating: 1200 });
 
-    // The first attempt (on b's join) fails; the players come back and wait for the next tick,
-    // which fails too; the tick after that succeeds.
+    // The first attempt (on b's join) fails; the players come back and wait 100 ms (spawnRetryMs);
+    // that attempt fails too, and the next one comes 200 ms later and succeeds.
     await vi.waitFor(() => expect(queue.state.figures.spawnFailures).toBe(1));
     clock.advance(100);
     await vi.waitFor(() => expect(queue.state.figures.spawnFailures).toBe(2));
+    clock.advance(100);
+    expect(await staysPending(a.seat, 50)).toBe(true); // backing off: no attempt yet
+    expect(queue.matchmaker.size).toBe(2);
     clock.advance(100);
     const [seatA, seatB] = await within(Promise.all([a.seat, b.seat]), 5000, "seats after the failures");
     expect(queue.state.figures.spawnFailures).toBe(2);
@@ -83,12 +87,12 @@ describe("a game room that fails to start", () => {
     expect(seatA.roomId).toBe(seatB.roomId);
 
     // Each player's wait in the match counts from the first join, not from a re-queue: a waited
-    // 7 s before b came and both waited two 100 ms ticks of failed attempts.
+    // 7 s before b came and both waited out the two failed attempts (100 + 200 ms).
     const match = FlakyGameRoom.created[0];
     const players = match.teams.flatMap((t) => t.players);
     const waitOf = (id: string) => players.find((p) => p.sessionId === id)!.waitMs;
-    expect(waitOf(a.queue.sessionId)).toBe(7200);
-    expect(waitOf(b.queue.sessionId)).toBe(200);
+    expect(waitOf(a.queue.sessionId)).toBe(7300);
+    expect(waitOf(b.queue.sessionId)).toBe(300);
     expect(queue.matchmaker.stats(clock.now).ticketsRequeued).toBe(4);
     expect(queue.state.waiting.size).toBe(0);
     await a.queue.leave();
@@ -98,11 +102,11 @@ describe("a game room that fails to start", () => {
   it("shows re-queued players with their first timestamp, ahead of a newcomer", async () => {
     FlakyGameRoom.failuresLeft = 1;
     FlakyGameRoom.created = [];
-    // This queue only runs on joins (the timer is a minute), so the re-queued state stays visible.
+    // This queue runs on joins and on its controlled clock, so the re-queued state stays visible.
     const a = await joinQueue(server, "slow_duel", { rating: 1000 });
     const queue = server.getRoomById<MatchmakerRoom>(a.queue.roomId);
     const sinceA = queue.state.waiting.get(a.queue.sessionId)!.waitingSince;
-    await new Promise((r) => setTimeout(r, 10));
+    slowClock.advance(10);
     const b = await joinQueue(server, "slow_duel", { rating: 1000 });
     await vi.waitFor(() => expect(queue.state.figures.spawnFailures).toBe(1));
     await vi.waitFor(() => expect(queue.state.waiting.size).toBe(2));
@@ -113,8 +117,11 @@ describe("a game room that fails to start", () => {
       expect(a.statuses.at(-1)).toMatchObject({ ticketId: a.queue.sessionId, waitingSince: sinceA }),
     );
 
+    // A newcomer joins while the queue waits out the failure; the next attempt seats a and b.
     const c = await joinQueue(server, "slow_duel", { rating: 1000 });
-    const [seatA, seatB] = await within(Promise.all([a.seat, b.seat]), 5000, "seats on the next join");
+    expect(queue.matchmaker.size).toBe(3);
+    slowClock.advance(1000);
+    const [seatA, seatB] = await within(Promise.all([a.seat, b.seat]), 5000, "seats after the wait");
     expect(seatA.roomId).toBe(seatB.roomId);
     expect([...queue.state.waiting.keys()]).toEqual([c.queue.sessionId]);
     for (const x of [a, b, c]) await x.queue.leave();

@@ -3,7 +3,8 @@
  * fresh app of its own together with the packages the README's server and client need, from the
  * local npm cache. The README's complete server and client then run there, unchanged but for
  * the port, once as ES modules and once as CommonJS (`require("colyseus-matchmaker")`): four
- * clients land in one game, two per side.
+ * clients land in one game, two per side, and the server serves the player page and the
+ * dashboard from `colyseus-matchmaker/web`, prebuilt in the package (no bundler in the app).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -198,11 +199,12 @@ describe("the packed package, installed into a fresh app", () => {
       const root = require("colyseus-matchmaker");
       const engine = require("colyseus-matchmaker/engine");
       const sim = require("colyseus-matchmaker/sim");
+      const web = require("colyseus-matchmaker/web");
       let internal = "exported";
       try { require("colyseus-matchmaker/dist/esm/core/assembly.js"); } catch (e) { internal = e.code; }
       console.log(JSON.stringify({
         root: typeof root.defineQueue, backfill: typeof root.requestBackfill, engine: typeof engine.Matchmaker,
-        sim: typeof sim.simulate, subsetSums: "subsetSums" in engine || "subsetSums" in root,
+        sim: typeof sim.simulate, web: [typeof web.playPage, typeof web.dashboardPage], subsetSums: "subsetSums" in engine || "subsetSums" in root,
         nearestRank: "nearestRank" in engine || "nearestRank" in root, internal,
       }));`;
     writeFileSync(join(app, "check.cjs"), check);
@@ -217,6 +219,7 @@ describe("the packed package, installed into a fresh app", () => {
       backfill: "function",
       engine: "function",
       sim: "function",
+      web: ["function", "function"],
       subsetSums: false,
       nearestRank: false,
       internal: "ERR_PACKAGE_PATH_NOT_EXPORTED",
@@ -232,15 +235,20 @@ describe("the packed package, installed into a fresh app", () => {
         "PROMETHEUS_CONTENT_TYPE",
         "QueueFigures",
         "QueueViewRoom",
+        "RETRY_LATER",
         "WaitingEntry",
         "aggregatingLogger",
         "cancelBackfill",
         "collectMetrics",
         "defineQueue",
+        "failFastDriver",
+        "isRetryLater",
         "limitRequestBodies",
         "matchmakerMetrics",
+        "matchmakerTraces",
         "operatorAuth",
         "operatorCredentialsFromEnv",
+        "playerArrived",
         "prometheusText",
         "requestBackfill",
       ].sort(),
@@ -269,13 +277,19 @@ describe("the packed package, installed into a fresh app", () => {
       `import { defineQueue, requestBackfill, type MatchInfo, type StatusMessage } from "colyseus-matchmaker";
 import { Matchmaker, type Ticket } from "colyseus-matchmaker/engine";
 import { simulate } from "colyseus-matchmaker/sim";
+import { dashboardPage, playPage, type PageHandler } from "colyseus-matchmaker/web";
+import type { IncomingMessage, ServerResponse } from "node:http";
+const pages: PageHandler[] = [playPage({ queues: ["arena_queue"] }), dashboardPage({ metrics: "/ops/metrics" })];
+const handler: (req: IncomingMessage, res: ServerResponse) => void = pages[0]!;
+// @ts-expect-error queues are room names
+playPage({ queues: "arena_queue" });
 const queue = defineQueue({ teamSize: 2, gameRoom: "arena" });
 const engine = new Matchmaker({ teamSize: 1, policy: "greedy" });
 // @ts-expect-error gameRoom is required
 defineQueue({ teamSize: 2 });
 const ticket: Ticket = { id: "t", players: [{ sessionId: "p", rating: 1 }], enqueuedAt: 0 };
 engine.enqueue(ticket, 0);
-export const used = [queue, requestBackfill, simulate, null as unknown as MatchInfo, null as unknown as StatusMessage];
+export const used = [queue, handler, requestBackfill, simulate, null as unknown as MatchInfo, null as unknown as StatusMessage];
 `,
     );
     writeFileSync(
@@ -302,7 +316,7 @@ export = [queue, status, new engine.Matchmaker({ teamSize: 1, policy: "greedy" }
     const paths = Object.values(manifest.exports).flatMap((entry) =>
       typeof entry === "string" ? [entry] : Object.values(entry).flatMap((conditions) => Object.values(conditions)),
     );
-    expect(paths.length).toBeGreaterThanOrEqual(13);
+    expect(paths.length).toBeGreaterThanOrEqual(17);
     for (const path of paths) expect(existsSync(join(installed, path)), path).toBe(true);
 
     const engine = readmeBlock(
@@ -316,6 +330,53 @@ export = [queue, status, new engine.Matchmaker({ teamSize: 1, policy: "greedy" }
     };
     expect(match.teams.flatMap((team) => team.players.map((p) => p.sessionId)).sort()).toEqual(["alice", "bob"]);
   });
+
+  /** The pages the README's server mounts from `colyseus-matchmaker/web`, as the package ships them. */
+  async function expectPages(port: number): Promise<void> {
+    const built = join(app, "node_modules", "colyseus-matchmaker", "dist", "web");
+    const get = async (path: string) => {
+      const response = await fetch(`http://localhost:${port}${path}`, { redirect: "manual" });
+      return {
+        status: response.status,
+        type: response.headers.get("content-type"),
+        location: response.headers.get("location"),
+        body: await response.text(),
+      };
+    };
+    // No bundler in the app: what is served is what the package's build made.
+    expect(existsSync(join(app, "node_modules", "esbuild"))).toBe(false);
+    expect(await get("/play")).toMatchObject({ status: 301, location: "/play/" });
+    const play = await get("/play/");
+    expect(play).toMatchObject({ status: 200, type: "text/html; charset=utf-8" });
+    expect(play.body).toContain('<script type="module" src="play.js"></script>');
+    const playScript = await get("/play/play.js");
+    expect(playScript).toMatchObject({ status: 200, type: "text/javascript; charset=utf-8" });
+    expect(playScript.body.length).toBeGreaterThan(20_000); // the Colyseus SDK bundled in
+    expect(playScript.body).toBe(readFileSync(join(built, "play", "play.js"), "utf8"));
+    expect(JSON.parse((await get("/play/queues.json")).body)).toEqual({
+      queues: [
+        {
+          name: "queue_2v2",
+          teamSize: 2,
+          policy: "greedy",
+          zones: [],
+          readyCheckMs: null,
+          rating: { min: 0, max: 10_000 },
+          roles: false,
+        },
+      ],
+    });
+    // The dashboard, behind operatorAuth (this machine, no credentials: let through).
+    const dashboard = await get("/dashboard/");
+    expect(dashboard.status).toBe(200);
+    expect(dashboard.body).toContain('<script type="module" src="dashboard.js"></script>');
+    const dashboardScript = await get("/dashboard/dashboard.js");
+    expect(dashboardScript).toMatchObject({ status: 200, type: "text/javascript; charset=utf-8" });
+    expect(dashboardScript.body).toContain("matchmaker-metrics");
+    expect(dashboardScript.body).toBe(readFileSync(join(built, "dashboard", "dashboard.js"), "utf8"));
+    expect((await get("/dashboard/uplot.css")).body).toContain(".uplot");
+    expect(JSON.parse((await get("/matchmaker/metrics")).body)).toHaveProperty("queues");
+  }
 
   for (const [format, port] of [
     ["esm", testPort(40)],
@@ -351,6 +412,7 @@ export = [queue, status, new engine.Matchmaker({ teamSize: 1, policy: "greedy" }
         }
       };
       await up();
+      await expectPages(port);
 
       const clients = [0, 1, 2, 3].map(() => start(`client.${ext}`, app));
       running.push(...clients);

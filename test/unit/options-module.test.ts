@@ -40,9 +40,16 @@ describe("one options module", () => {
     expect(error).toBeInstanceOf(MatchmakerError);
     expect(error?.field).toBe("avoidRecent");
     expect(error?.message).toBe(
-      'MatchmakerRoom options: avoidRecent: policy "best-game" does not avoid rematches (brackets, expanding-window, fifo, greedy and lifo do)',
+      'MatchmakerRoom options: avoidRecent: policy "best-game" does not avoid rematches (brackets, expanding-window, fifo, greedy, lifo and weighted-pairing do)',
     );
-    expect(policiesHonouringAvoidRecent()).toEqual(["brackets", "expanding-window", "fifo", "greedy", "lifo"]);
+    expect(policiesHonouringAvoidRecent()).toEqual([
+      "brackets",
+      "expanding-window",
+      "fifo",
+      "greedy",
+      "lifo",
+      "weighted-pairing",
+    ]);
   });
 
   it("fills the defaults from one table", () => {

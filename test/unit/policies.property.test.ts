@@ -57,6 +57,18 @@ const policyArb = fc.oneof(
       idlePeriods: fc.integer({ min: 1, max: 3 }),
     }),
   }),
+  fc.record({
+    policy: fc.constant("density-window"),
+    params: fc.record(
+      {
+        c: fc.double({ min: 0.2, max: 3, noNaN: true }),
+        population: fc.integer({ min: 20, max: 200 }),
+        m: fc.integer({ min: 2, max: 20 }),
+        lookahead: fc.integer({ min: 1, max: 16 }),
+      },
+      { requiredKeys: [] },
+    ),
+  }),
 );
 
 type Op =

@@ -1,10 +1,11 @@
 /**
  * Random sequences of joins (solos, party leaders, members with right and wrong codes), leaves,
  * drops, reconnects, grace expiries, party starts, accepts, declines, ready-check timeouts and
- * game-room successes and failures, driven through `QueueSession` (the class MatchmakerRoom
- * runs) with a real engine and injected time. After every step: every player is in exactly one
- * place, the engine and the shown waiting list agree with the session, no party is split, nobody
- * gets two seats or a message while disconnected, and a re-queued solo keeps its enqueue time.
+ * game-room successes and failures, arrivals in the game room, seats expiring unused and game
+ * rooms lost, driven through `QueueSession` (the class MatchmakerRoom runs) with a real engine,
+ * its seat watch and injected time. After every step: every player is in exactly one place, the
+ * engine and the shown waiting list agree with the session, no party is split, nobody holds two
+ * seats at once or gets a message while disconnected, and a re-queued solo keeps its enqueue time.
  * Policies (greedy, lifo, packing, two-queue) and bot-filled games vary between runs.
  */
 import { fc, test } from "@fast-check/vitest";
@@ -21,7 +22,8 @@ type Op =
   | { kind: "leave" | "drop" | "reconnect" | "expire" | "accept" | "decline" | "start"; pick: number }
   | { kind: "acceptAll" }
   | { kind: "advance"; ms: number }
-  | { kind: "spawnOk" | "spawnFail"; pick: number };
+  | { kind: "spawnOk" | "spawnFail"; pick: number }
+  | { kind: "arrive" | "gameLost"; pick: number };
 
 const rating = fc.integer({ min: 1000, max: 2000 });
 const pick = fc.nat({ max: 50 });
@@ -56,6 +58,8 @@ const opArb = (teamSize: number): fc.Arbitrary<Op> => {
     },
     { weight: 5, arbitrary: fc.record({ kind: fc.constant("spawnOk" as const), pick }) },
     { weight: 2, arbitrary: fc.record({ kind: fc.constant("spawnFail" as const), pick }) },
+    { weight: 4, arbitrary: fc.record({ kind: fc.constant("arrive" as const), pick }) },
+    { weight: 1, arbitrary: fc.record({ kind: fc.constant("gameLost" as const), pick }) },
   );
 };
 
@@ -76,6 +80,8 @@ const scenarioArb = fc
   );
 
 const TIMEOUT_MS = 2000;
+/** The game rooms' seat reservation time: "advance" steps reach it. */
+const RESERVATION_MS = 1500;
 
 /** One simulated queue: the session under test and everything its effects told the outside world. */
 function harness(config: {
@@ -100,6 +106,14 @@ function harness(config: {
   const codes: string[] = [];
   const firstEnqueuedAt = new Map<string, number>();
   const messages: Array<{ to: string; type: string; payload: unknown }> = [];
+  /**
+   * Seats taken back from a player: a seated player back in the engine was re-queued by the seat
+   * watch (its seat expired or its game room was lost), told so or not (it may be away).
+   */
+  const seatRequeues = new Map<string, number>();
+  const clock = { now: 0 };
+  const timers: Array<{ at: number; fn: () => void; cleared: boolean }> = [];
+  const lostRooms = new Set<string>();
   const session = new QueueSession({
     matchmaker: mm,
     ...(config.readyCheck ? { readyCheck: { timeoutMs: TIMEOUT_MS } } : {}),
@@ -122,6 +136,9 @@ function harness(config: {
       waiting: (ticket: Ticket) => {
         expect(shown.has(ticket.id), `ticket ${ticket.id} shown twice`).toBe(false);
         shown.add(ticket.id);
+        for (const p of ticket.players)
+          if ((seats.get(p.sessionId) ?? 0) > (seatRequeues.get(p.sessionId) ?? 0))
+            seatRequeues.set(p.sessionId, (seatRequeues.get(p.sessionId) ?? 0) + 1);
         if (ticket.players.length === 1 && !ticket.id.startsWith("party-")) {
           const first = firstEnqueuedAt.get(ticket.id);
           if (first === undefined) firstEnqueuedAt.set(ticket.id, ticket.enqueuedAt);
@@ -139,8 +156,47 @@ function harness(config: {
         connected.delete(id);
       },
     },
+    // The seat watch on the test's clock: answers at once (no promises), game rooms lost on demand.
+    seatWatch: {
+      now: () => clock.now,
+      setTimeout: (fn, ms) => {
+        const timer = { at: clock.now + ms, fn, cleared: false };
+        timers.push(timer);
+        return { clear: () => void (timer.cleared = true) };
+      },
+      reservationMs: () => RESERVATION_MS,
+      roomAlive: (roomId) => !lostRooms.has(roomId),
+      tellGameRoom: () => undefined,
+      options: { probeMs: 500, graceMs: 200 },
+    },
   });
-  return { session, mm, connected, gone, shown, spawns, seats, removed, codes, messages };
+  /** Move the clock to `now`, running the watch's timers that fall due, in order. */
+  const advanceTo = (now: number) => {
+    for (;;) {
+      const due = timers.filter((t) => !t.cleared && t.at <= now).sort((a, b) => a.at - b.at)[0];
+      if (!due) break;
+      clock.now = Math.max(clock.now, due.at);
+      due.cleared = true;
+      due.fn();
+    }
+    clock.now = now;
+    for (let i = timers.length - 1; i >= 0; i--) if (timers[i]!.cleared) timers.splice(i, 1);
+  };
+  return {
+    session,
+    mm,
+    connected,
+    gone,
+    shown,
+    spawns,
+    seats,
+    removed,
+    codes,
+    messages,
+    seatRequeues,
+    lostRooms,
+    advanceTo,
+  };
 }
 
 type Harness = ReturnType<typeof harness>;
@@ -151,6 +207,9 @@ function check(condition: boolean, message: () => string): void {
 }
 
 const sorted = (ids: Iterable<string>) => [...ids].sort().join(",");
+
+/** Seats a player was sent and not taken back (a seat that expired or whose game was lost is taken back). */
+const openSeats = (h: Harness, id: string) => (h.seats.get(id) ?? 0) - (h.seatRequeues.get(id) ?? 0);
 
 function checkInvariants(h: Harness, joined: readonly string[]): void {
   const { session, mm } = h;
@@ -182,7 +241,7 @@ function checkInvariants(h: Harness, joined: readonly string[]): void {
     if (view.place === "seated") {
       check(where.length === 0, () => `seated ${id} is still in ${where.join(", ")}`);
       // A connected seated player has had its seat; one away may have it held.
-      if (view.connected) check(h.seats.get(id) === 1, () => `seated ${id} got ${h.seats.get(id) ?? 0} seats`);
+      if (view.connected) check(openSeats(h, id) === 1, () => `seated ${id} holds ${openSeats(h, id)} seats`);
     } else {
       check(
         where.length === 1,
@@ -195,7 +254,7 @@ function checkInvariants(h: Harness, joined: readonly string[]): void {
     }
   }
   for (const [id] of seen) check(liveSet.has(id), () => `${id} is gone but still placed`);
-  for (const [id, n] of h.seats) check(n === 1, () => `${id} got ${n} seats`);
+  for (const [id] of h.seats) check(openSeats(h, id) <= 1, () => `${id} holds ${openSeats(h, id)} seats`);
 
   // The waiting list shown to clients and the monitor is the engine's.
   check(
@@ -339,8 +398,31 @@ describe("QueueSession under random sessions", () => {
             break;
           case "advance":
             now += op.ms;
+            h.advanceTo(now);
             session.tick(now);
             break;
+          case "arrive": {
+            // A seated player enters its game room, which reports it.
+            const id = pickOf(
+              live().filter((x) => session.placeOf(x) === "seated" && h.connected.has(x)),
+              op.pick,
+            );
+            const seat =
+              id &&
+              (h.messages.filter((m) => m.to === id && m.type === "seat").at(-1)?.payload as
+                { matchId: string } | undefined);
+            if (id && seat) session.arrived(seat.matchId, id);
+            break;
+          }
+          case "gameLost": {
+            // A game room (or its process) is gone; the next probe finds out.
+            const match = pickOf(
+              h.spawns.filter((m) => !h.lostRooms.has(m.id)),
+              op.pick,
+            );
+            if (match) h.lostRooms.add(match.id);
+            break;
+          }
           case "spawnOk":
           case "spawnFail": {
             const match = pickOf(
@@ -352,9 +434,12 @@ describe("QueueSession under random sessions", () => {
             else {
               const humans = match.teams.flatMap((t) => t.players.filter((p) => !p.bot).map((p) => p.sessionId));
               const before = new Set(humans.filter((id) => !h.gone.has(id)));
+              const team = (id: string) => match.teams.findIndex((t) => t.players.some((p) => p.sessionId === id));
               const outcome = session.spawned(
                 match.id,
-                new Map(humans.map((id) => [id, { roomId: match.id, sessionId: id }])),
+                new Map(
+                  humans.map((id) => [id, { roomId: match.id, matchId: match.id, team: team(id), sessionId: id }]),
+                ),
                 now,
               );
               expect(outcome).toBe(before.size === humans.length ? "seated" : "abandoned");
@@ -368,6 +453,13 @@ describe("QueueSession under random sessions", () => {
 
       // Everyone removed was told why, with a reason that matches how they went.
       for (const [, message] of h.removed) expect(["declined", "timeout", "disconnected"]).toContain(message.reason);
+      // Past every reservation, no seat is open: each was taken, or settled back to the queue or out.
+      now += RESERVATION_MS + 1000;
+      h.advanceTo(now);
+      expect(session.seatWatch!.open).toBe(0);
+      for (const id of live())
+        if (session.placeOf(id) === "seated") expect(h.connected.has(id) && openSeats(h, id) === 1).toBe(true);
+      checkInvariants(h, joined);
       // Seats only go to players of a match whose game room was created, in that match.
       for (const m of h.messages.filter((x) => x.type === "seat")) {
         const seat = m.payload as { roomId: string; sessionId: string };

@@ -101,6 +101,12 @@ describe("prometheusText", () => {
     backfillFilled: 0,
     backfillFailures: 0,
     backfillPending: 0,
+    seatsEntered: 7,
+    seatsExpiredRequeued: 2,
+    seatsExpiredRemoved: 1,
+    seatsLostRequeued: 3,
+    seatsLostRemoved: 0,
+    seatsOpen: 4,
   };
 
   it("writes one family per figure, labels escaped, waits in seconds", () => {
@@ -112,6 +118,10 @@ describe("prometheusText", () => {
     expect(text).toContain(`matchmaker_declines_total{${label}} 1\n`);
     expect(text).toContain(`matchmaker_recent_wait_mean_seconds_by_side{${label},side="A"} 4\n`);
     expect(text).toContain(`matchmaker_side_mix_unstable{${label}} 1\n`);
+    expect(text).toContain(`matchmaker_seats_total{${label},outcome="entered"} 7\n`);
+    expect(text).toContain(`matchmaker_seats_total{${label},outcome="expired_requeued"} 2\n`);
+    expect(text).toContain(`matchmaker_seats_total{${label},outcome="lost_requeued"} 3\n`);
+    expect(text).toContain(`matchmaker_seats_open{${label}} 4\n`);
     const families = text.split("\n").filter((l) => l.startsWith("# TYPE"));
     expect(new Set(families).size).toBe(families.length);
     expect(families.length).toBeGreaterThanOrEqual(15);

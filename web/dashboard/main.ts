@@ -1,39 +1,20 @@
 /**
- * The operator dashboard: polls the server's `/matchmaker/metrics` (figures) and
- * `/matchmaker/metrics/sample` (longest-waiting tickets) once a second, and draws each queue's
+ * The operator dashboard (`dashboardPage()` of `colyseus-matchmaker/web`): polls the server's
+ * `/matchmaker/metrics` (figures) and `/matchmaker/metrics/sample` (longest-waiting tickets) once a second, and draws each queue's
  * waiting players and wait percentiles over the last five minutes as uPlot charts, beside its
  * counters and its waiting sample.
  */
 import uPlot from "uplot";
-
-interface QueueFigures {
-  queue: string;
-  roomId: string;
-  policy: string;
-  waitingPlayers: number;
-  matchesFormed: number;
-  playersMatched: number;
-  p50WaitMs: number;
-  p95WaitMs: number;
-  meanImbalance: number;
-  declines: number;
-  spawnFailures: number;
-  abandonedMatches: number;
-  backfillFailures: number;
-  sideMixUnstable: boolean;
-}
-interface SampleTicket {
-  id: string;
-  rating: number;
-  partySize: number;
-  side: string;
-  zones: string[];
-  waitedS: number;
-}
+import type { QueueMetrics as QueueFigures, QueueSample } from "../../src/colyseus/metrics.js";
+import type { SampleTicket } from "../../src/colyseus/queue-view.js";
 
 const KEEP = 300; // points per series: five minutes at one a second
-const metricsUrl = new URL("../matchmaker/metrics", location.href);
-const sampleUrl = new URL("../matchmaker/metrics/sample?limit=10", location.href);
+// Where the server mounted matchmakerMetrics(): the page's meta tag, set by dashboardPage({ metrics }).
+const metricsPath =
+  document.querySelector<HTMLMetaElement>('meta[name="matchmaker-metrics"]')?.content.replace(/\/+$/, "") ||
+  "../matchmaker/metrics";
+const metricsUrl = new URL(metricsPath, location.href);
+const sampleUrl = new URL(`${metricsPath}/sample?limit=10`, location.href);
 
 /** One queue room's panel: its time series, two charts, the counters and the sample. */
 interface Panel {
@@ -93,7 +74,7 @@ function panelFor(q: QueueFigures): Panel {
 const row = (cells: Array<string | number>, tag = "td") =>
   `<tr>${cells.map((c) => `<${tag}>${String(c).replace(/[<&]/g, (ch) => (ch === "<" ? "&lt;" : "&amp;"))}</${tag}>`).join("")}</tr>`;
 
-function show(q: QueueFigures, sample: SampleTicket[], now: number): void {
+function show(q: QueueFigures, sample: readonly SampleTicket[], now: number): void {
   const p = panelFor(q);
   p.times.push(now);
   p.waiting.push(q.waitingPlayers);
@@ -142,7 +123,7 @@ async function poll(): Promise<void> {
   try {
     const [metrics, samples] = await Promise.all([
       fetch(metricsUrl).then((r) => r.json() as Promise<{ queues: QueueFigures[] }>),
-      fetch(sampleUrl).then((r) => r.json() as Promise<{ queues: Array<{ roomId: string; sample: SampleTicket[] }> }>),
+      fetch(sampleUrl).then((r) => r.json() as Promise<{ queues: QueueSample[] }>),
     ]);
     const now = Date.now() / 1000;
     const sampleOf = new Map(samples.queues.map((s) => [s.roomId, s.sample]));

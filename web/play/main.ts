@@ -1,11 +1,21 @@
 /**
- * The player page (`/play` on the example server): join a queue alone, as a party's leader or
- * with a party code; follow the wait; answer the ready check; land in the demo game room and
- * see both teams. Bundled for the browser with esbuild by example-server/play.ts.
+ * The player page (`playPage()` of `colyseus-matchmaker/web`, `/play` on the example server):
+ * join a queue alone, as a party's leader or with a party code; follow the wait; answer the ready
+ * check; land in the game room and, in the demo game, see both teams. With Redis, a queue whose
+ * process stops or dies is rejoined with the player's resume token, so the player keeps its place.
+ * Bundled for the browser with esbuild when the package is built (src/web/assets.ts).
  */
 import { Client, type Room } from "@colyseus/sdk";
-import type { MatchFoundMessage, PartyMessage, SeatMessage, StatusMessage } from "../../src/index.js";
-import type { QueueDescription } from "./queues.js";
+import type {
+  HandoverMessage,
+  MatchFoundMessage,
+  PartyMessage,
+  ResumedMessage,
+  ResumeMessage,
+  SeatMessage,
+  StatusMessage,
+} from "../../src/index.js";
+import type { QueueDescription } from "../../src/web/queues.js";
 
 /** The demo game room's state as the page reads it (example-server/DemoGameRoom.ts). */
 interface DemoSeat {
@@ -39,6 +49,10 @@ const client = new Client(endpoint);
 let queues: QueueDescription[] = [];
 let queueRoom: Room | undefined;
 let readyTimer: ReturnType<typeof setInterval> | undefined;
+/** Set while a seat is being taken: a closed queue connection is then no reason to rejoin. */
+let seated = false;
+/** Where the resume token is kept (issue 17): a rejoin with it gets this player's place back. */
+const RESUME_KEY = "colyseus-matchmaker:resume";
 
 const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
 
@@ -152,8 +166,10 @@ function showReadyCheck(room: Room, found: MatchFoundMessage): void {
   $("decline").onclick = () => answer("decline");
 }
 
-function renderGame(state: DemoGameState, me: string): void {
-  $("game-match").textContent = state.matchId;
+/** Both teams, where the game room's state has the demo game's `seats` (any other game: none). */
+function renderGame(state: Partial<DemoGameState> | undefined, me: string): void {
+  show("teams", Boolean(state?.seats));
+  if (!state?.seats) return;
   const lists = { A: $("team-A").querySelector("ul")!, B: $("team-B").querySelector("ul")! };
   lists.A.replaceChildren();
   lists.B.replaceChildren();
@@ -177,11 +193,66 @@ async function takeSeat(seat: SeatMessage): Promise<void> {
   show("game-panel", true);
   $("game-panel").dataset.roomId = game.roomId;
   $("game-panel").dataset.side = seat.side;
+  $("game-match").textContent = seat.matchId;
   $("game-you").textContent = `You play side ${seat.side}${seat.zone ? ` in zone ${seat.zone}` : ""}.`;
   game.onStateChange((state) => renderGame(state, game.sessionId));
   // The full state may have arrived before the handler: draw what is there now.
-  if (game.state?.seats) renderGame(game.state, game.sessionId);
+  renderGame(game.state, game.sessionId);
   game.onLeave(() => ended("The game room closed."));
+}
+
+/** Follow the queue room `room`, joined (or rejoined) as `name` with `options`. */
+function listen(room: Room, name: string, options: Record<string, unknown>): void {
+  queueRoom = room;
+  $("queue-note").textContent = `Queue ${name}; your session ${room.sessionId}.`;
+  room.reconnection.maxRetries = 3; // a dead process does not come back: rejoin with the token instead
+  room.onMessage("status", showStatus);
+  room.onMessage("clients", () => undefined); // QueueRoom's count: the status says more
+  room.onMessage("party", showParty);
+  room.onMessage("match_found", (found: MatchFoundMessage) => showReadyCheck(room, found));
+  room.onMessage("requeued", (m: { reason: string }) => {
+    seated = false;
+    show("ready-panel", false);
+    $("queue-note").textContent = `Your match fell through (${m.reason}): you wait again at your place.`;
+  });
+  room.onMessage("removed", (m: { reason: string }) => ended(`You were removed from the queue (${m.reason}).`));
+  room.onMessage("seat", (seat: SeatMessage) => {
+    seated = true;
+    sessionStorage.removeItem(RESUME_KEY);
+    takeSeat(seat).catch((error: Error) => ended(`Could not take the seat: ${error.message}`));
+  });
+  // With Redis: the token that keeps this player's place, and what became of the place.
+  room.onMessage("resume", (m: ResumeMessage) => sessionStorage.setItem(RESUME_KEY, m.token));
+  room.onMessage("resumed", (m: ResumedMessage) => {
+    $("queue-note").textContent =
+      `You are back at your place (waiting since ${new Date(m.enqueuedAt).toLocaleTimeString()}).`;
+    $("queue-note").dataset.resumed = "true";
+  });
+  let retryInMs = 0;
+  room.onMessage("handover", (m: HandoverMessage) => {
+    retryInMs = m.retryInMs;
+    $("queue-note").textContent = "The queue is moving to another server: you keep your place.";
+  });
+  // 4001 follows a handover; the SDK reports a dead process once its own reconnection failed.
+  // 1000 (seated) and 4000 (left or removed) are ends, not losses.
+  room.onLeave((code) => {
+    if (seated || code === 1000 || code === 4000 || room !== queueRoom) return;
+    setTimeout(() => void rejoin(name, options), retryInMs);
+  });
+}
+
+/** Rejoin with the kept token; 503 ("retry") is retried without limit, other failures 5 times. */
+async function rejoin(name: string, options: Record<string, unknown>, attempt = 0): Promise<void> {
+  const token = sessionStorage.getItem(RESUME_KEY);
+  try {
+    listen(await client.joinOrCreate(name, token ? { ...options, resume: token } : options), name, options);
+  } catch (error) {
+    const code = (error as { code?: number }).code;
+    if (code === 525)
+      sessionStorage.removeItem(RESUME_KEY); // the place is gone: join anew
+    else if (code !== 503 && attempt >= 5) return ended(`Lost the queue: ${(error as Error).message}`);
+    setTimeout(() => void rejoin(name, options, attempt + 1), Math.min(5000, 250 * 2 ** attempt));
+  }
 }
 
 form.addEventListener("change", refreshForm);
@@ -192,23 +263,11 @@ form.addEventListener("submit", async (event) => {
   joinError.textContent = "";
   joinButton.disabled = true;
   try {
-    const room = await client.joinOrCreate(queue.name, joinOptions(queue));
-    queueRoom = room;
+    sessionStorage.removeItem(RESUME_KEY);
+    const options = joinOptions(queue);
+    listen(await client.joinOrCreate(queue.name, options), queue.name, options);
     form.hidden = true;
     show("waiting-panel", true);
-    $("queue-note").textContent = `Queue ${queue.name}; your session ${room.sessionId}.`;
-    room.onMessage("status", showStatus);
-    room.onMessage("clients", () => undefined); // QueueRoom's count: the status says more
-    room.onMessage("party", showParty);
-    room.onMessage("match_found", (found: MatchFoundMessage) => showReadyCheck(room, found));
-    room.onMessage("requeued", (m: { reason: string }) => {
-      show("ready-panel", false);
-      $("queue-note").textContent = `Your match fell through (${m.reason}): you wait again at your place.`;
-    });
-    room.onMessage("removed", (m: { reason: string }) => ended(`You were removed from the queue (${m.reason}).`));
-    room.onMessage("seat", (seat: SeatMessage) => {
-      takeSeat(seat).catch((error: Error) => ended(`Could not take the seat: ${error.message}`));
-    });
   } catch (error) {
     joinError.textContent = (error as Error).message;
   } finally {
@@ -216,6 +275,7 @@ form.addEventListener("submit", async (event) => {
   }
 });
 $("leave").addEventListener("click", async () => {
+  sessionStorage.removeItem(RESUME_KEY);
   await queueRoom?.leave();
   queueRoom = undefined;
   location.reload();

@@ -200,3 +200,57 @@ export async function reserveBackfillSeats(
   if (!room) return undefined;
   return reserveSeats(room, seats, auth);
 }
+
+/** Colyseus's own default seat reservation time (s): `COLYSEUS_SEAT_RESERVATION_TIME`, else 15. */
+export function defaultSeatReservationSeconds(env: NodeJS.ProcessEnv = process.env): number {
+  const seconds = Number(env.COLYSEUS_SEAT_RESERVATION_TIME || 15);
+  return Number.isFinite(seconds) && seconds > 0 ? seconds : 15;
+}
+
+/**
+ * How long seats in this game room stay reserved (ms): the room's own `seatReservationTimeout`
+ * (a game room may set its own), read from the room wherever it runs (at once for a room in this
+ * process); Colyseus's default when the room does not answer.
+ */
+export function seatReservationMs(roomId: string): number | Promise<number> {
+  const local = matchMaker.getLocalRoomById(roomId);
+  if (local) return validSeconds(local.seatReservationTimeout) * 1000;
+  return matchMaker.remoteRoomCall(roomId, "seatReservationTimeout").then(
+    (seconds: unknown) => validSeconds(seconds) * 1000,
+    () => defaultSeatReservationSeconds() * 1000, // gone or unreachable: the liveness probe will tell
+  );
+}
+
+function validSeconds(seconds: unknown): number {
+  return typeof seconds === "number" && Number.isFinite(seconds) && seconds > 0
+    ? seconds
+    : defaultSeatReservationSeconds();
+}
+
+/** A process that answered a health check this recently is taken as alive without asking again (ms). */
+const PROCESS_ANSWER_VALID_MS = 500;
+const processAnswered = new Map<string, number>();
+
+/**
+ * Whether a game room is still there: in this process, it is (answered at once); elsewhere, its
+ * listing exists and its process passes Colyseus's health check (asked at most about twice a
+ * second per process, whatever the number of its rooms). A process that fails the check is dead:
+ * Colyseus then removes its listings and stops placing rooms on it.
+ */
+export function gameRoomAlive(roomId: string): boolean | Promise<boolean> {
+  if (matchMaker.getLocalRoomById(roomId) !== undefined) return true;
+  return remoteGameRoomAlive(roomId);
+}
+
+async function remoteGameRoomAlive(roomId: string): Promise<boolean> {
+  const listing = await matchMaker.getRoomById(roomId);
+  if (!listing) return false; // disposed
+  const processId = listing.processId;
+  if (processId === matchMaker.processId) return false; // a listing this process left behind
+  const answered = processAnswered.get(processId);
+  if (answered !== undefined && Date.now() - answered < PROCESS_ANSWER_VALID_MS) return true;
+  const alive = await matchMaker.healthCheckProcessId(processId);
+  if (alive) processAnswered.set(processId, Date.now());
+  else processAnswered.delete(processId);
+  return alive;
+}

@@ -9,6 +9,7 @@
 import type { Matchmaker } from "../../core/matchmaker.js";
 import type { Match, Player, Side, Ticket } from "../../core/types.js";
 import type { Party, PartyBook, PartyMessage } from "../parties.js";
+import type { SeatWatch, SettledSeats, WatchedSeat } from "./seat-watch.js";
 
 /**
  * Where a player is:
@@ -30,14 +31,32 @@ export interface RemovedMessage {
   readonly matchId?: string;
 }
 
-/** Why a match fell through for players who keep their place. */
-export type RequeueReason = "declined" | "timeout" | "disconnected" | "left" | "spawn_failed" | "abandoned";
+/**
+ * Why a match fell through for players who keep their place: another player declined, timed out,
+ * dropped or left; the game room could not be created (`spawn_failed`) or was dropped
+ * (`abandoned`); the receiver's seat expired before it entered the game (`seat_expired`); the
+ * game room, or its process, was gone before it entered (`game_lost`).
+ */
+export type RequeueReason =
+  "declined" | "timeout" | "disconnected" | "left" | "spawn_failed" | "abandoned" | "seat_expired" | "game_lost";
+
+/**
+ * How a sent seat ended: its player entered the game room; or it was settled unused, the player
+ * back in the queue at its place (`*_requeued`) or out because it had left the queue (`*_removed`),
+ * after the reservation expired (`expired_*`) or the game room was lost (`lost_*`).
+ */
+export type SeatOutcome = "entered" | "expired_requeued" | "expired_removed" | "lost_requeued" | "lost_removed";
 
 /** The `requeued` message: the match fell through; the receiver waits again at its original place. */
 export interface RequeuedMessage {
   readonly matchId: string;
   readonly reason: RequeueReason;
+  /** With `spawn_failed`: ms until the queue tries that game room type again (told once per failure streak). */
+  readonly retryInMs?: number;
 }
+
+/** Which message a player hears when its ticket goes back: `notice` as it is, another one, or none (undefined). */
+export type RequeueNotice = (playerId: string, notice: RequeuedMessage) => RequeuedMessage | undefined;
 
 /** What the session (and so the director) asks its driver (the room, or a test) to do. */
 export interface SessionEffects {
@@ -51,6 +70,8 @@ export interface SessionEffects {
   spawn(match: Match): void;
   /** The player is out of the queue: tell it why if it is connected, then disconnect it (or cancel its reconnection). */
   remove(playerId: string, message: RemovedMessage): void;
+  /** Count how sent seats ended (for the figures). */
+  seatOutcome?(outcome: SeatOutcome, players: number): void;
 }
 
 /** One player the queue holds. */
@@ -61,7 +82,12 @@ export interface Member {
   place: Place;
   /** A seat reserved while the player was away, delivered when it reconnects. */
   heldSeat?: unknown;
+  /** The match of the seat it was sent (while `seated`). */
+  seatMatch?: string;
 }
+
+/** A party as it was when seated (seating dissolves it), to restore it if its seats go unused. */
+type PartySnapshot = Party;
 
 /** A party's status and the place its members then have. */
 export type PartyPlace = "held" | "queued" | "matched";
@@ -84,6 +110,8 @@ export class TicketDirector {
   private readonly effects: SessionEffects;
   private readonly tellParty: TicketDirectorOptions["tellParty"];
   private readonly onError: (message: string) => void;
+  /** Watches the seats sent until their players enter the game room (absent: seats are not followed). */
+  seatWatch?: SeatWatch;
 
   constructor(options: TicketDirectorOptions) {
     this.matchmaker = options.matchmaker;
@@ -93,13 +121,14 @@ export class TicketDirector {
     this.onError = options.onError;
   }
 
-  /** A match's seats are reserved: its parties have played (dissolved) and every human gets its seat. */
-  seatMatch(tickets: readonly Ticket[], humans: readonly string[], seats: ReadonlyMap<string, unknown>): void {
-    for (const t of tickets) {
-      const party = this.parties.get(t.id);
-      if (party) this.parties.dissolve(party);
-    }
-    for (const id of humans) this.deliverSeat(id, seats.get(id));
+  /**
+   * A match's seats are reserved: its parties have played (dissolved) and every human gets its
+   * seat; the seat watch, if any, waits for each to enter the game room.
+   */
+  seatMatch(match: Match, humans: readonly string[], seats: ReadonlyMap<string, unknown>): void {
+    const parties = this.dissolveParties(match.tickets);
+    for (const id of humans) this.deliverSeat(id, seats.get(id), match.id);
+    this.watchSeats(match.id, match.tickets, humans, seats, parties);
   }
 
   /**
@@ -107,23 +136,65 @@ export class TicketDirector {
    * seat when it returns). Returns the players seated.
    */
   seatBackfill(ticket: Ticket, seats: ReadonlyMap<string, unknown>): string[] {
-    const party = this.parties.get(ticket.id);
-    if (party) this.parties.dissolve(party);
+    const parties = this.dissolveParties([ticket]);
     const seated: string[] = [];
     for (const p of ticket.players) {
       if (this.members.get(p.sessionId)?.place !== "backfill" || !seats.has(p.sessionId)) continue;
-      this.deliverSeat(p.sessionId, seats.get(p.sessionId));
+      const seat = seats.get(p.sessionId);
+      this.deliverSeat(p.sessionId, seat, seatFacts(seat)?.matchId);
       seated.push(p.sessionId);
     }
+    const matchId = seatFacts(seats.values().next().value)?.matchId;
+    if (matchId !== undefined) this.watchSeats(matchId, [ticket], seated, seats, parties);
     return seated;
   }
 
   /** A seat for a player: sent now if it is connected, else held until it reconnects. */
-  deliverSeat(playerId: string, seat: unknown): void {
+  deliverSeat(playerId: string, seat: unknown, matchId?: string): void {
     const member = this.members.get(playerId)!;
     member.place = "seated";
+    if (matchId !== undefined) member.seatMatch = matchId;
     if (member.connected) this.effects.send(playerId, "seat", seat);
     else member.heldSeat = seat;
+  }
+
+  /**
+   * Seats settled with players missing (the reservation expired, or the game room is gone): each
+   * ticket whose players are all still here, seated for this match and not entered, goes back at
+   * its original place (a party as a party) and is told the reason (`requeued`); a party of which
+   * some entered or left is held, its members still here told why (`party`); a player who left the
+   * queue is out (counted). Every player is counted once by outcome.
+   */
+  settleNoShows(settled: SettledSeats, now: number): void {
+    const expired = settled.reason === "seat_expired";
+    const missing = new Set(settled.noShows.map((s) => s.sessionId));
+    const parties = (settled.data as ReadonlyMap<string, PartySnapshot> | undefined) ?? new Map();
+    const back: Ticket[] = [];
+    let requeued = 0;
+    let removed = 0;
+    for (const t of settled.tickets) {
+      const absent = t.players.filter((p) => missing.has(p.sessionId));
+      if (absent.length === 0) continue;
+      const here = absent.filter((p) => this.isSeatedFor(p.sessionId, settled.matchId)).map((p) => p.sessionId);
+      removed += absent.length - here.length;
+      requeued += here.length;
+      for (const id of here) this.unseat(id);
+      if (here.length === 0) continue;
+      const snapshot = parties.get(t.id);
+      if (here.length === t.players.length) {
+        if (snapshot) this.parties.restore(snapshot, here, "queued");
+        back.push(t);
+      } else if (snapshot) {
+        const someoneLeft = absent.length > here.length;
+        this.holdParty(this.parties.restore(snapshot, here, "held"), "member_left", someoneLeft ? "left" : "entered");
+      } else {
+        // A ticket of several players without a party does not happen; each goes back alone.
+        for (const id of here) back.push({ ...t, id, players: t.players.filter((p) => p.sessionId === id) });
+      }
+    }
+    this.requeue(back, now, { matchId: settled.matchId, reason: settled.reason });
+    if (requeued > 0) this.effects.seatOutcome?.(expired ? "expired_requeued" : "lost_requeued", requeued);
+    if (removed > 0) this.effects.seatOutcome?.(expired ? "expired_removed" : "lost_removed", removed);
   }
 
   /** A reconnected player's held seat, if any, is sent now. */
@@ -158,7 +229,7 @@ export class TicketDirector {
    * players are told (`requeued`); without, nothing is sent (a backfill they were never offered).
    * A ticket the engine refuses is removed with an error, so nobody is left in limbo.
    */
-  requeue(tickets: readonly Ticket[], now: number, notice?: RequeuedMessage): void {
+  requeue(tickets: readonly Ticket[], now: number, notice?: RequeuedMessage, tell?: RequeueNotice): void {
     const refused = new Set(this.matchmaker.requeue(tickets, now));
     for (const t of tickets) {
       if (refused.has(t)) {
@@ -172,8 +243,11 @@ export class TicketDirector {
       else for (const p of t.players) this.members.get(p.sessionId)!.place = "waiting";
       this.effects.waiting(t);
       if (!notice) continue;
-      for (const p of t.players)
-        if (this.members.get(p.sessionId)!.connected) this.effects.send(p.sessionId, "requeued", notice);
+      for (const p of t.players) {
+        if (!this.members.get(p.sessionId)!.connected) continue;
+        const message = tell ? tell(p.sessionId, notice) : notice;
+        if (message) this.effects.send(p.sessionId, "requeued", message);
+      }
     }
   }
 
@@ -200,10 +274,16 @@ export class TicketDirector {
 
   /**
    * A match's tickets go back after its game room failed or was abandoned: complete ones at their
-   * place (told `reason`); a party that lost a member meanwhile is held.
+   * place (told `reason`, or what `tell` says); a party that lost a member meanwhile is held.
    */
-  requeueMatch(tickets: readonly Ticket[], matchId: string, reason: RequeueReason, now: number): void {
-    this.requeue(this.completeOrHold(tickets), now, { matchId, reason });
+  requeueMatch(
+    tickets: readonly Ticket[],
+    matchId: string,
+    reason: RequeueReason,
+    now: number,
+    tell?: RequeueNotice,
+  ): void {
+    this.requeue(this.completeOrHold(tickets), now, { matchId, reason }, tell);
   }
 
   /**
@@ -262,6 +342,51 @@ export class TicketDirector {
     return complete;
   }
 
+  /** Whether the player is in the queue, seated in `matchId` (not re-queued, not gone). */
+  private isSeatedFor(playerId: string, matchId: string): boolean {
+    const m = this.members.get(playerId);
+    return m?.place === "seated" && m.seatMatch === matchId;
+  }
+
+  /** Forget a player's seat (it goes back to the queue). */
+  private unseat(playerId: string): void {
+    const m = this.members.get(playerId)!;
+    delete m.seatMatch;
+    delete m.heldSeat;
+  }
+
+  /** Dissolve the parties of seated tickets; returns them as they were, by ticket id, for a later restore. */
+  private dissolveParties(tickets: readonly Ticket[]): Map<string, PartySnapshot> {
+    const snapshots = new Map<string, PartySnapshot>();
+    for (const t of tickets) {
+      const party = this.parties.get(t.id);
+      if (!party) continue;
+      snapshots.set(t.id, { ...party, members: [...party.members] });
+      this.parties.dissolve(party);
+    }
+    return snapshots;
+  }
+
+  /** Hand the seats just sent to the seat watch (when there is one and the seats name their game room). */
+  private watchSeats(
+    matchId: string,
+    tickets: readonly Ticket[],
+    players: readonly string[],
+    seats: ReadonlyMap<string, unknown>,
+    parties: Map<string, PartySnapshot>,
+  ): void {
+    if (!this.seatWatch) return;
+    const watched: WatchedSeat[] = [];
+    let roomId: string | undefined;
+    for (const id of players) {
+      const facts = seatFacts(seats.get(id));
+      if (!facts) continue;
+      roomId = facts.roomId;
+      watched.push({ sessionId: id, team: facts.team, backfill: facts.backfill });
+    }
+    if (roomId !== undefined) this.seatWatch.watch(matchId, roomId, tickets, watched, parties);
+  }
+
   /** Every player of a ticket out with `message` (the "refused, remove with an error" case). */
   private removeTicket(ticket: Ticket, message: RemovedMessage): void {
     const party = this.parties.get(ticket.id);
@@ -271,4 +396,12 @@ export class TicketDirector {
       this.effects.remove(p.sessionId, message);
     }
   }
+}
+
+/** What the director reads from a seat message (a `SeatMessage`; tests may pass anything). */
+function seatFacts(seat: unknown): { roomId: string; matchId: string; team: 0 | 1; backfill: boolean } | undefined {
+  if (typeof seat !== "object" || seat === null) return undefined;
+  const { roomId, matchId, team, backfill } = seat as Record<string, unknown>;
+  if (typeof roomId !== "string" || typeof matchId !== "string") return undefined;
+  return { roomId, matchId, team: team === 1 ? 1 : 0, backfill: backfill === true };
 }

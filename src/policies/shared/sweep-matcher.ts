@@ -6,7 +6,7 @@
  * spread, then the longest waiting) forms first, not the first one found.
  *
  * Event driven, over the rating axis:
- * - the tickets sit in a B+tree by rating; a ticket's *scan* walks outward from it in order
+ * - the tickets sit in rating order (a linked list indexed by a B+tree, {@link RatingOrder}); a ticket's *scan* walks outward from it in order
  *   of rating distance, through its own window only, and keeps the closest game containing it
  *   whose tickets all accept each other (a candidate in a min-heap by spread, lazily
  *   invalidated);
@@ -35,20 +35,17 @@ import { canAssemble } from "../../core/assembly.js";
 import type { AcceptanceWindow, Policy, PolicyContext } from "../../core/policy.js";
 import { repeatAllowedAt, type RepeatAvoidance } from "../../core/recent-opponents.js";
 import { meanRating, type Ticket } from "../../core/types.js";
-import { compareRanked, sortedTree, type RankedKey, type SortedTree } from "../../core/sorted-tree.js";
 import { LazyHeap } from "./lazy-heap.js";
+import { RatingOrder, type RatingLink } from "./rating-order.js";
 
 /** Default search steps per scan for teams (teamSize > 1). */
 export const DEFAULT_WINDOW_BUDGET = 512;
 
-/** Rating order: a party's mean rating, then the order it was added in. */
-type RatingKey = RankedKey;
-const compareKeys = compareRanked;
-
-interface Entry {
+interface Entry extends RatingLink<Entry> {
   readonly ticket: Ticket;
-  readonly key: RatingKey;
+  /** Position in rating order: the party's mean rating, then `seq` (the order it was added in). */
   readonly rating: number;
+  readonly seq: number;
   readonly seats: number;
   alive: boolean;
   /** Bumped at each scan: older candidates of this anchor are stale. */
@@ -75,11 +72,14 @@ interface Wake {
   readonly at: number;
 }
 
+/** Rating order: a party's mean rating, then the order it was added in. */
+const compareEntries = (a: Entry, b: Entry): number => a.rating - b.rating || a.seq - b.seq;
+
 const compareCandidates = (a: Candidate, b: Candidate): number =>
   Number(a.repeat) - Number(b.repeat) ||
   a.spread - b.spread ||
   a.oldest - b.oldest ||
-  compareKeys(a.anchor.key, b.anchor.key);
+  compareEntries(a.anchor, b.anchor);
 
 /** A candidate stands while its anchor has not rescanned and all its tickets still wait. */
 const isLiveCandidate = (c: Candidate): boolean =>
@@ -93,7 +93,7 @@ export abstract class SweepMatcher implements Policy {
   private readonly teamSize: number;
   private readonly budget: number;
   private readonly avoid: RepeatAvoidance | undefined;
-  private readonly tree: SortedTree<RatingKey, Entry> = sortedTree<RatingKey, Entry>(compareKeys);
+  private readonly order = new RatingOrder<Entry>();
   private readonly byId = new Map<string, Entry>();
   /** Member → anchors whose candidate may include it (pruned lazily). */
   private readonly dependents = new Map<Entry, Set<Entry>>();
@@ -147,8 +147,10 @@ export abstract class SweepMatcher implements Policy {
     this.arrived(ticket);
     const entry: Entry = {
       ticket,
-      key: [rating, this.seq++],
       rating,
+      seq: this.seq++,
+      prev: undefined,
+      next: undefined,
       seats: ticket.players.length,
       alive: true,
       version: 0,
@@ -156,7 +158,7 @@ export abstract class SweepMatcher implements Policy {
       wakeAt: Infinity,
       wakeVersion: 0,
     };
-    this.tree.set(entry.key, entry);
+    this.order.insert(entry);
     this.byId.set(ticket.id, entry);
     this.scan(entry, this.lastNow);
   }
@@ -210,7 +212,7 @@ export abstract class SweepMatcher implements Policy {
 
   /** Rescan every waiting ticket (after distances changed). */
   protected rescanAll(now: number): void {
-    for (const [, entry] of this.tree.entries()) this.scan(entry, now);
+    for (let entry = this.order.head; entry; entry = entry.next) this.scan(entry, now);
   }
 
   // ---- acceptance -------------------------------------------------------------------------
@@ -245,11 +247,8 @@ export abstract class SweepMatcher implements Policy {
     a.candidate = undefined;
     a.wakeVersion++;
     a.wakeAt = Infinity;
-    const up = this.tree.entries(a.key);
-    up.next(); // a itself
-    const down = this.tree.entriesReversed(a.key, undefined, true);
-    let nextUp = up.next().value?.[1];
-    let nextDown = down.next().value?.[1];
+    let nextUp = a.next;
+    let nextDown = a.prev;
     const acceptable: Entry[] = [];
     /** The closest game without a recent rematch, and the closest with one (used only without the former). */
     let best: Candidate | undefined;
@@ -268,8 +267,8 @@ export abstract class SweepMatcher implements Policy {
         else nextDown = undefined;
         continue;
       }
-      if (takeUp) nextUp = up.next().value?.[1];
-      else nextDown = down.next().value?.[1];
+      if (takeUp) nextUp = nextUp!.next;
+      else nextDown = nextDown!.prev;
       const at = this.mutualAt(a, x);
       if (at > now) {
         // x does not accept a yet (or a rematch waits for the fallback): x looks again then.
@@ -397,7 +396,7 @@ export abstract class SweepMatcher implements Policy {
     return {
       anchor,
       version: anchor.version,
-      members: [...members].sort((p, q) => compareKeys(p.key, q.key)),
+      members: [...members].sort(compareEntries),
       spread,
       oldest,
       repeat,
@@ -408,7 +407,7 @@ export abstract class SweepMatcher implements Policy {
   private drop(entry: Entry): Entry[] {
     entry.alive = false;
     entry.version++;
-    this.tree.delete(entry.key);
+    this.order.remove(entry);
     this.byId.delete(entry.ticket.id);
     const dependents = this.dependents.get(entry);
     this.dependents.delete(entry);

@@ -1,0 +1,85 @@
+/**
+ * `colyseus-matchmaker/web`: the browser player page and the operator dashboard, as request
+ * handlers to mount in your server. Their HTML and scripts are built with the package (nothing
+ * is bundled in your app, nothing comes from a CDN):
+ *
+ * ```ts
+ * app.use("/play", playPage());
+ * app.use("/matchmaker/metrics", operatorAuth(), matchmakerMetrics());
+ * app.use("/dashboard", operatorAuth(), dashboardPage());
+ * ```
+ */
+import { pageHandler, type PageHandler } from "./page-handler.js";
+import { describeQueues } from "./queues.js";
+
+export type { PageHandler } from "./page-handler.js";
+export { describeQueues, type QueueDescription } from "./queues.js";
+
+/** Options of {@link playPage}. */
+export interface PlayPageOptions {
+  /**
+   * The queue rooms the page offers, by room name, in this order. Default: every queue room
+   * type the server defines (`defineQueue`), role queues excepted.
+   */
+  readonly queues?: readonly string[];
+}
+
+/**
+ * The player page: pick a queue and a rating, play alone, open a party (its code is shown) or
+ * join one by code, choose a side or zones where the queue has them; follow the wait (waited
+ * time, estimate, rating window), answer the ready check, and land in the game room the queue
+ * reserves a seat in. Where the game room's state has a `seats` map of `{ side, rating, arrived }`
+ * (the example server's demo game), the page lists both teams.
+ *
+ * The page connects to the Colyseus server that serves it. Mount it on a path of its own:
+ * `app.use("/play", playPage())`; it answers `/play/` (the page), `/play/play.js` and
+ * `/play/queues.json` (what it knows of each queue), and redirects `/play` to `/play/`.
+ */
+export function playPage(options: PlayPageOptions = {}): PageHandler {
+  return pageHandler("play", {
+    what: "the player page failed to build",
+    routes: { "/queues.json": () => ({ queues: describeQueues(options.queues) }) },
+  });
+}
+
+/** Options of {@link dashboardPage}. */
+export interface DashboardPageOptions {
+  /**
+   * Where `matchmakerMetrics()` is mounted, as the page's browser fetches it: absolute
+   * ("/ops/metrics") or relative to the dashboard's page. Default `"../matchmaker/metrics"`:
+   * the dashboard at `/dashboard/` and the metrics at `/matchmaker/metrics`.
+   */
+  readonly metrics?: string;
+}
+
+const attribute = (value: string) =>
+  value.replace(/[&"<>]/g, (ch) => ({ "&": "&amp;", '"': "&quot;", "<": "&lt;", ">": "&gt;" })[ch]!);
+
+/**
+ * The operator dashboard: for every queue room of the process, live uPlot charts of the waiting
+ * players and the p50 and p95 waits over the last five minutes, the counters (matches, declines,
+ * spawn failures, abandoned matches, backfill failures, the side-mix flag) and the ten
+ * longest-waiting tickets with readable waits. It polls `matchmakerMetrics()`'s `/` and
+ * `/sample?limit=10` once a second, so mount that too, and put both behind the same gate:
+ *
+ * ```ts
+ * app.use("/matchmaker/metrics", operatorAuth(), matchmakerMetrics());
+ * app.use("/dashboard", operatorAuth(), dashboardPage());
+ * ```
+ *
+ * It answers `/dashboard/` (the page), `/dashboard/dashboard.js` and `/dashboard/uplot.css`.
+ */
+export function dashboardPage(options: DashboardPageOptions = {}): PageHandler {
+  const metrics = options.metrics;
+  return pageHandler("dashboard", {
+    what: "the dashboard failed to build",
+    html:
+      metrics === undefined
+        ? undefined
+        : (html) =>
+            html.replace(
+              /(<meta name="matchmaker-metrics" content=")[^"]*(")/,
+              (_all, open: string, close: string) => `${open}${attribute(metrics)}${close}`,
+            ),
+  });
+}

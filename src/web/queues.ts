@@ -1,0 +1,49 @@
+/**
+ * What the player page knows of each queue: `/play/queues.json`, made from the queue room types
+ * this process defines (`defineQueue`, `defineRoom(MatchmakerRoom, …)` or a subclass).
+ */
+import { matchMaker } from "@colyseus/core";
+import { MatchmakerRoom } from "../colyseus/MatchmakerRoom.js";
+import type { ZoneOption } from "../core/zones.js";
+import type { MatchmakerRoomOptions } from "../options/index.js";
+
+/** One queue as the player page shows it. */
+export interface QueueDescription {
+  /** The room name to join. */
+  readonly name: string;
+  readonly teamSize: number;
+  readonly policy: string;
+  /** The zones a player may pick (empty: the queue has none). */
+  readonly zones: readonly string[];
+  /** The ready check's time to accept (ms), or null without one. */
+  readonly readyCheckMs: number | null;
+  readonly rating: { readonly min: number; readonly max: number };
+  /** A role queue: the page does not offer it (players must pick roles). */
+  readonly roles: boolean;
+}
+
+const zoneName = (zone: ZoneOption) => (typeof zone === "string" ? zone : zone.name);
+
+/**
+ * Every queue room type registered in this process (or those of `names`, in that order), as
+ * the player page shows it.
+ */
+export function describeQueues(names?: readonly string[]): QueueDescription[] {
+  const handlers = matchMaker.getAllHandlers();
+  const queues = Object.entries(handlers).filter(
+    ([, handler]) => handler.klass === MatchmakerRoom || handler.klass.prototype instanceof MatchmakerRoom,
+  );
+  const chosen = names ? names.flatMap((name) => queues.filter(([queue]) => queue === name)) : queues;
+  return chosen.map(([name, handler]) => {
+    const options = (handler.options ?? {}) as MatchmakerRoomOptions;
+    return {
+      name,
+      teamSize: options.teamSize,
+      policy: options.policy ?? (options.roles ? "roles" : "greedy"),
+      zones: (options.zones ?? []).map(zoneName),
+      readyCheckMs: options.readyCheck?.timeoutMs ?? null,
+      rating: { min: options.rating?.min ?? 0, max: options.rating?.max ?? 10_000 },
+      roles: Boolean(options.roles),
+    };
+  });
+}

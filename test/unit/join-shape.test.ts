@@ -1,0 +1,56 @@
+import { describe, expect, it } from "vitest";
+import {
+  checkJoinOptions,
+  JOIN_OPTIONS_LIMITS,
+  joinOptionsSchema,
+  joinOptionsShapeProblem,
+  parseJoinOptions,
+} from "../../src/colyseus/join-options.js";
+
+/** `depth` arrays nested in one another, as JSON.parse builds them (no recursion here either). */
+function nested(depth: number): unknown {
+  let value: unknown[] = [];
+  for (let i = 1; i < depth; i++) value = [value];
+  return value;
+}
+
+describe("join options' shape limits", () => {
+  const validator = joinOptionsSchema({ min: 0, max: 10_000 }, undefined, 5);
+
+  it("accepts every real join option well within the limits", () => {
+    const join = { rating: 1500, side: "A", uncertainty: 50, party: { size: 3 }, playerId: "account-42" };
+    expect(joinOptionsShapeProblem(join)).toBeUndefined();
+    expect(parseJoinOptions(validator, join)).toMatchObject({ ok: true });
+  });
+
+  it("refuses deep nesting in any field, naming the field and the limit, without walking all of it", () => {
+    const deep = { rating: 1000, extra: nested(5000) };
+    const message = "extra: nested deeper than 8 levels (the join options' limit)";
+    expect(joinOptionsShapeProblem(deep)).toEqual({ field: "extra", message });
+    expect(parseJoinOptions(validator, deep)).toEqual({ ok: false, message });
+    expect(() => checkJoinOptions(validator, deep)).toThrow(message);
+    // A hundred thousand levels (far deeper than a recursive walk survives) are refused the same way.
+    expect(joinOptionsShapeProblem({ extra: nested(100_000) })?.field).toBe("extra");
+    // The options object is level 1: 7 levels below it pass the shape check (the schema then names the field).
+    expect(joinOptionsShapeProblem({ extra: nested(7) })).toBeUndefined();
+    expect(joinOptionsShapeProblem({ extra: nested(8) })?.message).toBe(message);
+    expect(joinOptionsShapeProblem(nested(9))?.message).toBe(
+      "join options: nested deeper than 8 levels (the join options' limit)",
+    );
+  });
+
+  it("refuses too many values and too many characters, naming the limit", () => {
+    const wide = Object.fromEntries(Array.from({ length: 1001 }, (_, i) => [`k${i}`, i]));
+    expect(joinOptionsShapeProblem(wide)?.message).toMatch(/^k\d+: join options may hold at most 1000 values$/);
+    expect(joinOptionsShapeProblem({ rating: 1, list: new Array(5000).fill(0) })).toEqual({
+      field: "list",
+      message: "list: join options may hold at most 1000 values",
+    });
+    expect(joinOptionsShapeProblem({ playerId: "x".repeat(JOIN_OPTIONS_LIMITS.maxChars + 1) })).toEqual({
+      field: "playerId",
+      message: `playerId: join options may hold at most ${JOIN_OPTIONS_LIMITS.maxChars} characters`,
+    });
+    // The full check then never runs: the refusal is the limit, not a list of a thousand unknown fields.
+    expect(() => checkJoinOptions(validator, wide)).toThrow(/may hold at most 1000 values$/);
+  });
+});

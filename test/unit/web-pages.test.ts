@@ -1,0 +1,160 @@
+/**
+ * `colyseus-matchmaker/web`'s handlers, called as Express calls a mounted handler: the page at
+ * the mount point (redirected to its trailing slash), its files beside it (made from the
+ * sources here, as under `npm start`), its JSON routes, and everything else passed on.
+ */
+import { matchMaker } from "@colyseus/core";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MatchmakerRoom } from "../../src/index.js";
+import { loadAsset } from "../../src/web/assets.js";
+import { dashboardPage, playPage, type PageHandler } from "../../src/web/index.js";
+
+interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: string | undefined;
+  passed: boolean;
+}
+
+/** One request through a handler as Express calls a handler mounted at `mount`: req.url is below the mount. */
+function call(handler: PageHandler, originalUrl: string, mount: string, method = "GET"): Promise<Answer> {
+  return new Promise((resolve) => {
+    const answer: Answer = { status: 200, headers: {}, body: undefined, passed: false };
+    const below = originalUrl.slice(mount.length);
+    const req = { method, url: below.startsWith("/") ? below : `/${below}`, originalUrl } as unknown as IncomingMessage;
+    const res = {
+      set statusCode(code: number) {
+        answer.status = code;
+      },
+      setHeader(name: string, value: string) {
+        answer.headers[name.toLowerCase()] = value;
+      },
+      end(body?: string) {
+        answer.body = body;
+        resolve(answer);
+      },
+    } as unknown as ServerResponse;
+    handler(req, res, () => {
+      answer.passed = true;
+      resolve(answer);
+    });
+  });
+}
+const play = (handler: PageHandler, url: string, method?: string) => call(handler, url, "/play", method);
+
+describe("playPage()", () => {
+  beforeAll(() => {
+    matchMaker.defineRoomType("web_duel", MatchmakerRoom, { teamSize: 1, gameRoom: "g", zones: ["eu", "na"] });
+    matchMaker.defineRoomType("web_squad", MatchmakerRoom, {
+      teamSize: 2,
+      gameRoom: "g",
+      policy: "expanding-window",
+      readyCheck: { timeoutMs: 15_000 },
+      rating: { min: 100, max: 3000 },
+    });
+  });
+  afterAll(() => {
+    matchMaker.removeRoomType("web_duel");
+    matchMaker.removeRoomType("web_squad");
+  });
+
+  it("redirects the mount point to its trailing slash, keeping the query", async () => {
+    const page = playPage();
+    expect(await play(page, "/play")).toMatchObject({ status: 301, headers: { location: "/play/" } });
+    expect(await play(page, "/play?queue=web_duel")).toMatchObject({
+      status: 301,
+      headers: { location: "/play/?queue=web_duel" },
+    });
+  });
+
+  it("serves the page, and its script bundled from the sources when no build made one", async () => {
+    const page = playPage();
+    const html = await play(page, "/play/?queue=web_duel");
+    expect(html).toMatchObject({ status: 200, headers: { "content-type": "text/html; charset=utf-8" } });
+    expect(html.body).toContain('<script type="module" src="play.js"></script>');
+    const script = await play(page, "/play/play.js");
+    expect(script).toMatchObject({ status: 200, headers: { "content-type": "text/javascript; charset=utf-8" } });
+    expect(script.body).toContain("queues.json");
+    expect(script.body).not.toMatch(/^import /m); // one bundle: the SDK is inside
+    // HEAD: the headers, no body.
+    expect(await play(page, "/play/play.js", "HEAD")).toMatchObject({ status: 200, body: undefined });
+  }, 60_000);
+
+  it("describes the queue rooms this process defines, or those it is told to offer, in that order", async () => {
+    const all = JSON.parse((await play(playPage(), "/play/queues.json")).body!) as {
+      queues: Array<{ name: string }>;
+    };
+    expect(all.queues.map((q) => q.name)).toEqual(expect.arrayContaining(["web_duel", "web_squad"]));
+    const chosen = JSON.parse(
+      (await play(playPage({ queues: ["web_squad", "nonexistent", "web_duel"] }), "/play/queues.json")).body!,
+    ) as { queues: unknown[] };
+    expect(chosen.queues).toEqual([
+      {
+        name: "web_squad",
+        teamSize: 2,
+        policy: "expanding-window",
+        zones: [],
+        readyCheckMs: 15_000,
+        rating: { min: 100, max: 3000 },
+        roles: false,
+      },
+      {
+        name: "web_duel",
+        teamSize: 1,
+        policy: "greedy",
+        zones: ["eu", "na"],
+        readyCheckMs: null,
+        rating: { min: 0, max: 10_000 },
+        roles: false,
+      },
+    ]);
+  });
+
+  it("never redirects to another site", async () => {
+    // Mounted bare (no Express): req.url is the whole path.
+    const bare = await call(playPage(), "//elsewhere.example", "");
+    expect(bare.headers.location).toBeUndefined();
+    expect(bare.passed).toBe(true);
+  });
+
+  it("passes on what is not its own: other paths, other methods, paths out of its directory", async () => {
+    const page = playPage();
+    for (const [path, method] of [
+      ["/main.ts", "GET"],
+      ["/../../package.json", "GET"],
+      ["/%2e%2e/package.json", "GET"],
+      ["//elsewhere.example/play.js", "GET"],
+      ["/play.js", "POST"],
+      ["/queues.json", "DELETE"],
+    ] as const) {
+      expect(await play(page, `/play${path}`, method), `${method} ${path}`).toMatchObject({ passed: true });
+    }
+  });
+});
+
+describe("dashboardPage()", () => {
+  it("serves its page, script and uPlot's stylesheet", async () => {
+    const page = dashboardPage();
+    const html = await call(page, "/dashboard/", "/dashboard");
+    expect(html.body).toContain('<meta name="matchmaker-metrics" content="../matchmaker/metrics" />');
+    const css = await call(page, "/dashboard/uplot.css", "/dashboard");
+    expect(css).toMatchObject({ status: 200, headers: { "content-type": "text/css; charset=utf-8" } });
+    expect(css.body).toContain(".uplot");
+    const script = await call(page, "/dashboard/dashboard.js", "/dashboard");
+    expect(script.body).toContain("matchmaker-metrics");
+  }, 60_000);
+
+  it("tells the page where the metrics are mounted, escaped", async () => {
+    const html = await call(dashboardPage({ metrics: '/ops/"metrics"<x>' }), "/ops/dashboard/", "/ops/dashboard");
+    expect(html.body).toContain('<meta name="matchmaker-metrics" content="/ops/&quot;metrics&quot;&lt;x&gt;" />');
+  });
+});
+
+describe("loadAsset()", () => {
+  it("fails, and keeps no failure, when a file neither exists nor can be made", async () => {
+    await expect(loadAsset("play", "index.html", "/nonexistent/")).rejects.toThrow(/ENOENT/);
+    await expect(loadAsset("play", "index.html", "/nonexistent/")).rejects.toThrow(/ENOENT/);
+    await expect(loadAsset("play", "nothing.js")).rejects.toThrow(/no file nothing\.js/);
+  });
+});
