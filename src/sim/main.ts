@@ -66,7 +66,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   if (argv.includes("--target-wait-scenarios")) {
     const { runScenario, TARGET_WAIT_SCENARIOS, againstQueueRoom, scenariosText } =
       await import("./target-wait-scenarios.js");
-    const results = TARGET_WAIT_SCENARIOS.map((s) => runScenario(s, { gain: 0.06 }));
+    const results = TARGET_WAIT_SCENARIOS.map((s) => runScenario(s, { gain: 0.15 }));
     const rows = [...againstQueueRoom(10), ...againstQueueRoom(2)];
     console.log(argv.includes("--json") ? JSON.stringify({ results, rows }) : scenariosText(results, rows));
     return 0;

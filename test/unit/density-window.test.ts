@@ -79,6 +79,7 @@ describe("density-window parameters", () => {
     [{ m: 1 }, /\bm\b/],
     [{ lookahead: 0 }, /lookahead/],
     [{ lookahead: 2000 }, /lookahead/],
+    [{ combine: "max" }, /combine/],
     [{ width: 3 }, /width/],
   ];
   for (const [params, name] of cases) {
@@ -90,7 +91,7 @@ describe("density-window parameters", () => {
   it("accepts every parameter at a valid value, and none", () => {
     expect(() => engine({}, 5000)).not.toThrow();
     expect(() => engine({}, undefined)).not.toThrow();
-    const mm = engine({ c: 1, waitWorth: 200, growth: 0, population: 20, m: 2, lookahead: 1 });
+    const mm = engine({ c: 1, waitWorth: 200, growth: 0, population: 20, m: 2, lookahead: 1, combine: "mean" });
     expect((mm.policy as DensityWindowPolicy).options).toEqual({
       c: 1,
       waitWorth: 200,
@@ -98,12 +99,22 @@ describe("density-window parameters", () => {
       population: 20,
       m: 2,
       lookahead: 1,
+      combine: "mean",
     });
   });
 
-  it("defaults: c 1.2 with a maximum wait (1 without), waitWorth a tenth of the rating range", () => {
-    expect((engine({}, 5000).policy as DensityWindowPolicy).options).toMatchObject({ c: 1.2, waitWorth: 300 });
-    expect((engine({}).policy as DensityWindowPolicy).options).toMatchObject({ c: 1, growth: 0.5, population: 1000 });
+  it("defaults: c 1.2 with a maximum wait (1 without), mean windows, waitWorth a tenth of the rating range", () => {
+    expect((engine({}, 5000).policy as DensityWindowPolicy).options).toMatchObject({
+      c: 1.2,
+      waitWorth: 300,
+      combine: "mean",
+    });
+    expect((engine({}).policy as DensityWindowPolicy).options).toMatchObject({
+      c: 1,
+      growth: 0.25,
+      population: 1000,
+      combine: "mean",
+    });
   });
 });
 
@@ -112,7 +123,7 @@ describe("density-window forms games only within windows", () => {
     ["with a maximum wait", 5000],
     ["without one (windows growing with the wait)", undefined],
   ] as const) {
-    it(`${label}: every policy-made game's spread is within each member's window when it forms`, () => {
+    it(`${label}: every policy-made game's spread is within the mean of its members' windows when it forms`, () => {
       const mm = engine({}, maxWaitMs);
       const { formed } = run(mm, 7, 600, 4);
       let policyGames = 0;
@@ -125,7 +136,8 @@ describe("density-window forms games only within windows", () => {
         expect(match.tickets).toHaveLength(2);
         policyGames++;
         const s = spread(match.tickets);
-        for (const w of windows) expect(w).toBeGreaterThanOrEqual(s - 1e-9);
+        // The members' windows are pooled (combine "mean", the default): their mean covers the spread.
+        expect(windows.reduce((sum, w) => sum + w, 0) / windows.length).toBeGreaterThanOrEqual(s - 1e-6);
       }
       // Most players play one another: the check above is not vacuous.
       expect(policyGames * 2).toBeGreaterThan(400);
@@ -140,13 +152,15 @@ describe("density-window forms games only within windows", () => {
     const [low, high] = [...mm.waiting()];
     expect(policy.windowOf(low, 0).width).toBeLessThan(2800);
     expect(mm.tick(0)).toEqual([]);
-    // The window widens with the wait (growth 0.5 per second) and the game forms once both accept.
+    // The window widens with the wait (growth 0.25 per second) and the game forms once the mean of the two covers it.
     const wake = mm.nextWakeup(0);
     expect(wake).toBeDefined();
     const formed = mm.tick(wake!);
     expect(formed).toHaveLength(1);
-    expect(policy.windowOf(low, wake!).width).toBeGreaterThanOrEqual(2800);
-    expect(policy.windowOf(high, wake!).width).toBeGreaterThanOrEqual(2800);
+    const mean = (policy.windowOf(low, wake!).width + policy.windowOf(high, wake!).width) / 2;
+    expect(mean).toBeGreaterThanOrEqual(2800);
+    // ... and not a millisecond before.
+    expect((policy.windowOf(low, wake! - 1).width + policy.windowOf(high, wake! - 1).width) / 2).toBeLessThan(2800);
   });
 });
 
@@ -177,5 +191,23 @@ describe("density-window is deterministic", () => {
     const first = games(3);
     expect(games(3)).toEqual(first);
     expect(games(4)).not.toEqual(first);
+  });
+});
+
+describe("density-window follows the arrival rate", () => {
+  it("after a burst of 10 arrivals per second, 100 arrivals at 1 per second bring the measured rate near 1", () => {
+    const mm = engine({});
+    const policy = mm.policy as DensityWindowPolicy;
+    const random = new Random(5);
+    let now = 0;
+    for (let i = 0; i < 600; i++) {
+      now += i < 500 ? 100 : 1000;
+      mm.enqueue(solo(`p${i}`, random.uniform() * 3000, { at: now }), now);
+      mm.tick(now);
+      if (i === 499) expect(policy.status().arrivalRate).toBeCloseTo(10, 0);
+    }
+    // Measured over the last 64 arrivals and refolded when it moves by 10%: the burst is forgotten.
+    expect(policy.status().arrivalRate).toBeGreaterThan(0.9);
+    expect(policy.status().arrivalRate).toBeLessThan(1.15);
   });
 });
