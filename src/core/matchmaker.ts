@@ -424,7 +424,10 @@ export class Matchmaker {
     if (!node) return undefined;
     const ticket = node.ticket;
     this.tickets.delete(ticketId);
-    for (const p of ticket.players) if (p.sessionId !== ticketId) this.otherPlayers.delete(p.sessionId);
+    // (Nearly always empty: a solo's ticket is named after its player.)
+    if (this.otherPlayers.size > 0) {
+      for (const p of ticket.players) if (p.sessionId !== ticketId) this.otherPlayers.delete(p.sessionId);
+    }
     this.waitingPlayerCount -= ticket.players.length;
     this.byArrival.removeNode(node);
     this.countWaiting(ticket, -1);

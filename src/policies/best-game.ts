@@ -72,7 +72,7 @@ import * as v from "valibot";
 import { assembleTeams, canAssemble } from "../core/assembly.js";
 import { MatchmakerError } from "../core/errors.js";
 import { ratingSumDifference, type ImbalanceFn, type ResolvedImbalance } from "../core/imbalance.js";
-import type { Policy, PolicyContext, PolicyDefinition, PolicyParams } from "../core/policy.js";
+import type { Policy, PolicyContext, PolicyDefinition, PolicyParams, TicketSlot } from "../core/policy.js";
 import { ratingSum, type Ticket } from "../core/types.js";
 import { parseConfig, unknownKeyMessage } from "../core/validation.js";
 import { IndexedHeap, type HeapItem } from "./shared/indexed-heap.js";
@@ -215,7 +215,9 @@ export class BestGamePolicy implements Policy {
   private readonly imbalance: ImbalanceFn;
   private readonly lowerBound: ((low: number, high: number) => number) | undefined;
   private readonly order = new RatingOrder<Entry>();
+  /** Entries of the tickets added without the engine's slot (with one, the entry is kept in the slot). */
   private readonly byId = new Map<string, Entry>();
+  private count = 0;
   /** Anchors whose window changed since their last search (dirty[0..dirtyCount-1], searched before the next query). */
   private readonly dirty: (Entry | undefined)[] = [];
   private dirtyCount = 0;
@@ -281,12 +283,16 @@ export class BestGamePolicy implements Policy {
 
   /** Number of waiting tickets. */
   get size(): number {
-    return this.byId.size;
+    return this.count;
   }
 
-  add(ticket: Ticket, _now?: number): void {
-    this.remove(ticket.id);
+  add(ticket: Ticket, _now?: number, slot?: TicketSlot): void {
+    // A ticket already held moves to its new position (never held twice).
+    const held = slot ? (slot.policyData as Entry | undefined) : this.byId.get(ticket.id);
+    if (held?.alive) this.removeEntry(held);
     const entry = this.insert(ticket);
+    if (slot) slot.policyData = entry;
+    else this.byId.set(ticket.id, entry);
     // The anchors whose last search looked at the new position: their searches change.
     this.markAnchorsBefore(entry);
     this.markDirty(entry);
@@ -300,15 +306,20 @@ export class BestGamePolicy implements Policy {
     for (const t of tickets) this.add(t);
   }
 
-  remove(ticketId: string): void {
-    const entry = this.byId.get(ticketId);
-    if (!entry) return;
+  remove(ticketId: string, slot?: TicketSlot): void {
+    const entry = slot ? (slot.policyData as Entry | undefined) : this.byId.get(ticketId);
+    if (entry?.alive) this.removeEntry(entry);
+  }
+
+  private removeEntry(entry: Entry): void {
     // The anchors whose last search looked at this position (found before it is unlinked).
     this.markAnchorsBefore(entry);
     this.setReach(entry, 0);
     this.reachCounts[0]--; // it no longer counts
     this.order.remove(entry);
-    this.byId.delete(ticketId);
+    const id = entry.ticket.id;
+    if (this.byId.size > 0 && this.byId.get(id) === entry) this.byId.delete(id);
+    this.count--;
     entry.alive = false;
     this.heap.delete(entry);
     entry.members = undefined;
@@ -317,9 +328,9 @@ export class BestGamePolicy implements Policy {
   poll(now: number): Ticket[][] {
     const games: Ticket[][] = [];
     for (let top = this.top(); top && this.qualifiesAt(top) <= now; top = this.top()) {
-      const tickets = top.members!.map(ticketOf);
-      for (const t of tickets) this.remove(t.id);
-      games.push(tickets);
+      const members = top.members!.slice();
+      for (const e of members) this.removeEntry(e);
+      games.push(members.map(ticketOf));
     }
     return games;
   }
@@ -428,7 +439,7 @@ export class BestGamePolicy implements Policy {
       imbalance: 0,
     };
     this.order.insert(entry);
-    this.byId.set(ticket.id, entry);
+    this.count++;
     this.reachCounts[0]++;
     return entry;
   }
