@@ -53,6 +53,7 @@ function runBoth(name: string, teamSize: number, params: PolicyParams, ops: read
   const waiting: Ticket[] = [];
   const games: [string[][], string[][]] = [[], []];
   const sizes: [number[], number[]] = [[], []];
+  const windows: [unknown[], unknown[]] = [[], []];
   const size = (p: Policy) => (p as unknown as { size: number }).size;
   let seq = 0;
   const forget = (proposed: Ticket[][]) => {
@@ -86,8 +87,13 @@ function runBoth(name: string, teamSize: number, params: PolicyParams, ops: read
     }
     sizes[0].push(size(withSlots));
     sizes[1].push(size(without));
+    // A window policy reports the same acceptance windows.
+    for (const t of waiting) {
+      windows[0].push(withSlots.acceptanceWindow?.(t.id, seq));
+      windows[1].push(without.acceptanceWindow?.(t.id, seq));
+    }
   }
-  return { games, sizes };
+  return { games, sizes, windows };
 }
 
 describe("TicketSlot: a policy keeps its record in the engine's slot", () => {
@@ -99,20 +105,23 @@ describe("TicketSlot: a policy keeps its record in the engine's slot", () => {
     ["best-game", 1, {}],
     ["best-game", 2, {}],
     ["best-game", 1, { threshold: 50 }],
+    ["expanding-window", 1, { initial: 100, growthPerSecond: 0 }],
+    ["expanding-window", 2, { initial: 200, growthPerSecond: 0 }],
   ] as const) {
     test.prop([fc.array(opArb(teamSize), { maxLength: 120 })], { numRuns: 60 })(
       `${name} ${teamSize}v${teamSize} ${JSON.stringify(params)}: the same proposals and sizes with and without slots`,
       (ops) => {
-        const { games, sizes } = runBoth(name, teamSize, params, ops);
+        const { games, sizes, windows } = runBoth(name, teamSize, params, ops);
         expect(games[0]).toEqual(games[1]);
         expect(sizes[0]).toEqual(sizes[1]);
+        expect(windows[0]).toEqual(windows[1]);
       },
     );
   }
 
-  for (const name of ["greedy", "best-game"]) {
+  for (const name of ["greedy", "best-game", "expanding-window"]) {
     it(`${name}: a ticket added twice with its slot is held once; a stale slot (proposed, then handed back) is not acted on`, () => {
-      const p = make(name, 1);
+      const p = make(name, 1, name === "expanding-window" ? { initial: 100, growthPerSecond: 0 } : {});
       const size = () => (p as unknown as { size: number }).size;
       const a = solo("a", 1500, { at: 0 });
       const b = solo("b", 1510, { at: 1 });
