@@ -48,16 +48,16 @@ const fmt = (x: number) => (x >= 0.01 ? x.toFixed(3) : x.toFixed(4));
 const n = (x: number) => Math.round(x).toLocaleString("en-US");
 console.log(
   before
-    ? "| policy | game | waiting | before x floor | after x floor | after steps/s | floor/s | before B/ticket | after B/ticket |"
+    ? "| policy | game | waiting | before x floor | after x floor | before steps/s | after steps/s | after floor/s | before B/ticket | after B/ticket |"
     : "| policy | game | waiting | x floor | steps/s | floor/s | B/ticket |",
 );
-console.log(before ? "|---|---|---|---|---|---|---|---|---|" : "|---|---|---|---|---|---|---|");
+console.log(before ? "|---|---|---|---|---|---|---|---|---|---|" : "|---|---|---|---|---|---|---|");
 for (const c of after) {
   const b = beforeOf.get(key(c));
   const head = `| ${c.policy} | ${c.teamSize}v${c.teamSize} | ${n(c.waiting)} |`;
   console.log(
     before
-      ? `${head} ${b ? fmt(b.ratio) : "-"} | ${fmt(c.ratio)} | ${n(c.stepsPerSecond)} | ${n(c.floorPerSecond)} | ${b ? b.engineBytesPerTicket.toFixed(0) : "-"} | ${c.engineBytesPerTicket.toFixed(0)} |`
+      ? `${head} ${b ? fmt(b.ratio) : "-"} | ${fmt(c.ratio)} | ${b ? n(b.stepsPerSecond) : "-"} | ${n(c.stepsPerSecond)} | ${n(c.floorPerSecond)} | ${b ? b.engineBytesPerTicket.toFixed(0) : "-"} | ${c.engineBytesPerTicket.toFixed(0)} |`
       : `${head} ${fmt(c.ratio)} | ${n(c.stepsPerSecond)} | ${n(c.floorPerSecond)} | ${c.engineBytesPerTicket.toFixed(0)} |`,
   );
 }
