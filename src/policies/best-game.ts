@@ -182,6 +182,11 @@ interface Entry extends RatingLink<Entry>, HeapItem {
   alive: boolean;
   /** Offsets 1..reach after this anchor were looked at by its last search. */
   reach: number;
+  /**
+   * Its last search found a game and stopped at offset `reach` because the lower bound there
+   * proved that no set reaching further wins (see {@link markAnchorsBefore}).
+   */
+  cut: boolean;
   /** Its window changed since its last search: searched again before the next query. */
   dirty: boolean;
   /**
@@ -294,7 +299,7 @@ export class BestGamePolicy implements Policy {
     if (slot) slot.policyData = entry;
     else this.byId.set(ticket.id, entry);
     // The anchors whose last search looked at the new position: their searches change.
-    this.markAnchorsBefore(entry);
+    this.markAnchorsBefore(entry, false);
     this.markDirty(entry);
   }
 
@@ -313,7 +318,7 @@ export class BestGamePolicy implements Policy {
 
   private removeEntry(entry: Entry): void {
     // The anchors whose last search looked at this position (found before it is unlinked).
-    this.markAnchorsBefore(entry);
+    this.markAnchorsBefore(entry, true);
     this.setReach(entry, 0);
     this.reachCounts[0]--; // it no longer counts
     this.order.remove(entry);
@@ -380,14 +385,29 @@ export class BestGamePolicy implements Policy {
   }
 
   /**
-   * Mark the anchors before `entry` whose last search looked at its position (offset ≤ reach).
-   * No anchor reaches further than the largest reach held, so the walk stops there.
+   * Mark the anchors before `entry` (just inserted, or about to leave) whose last search looked
+   * at its position (offset ≤ reach). No anchor reaches further than the largest reach held, so
+   * the walk stops there.
+   *
+   * One exception, where searching again is known to give the same game and reach: the anchor's
+   * last search stopped by the lower bound at offset `reach` (`cut`), and the change is at that
+   * very offset. Offsets 1..reach−1 hold the same tickets, so a new search scores the same sets
+   * and arrives at offset `reach` with the same best game. A leaver is replaced there by the next
+   * ticket, rated at least as high, where the bound (non-decreasing in the higher rating) cuts
+   * again, or by the end of the list, which ends the search at the same offset. A newcomer cuts
+   * there when the bound at its rating reaches the best game's priority (the imbalance: the bound
+   * exists only with beta = 0), which is checked.
    */
-  private markAnchorsBefore(entry: Entry): void {
+  private markAnchorsBefore(entry: Entry, leaving: boolean): void {
     const limit = this.maxReach;
     let anchor = entry.prev;
     for (let offset = 1; anchor && offset <= limit; offset++, anchor = anchor.prev) {
-      if (offset <= anchor.reach) this.markDirty(anchor);
+      const reach = anchor.reach;
+      if (offset > reach || anchor.dirty) continue;
+      if (offset === reach && anchor.cut) {
+        if (leaving || this.lowerBound!(anchor.rating, entry.rating) >= anchor.imbalance) continue;
+      }
+      this.markDirty(anchor);
     }
   }
 
@@ -434,6 +454,7 @@ export class BestGamePolicy implements Policy {
       heapIndex: -1,
       alive: true,
       reach: 0,
+      cut: false,
       dirty: false,
       members: undefined,
       imbalance: 0,
@@ -490,6 +511,7 @@ export class BestGamePolicy implements Policy {
     s.stop = false;
     this.evaluations = 0;
     let reach = this.window;
+    let cut = false;
     const anchorA = sideSeats(anchor, "A");
     const anchorB = sideSeats(anchor, "B");
     let last: Entry | undefined = anchor;
@@ -502,6 +524,7 @@ export class BestGamePolicy implements Policy {
       }
       if (s.found && this.lowerBound && this.lowerBound(anchor.rating, last.rating) >= s.priority) {
         reach = j;
+        cut = true;
         break;
       }
       win[j] = last;
@@ -516,6 +539,7 @@ export class BestGamePolicy implements Policy {
       }
     }
     this.setReach(anchor, reach);
+    anchor.cut = cut;
     s.anchor = undefined;
     // Hold no entry beyond the search (a removed ticket must not be kept alive by the scratch).
     for (let i = 0; i <= this.window && win[i] !== undefined; i++) win[i] = undefined!;
@@ -551,6 +575,7 @@ export class BestGamePolicy implements Policy {
     s.priority = this.beta > 0 ? f + (this.beta * (oldestOf(members) - this.epoch!)) / 1000 : f;
     s.memberCount = n;
     this.setReach(anchor, n - 1);
+    anchor.cut = false;
     return true;
   }
 
@@ -566,6 +591,7 @@ export class BestGamePolicy implements Policy {
     s.stop = false;
     this.evaluations = 0;
     let reach = this.window;
+    let cut = false;
     let last: Entry | undefined = anchor;
     for (let j = 1; j <= this.window; j++) {
       last = last.next;
@@ -575,6 +601,7 @@ export class BestGamePolicy implements Policy {
       }
       if (s.found && this.lowerBound && this.lowerBound(anchor.rating, last.rating) >= s.priority) {
         reach = j;
+        cut = true;
         break;
       }
       if (anchor.side === undefined || anchor.side !== last.side) this.scorePair(anchor, last); // (s.chosen is empty)
@@ -584,6 +611,7 @@ export class BestGamePolicy implements Policy {
       }
     }
     this.setReach(anchor, reach);
+    anchor.cut = cut;
     return s.found;
   }
 
