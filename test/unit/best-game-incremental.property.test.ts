@@ -30,7 +30,7 @@ type Op =
   | { kind: "peek" }
   | { kind: "form" };
 
-const opsArb = (k: number, ratings: fc.Arbitrary<number>) =>
+const opsArb = (k: number, ratings: fc.Arbitrary<number>): fc.Arbitrary<Op[]> =>
   fc.array(
     fc.oneof(
       {
