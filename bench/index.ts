@@ -323,7 +323,8 @@ if (json) {
     console.log(steady.toString());
     for (const g of steadyGrowth(steadyCells)) {
       console.log(
-        `steady growth ${g.policy} ${g.teamSize}v${g.teamSize}: ${g.from.toLocaleString("en-US")} -> ${g.to.toLocaleString("en-US")} waiting: ${g.slowdown.toFixed(2)}x slower (target: at most 2x)`,
+        `steady growth ${g.policy} ${g.teamSize}v${g.teamSize}: ${g.from.toLocaleString("en-US")} -> ${g.to.toLocaleString("en-US")} waiting: ` +
+          `${g.slowdown.toFixed(2)}x slower in steps/s, ${g.relativeSlowdown.toFixed(2)}x against the floor (which slowed ${g.floorSlowdown.toFixed(2)}x) (target: at most 2x)`,
       );
     }
     for (const note of steadyNotes) console.log(`note: ${note}`);

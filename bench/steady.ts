@@ -293,7 +293,13 @@ export function runSteady(o: SteadyOptions): SteadyCell[] {
   return cells;
 }
 
-/** Steps/s at the largest pool over steps/s at the smallest, per policy and team size (the slowdown). */
+/**
+ * Growth from the smallest pool to the largest, per policy and team size, measured two ways:
+ * `slowdown`, steps/s at the smallest over steps/s at the largest (absolute: it includes the
+ * machine's own slowdown on a larger working set), and `relativeSlowdown`, the ratio to the floor
+ * at the smallest over the ratio at the largest (against one ordered-set update at the same
+ * size, which itself slows by `floorSlowdown` over the same sizes). 1 means no growth.
+ */
 export function steadyGrowth(cells: readonly SteadyCell[]) {
   const groups = new Map<string, SteadyCell[]>();
   for (const c of cells) {
@@ -314,6 +320,8 @@ export function steadyGrowth(cells: readonly SteadyCell[]) {
         from: first.waiting,
         to: last.waiting,
         slowdown: first.stepsPerSecond / last.stepsPerSecond,
+        relativeSlowdown: first.ratio / last.ratio,
+        floorSlowdown: first.floorPerSecond / last.floorPerSecond,
       };
     });
 }

@@ -24,6 +24,7 @@ export {
   type PolicyParams,
   type PolicyDefinition,
   type AcceptanceWindow,
+  type TicketSlot,
 } from "./core/policy.js";
 export { assembleTeams, canAssemble, type TeamSplit } from "./core/assembly.js";
 export {

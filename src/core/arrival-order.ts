@@ -27,7 +27,8 @@ export class ArrivalOrder {
   private readonly queue: ArrivalNode[] = [];
   private head = 0;
   private goneInQueue = 0;
-  private readonly tree: SortedTree<ArrivalKey, Ticket> = sortedTree<ArrivalKey, Ticket>(compareArrival);
+  /** The tickets added out of order, by arrival key (each value is the ticket's node). */
+  private readonly tree: SortedTree<ArrivalKey, ArrivalNode> = sortedTree<ArrivalKey, ArrivalNode>(compareArrival);
   private count = 0;
 
   get size(): number {
@@ -43,11 +44,11 @@ export class ArrivalOrder {
     const queue = this.queue;
     const last = queue.length > this.head ? queue[queue.length - 1] : undefined;
     const inQueue = !last || last.ticket.enqueuedAt <= ticket.enqueuedAt;
-    const node: ArrivalNode = { ticket, seq, inQueue, gone: false };
+    const node: ArrivalNode = { ticket, seq, inQueue, gone: false, policyData: undefined };
     if (inQueue) {
       if (this.goneInQueue > 32 && this.goneInQueue * 2 > queue.length - this.head) this.compact();
       queue.push(node);
-    } else this.tree.set(keyOf(node), ticket);
+    } else this.tree.set(keyOf(node), node);
     this.count++;
     return node;
   }
@@ -81,11 +82,50 @@ export class ArrivalOrder {
     while (i < queue.length && queue[i].gone) i++;
     if (this.tree.size === 0) return queue[i].ticket;
     const t = this.tree.minKey()!;
-    return i < queue.length && compareNode(queue[i], t) < 0 ? queue[i].ticket : this.tree.get(t);
+    return i < queue.length && compareNode(queue[i], t) < 0 ? queue[i].ticket : this.tree.get(t)!.ticket;
+  }
+
+  /**
+   * Push the nodes of the oldest (or, with `newestFirst`, the newest) `limit` tickets onto `out`,
+   * in that order: {@link oldest} and {@link newest} without a generator or an entry per ticket
+   * while every ticket arrived in order.
+   */
+  collect(limit: number, newestFirst: boolean, out: ArrivalNode[]): void {
+    if (limit <= 0 || this.count === 0) return;
+    if (this.tree.size > 0) {
+      for (const node of newestFirst ? this.newestNodes(limit) : this.oldestNodes(limit)) out.push(node);
+      return;
+    }
+    const queue = this.queue;
+    let n = 0;
+    if (newestFirst) {
+      for (let i = queue.length - 1; i >= this.head && n < limit; i--) {
+        if (!queue[i].gone) {
+          out.push(queue[i]);
+          n++;
+        }
+      }
+    } else {
+      for (let i = this.head; i < queue.length && n < limit; i++) {
+        if (!queue[i].gone) {
+          out.push(queue[i]);
+          n++;
+        }
+      }
+    }
   }
 
   /** Newest first. */
   *newest(limit = Infinity): IterableIterator<[ArrivalKey, Ticket]> {
+    for (const node of this.newestNodes(limit)) yield entryOf(node);
+  }
+
+  /** Oldest first. */
+  *oldest(limit = Infinity): IterableIterator<[ArrivalKey, Ticket]> {
+    for (const node of this.oldestNodes(limit)) yield entryOf(node);
+  }
+
+  private *newestNodes(limit: number): IterableIterator<ArrivalNode> {
     if (limit <= 0) return;
     let n = 0;
     const queue = this.queue;
@@ -94,7 +134,7 @@ export class ArrivalOrder {
     if (this.tree.size === 0) {
       for (; i >= this.head; i--) {
         if (queue[i].gone) continue;
-        yield entryOf(queue[i]);
+        yield queue[i];
         if (++n >= limit) return;
       }
       return;
@@ -102,19 +142,18 @@ export class ArrivalOrder {
     const fromTree = this.tree.entriesReversed();
     let t = fromTree.next();
     while (i >= this.head || !t.done) {
-      if (i >= this.head && (t.done || compareNode(queue[i], t.value[0]) > 0)) {
-        yield entryOf(queue[i--]);
+      if (i >= this.head && (t.done || compareNodes(queue[i], t.value[1]) > 0)) {
+        yield queue[i--];
         while (i >= this.head && queue[i].gone) i--;
       } else {
-        yield t.value;
+        yield t.value[1];
         t = fromTree.next();
       }
       if (++n >= limit) return;
     }
   }
 
-  /** Oldest first. */
-  *oldest(limit = Infinity): IterableIterator<[ArrivalKey, Ticket]> {
+  private *oldestNodes(limit: number): IterableIterator<ArrivalNode> {
     if (limit <= 0) return;
     let n = 0;
     const queue = this.queue;
@@ -123,16 +162,16 @@ export class ArrivalOrder {
     if (this.tree.size === 0) {
       for (; i < queue.length; i++) {
         if (queue[i].gone) continue;
-        yield entryOf(queue[i]);
+        yield queue[i];
         if (++n >= limit) return;
       }
       return;
     }
-    const fromTree = this.tree.entries();
+    const fromTree = this.tree.values();
     let t = fromTree.next();
     while (i < queue.length || !t.done) {
-      if (i < queue.length && (t.done || compareNode(queue[i], t.value[0]) < 0)) {
-        yield entryOf(queue[i++]);
+      if (i < queue.length && (t.done || compareNodes(queue[i], t.value) < 0)) {
+        yield queue[i++];
         while (i < queue.length && queue[i].gone) i++;
       } else {
         yield t.value;
@@ -194,7 +233,16 @@ export interface ArrivalNode {
   readonly inQueue: boolean;
   /** Removed from its order. */
   gone: boolean;
+  /**
+   * Free for the node's owner: the engine's nodes are the {@link TicketSlot}s it hands its policy
+   * (which keeps its own record of the ticket here instead of in a map by ticket id).
+   */
+  policyData: unknown;
 }
+
+/** Order of two nodes by arrival (enqueue time, then sequence). */
+export const compareNodes = (a: ArrivalNode, b: ArrivalNode): number =>
+  a.ticket.enqueuedAt - b.ticket.enqueuedAt || a.seq - b.seq;
 
 const keyOf = (node: ArrivalNode): ArrivalKey => [node.ticket.enqueuedAt, node.seq];
 const entryOf = (node: ArrivalNode): [ArrivalKey, Ticket] => [keyOf(node), node.ticket];

@@ -302,8 +302,9 @@ export class Matchmaker {
 
   /** Stop a ticket waiting (its player left). Returns false if it was not waiting. */
   cancel(ticketId: string, _now?: number): boolean {
-    if (!this.forget(ticketId)) return false;
-    this.router.remove(ticketId);
+    const node = this.forget(ticketId);
+    if (!node) return false;
+    this.router.remove(ticketId, node);
     this.counters.ticketsCancelled++;
     return true;
   }
@@ -329,9 +330,9 @@ export class Matchmaker {
         // Hand each still-waiting ticket back once, as the engine holds it.
         handedBack ??= new Set();
         for (const id of new Set(proposal.map((t) => t.id))) {
-          const waiting = this.tickets.get(id)?.ticket;
-          if (waiting && !(this.zones === undefined && handedBack.has(id)))
-            this.router.add(waiting, this.zonesOf.get(id), now);
+          const node = this.tickets.get(id);
+          if (node && !(this.zones === undefined && handedBack.has(id)))
+            this.router.add(node.ticket, this.zonesOf.get(id), now, node);
           handedBack.add(id);
         }
         this.onPolicyError?.(error);
@@ -400,11 +401,13 @@ export class Matchmaker {
   }
 
   private admit(ticket: Ticket, now: number): void {
-    this.tickets.set(ticket.id, this.byArrival.addNode(ticket));
+    // The ticket's node is also its slot for the policy (see TicketSlot).
+    const node = this.byArrival.addNode(ticket);
+    this.tickets.set(ticket.id, node);
     for (const p of ticket.players) if (p.sessionId !== ticket.id) this.otherPlayers.add(p.sessionId);
     this.waitingPlayerCount += ticket.players.length;
     this.countWaiting(ticket, 1);
-    this.router.add(ticket, this.zones && this.zonesOf.get(ticket.id), now);
+    this.router.add(ticket, this.zones && this.zonesOf.get(ticket.id), now, node);
   }
 
   /** True when a waiting ticket is named `sessionId` and holds that player. */
@@ -415,18 +418,22 @@ export class Matchmaker {
     return false;
   }
 
-  private forget(ticketId: string): boolean {
+  /** Stop holding a waiting ticket; returns its node (undefined if it was not waiting). */
+  private forget(ticketId: string): ArrivalNode | undefined {
     const node = this.tickets.get(ticketId);
-    if (!node) return false;
+    if (!node) return undefined;
     const ticket = node.ticket;
     this.tickets.delete(ticketId);
-    for (const p of ticket.players) if (p.sessionId !== ticketId) this.otherPlayers.delete(p.sessionId);
+    // (Nearly always empty: a solo's ticket is named after its player.)
+    if (this.otherPlayers.size > 0) {
+      for (const p of ticket.players) if (p.sessionId !== ticketId) this.otherPlayers.delete(p.sessionId);
+    }
     this.waitingPlayerCount -= ticket.players.length;
     this.byArrival.removeNode(node);
     this.countWaiting(ticket, -1);
     if (this.zones) this.zonesOf.delete(ticketId);
     this.latency?.forget(ticketId);
-    return true;
+    return node;
   }
 
   /** With `maxLatencyMs`: tickets whose widened maximum now reaches more zones start waiting there too. */
@@ -519,10 +526,7 @@ export class Matchmaker {
       // An invariant, not a refusal: fitsWithBots(AndRoles) chose tickets that bots can complete.
       if (!split) throw new Error(`invariant broken: bot game ${id} cannot be assembled`);
       const played = this.latency && common ? this.latency.bestZone(chosen, common) : common?.[0];
-      for (const t of chosen) {
-        this.forget(t.id);
-        this.router.remove(t.id);
-      }
+      for (const t of chosen) this.router.remove(t.id, this.forget(t.id));
       matches.push(this.record(this.buildMatch(split, chosen, bots.length, now, played, id)));
     }
   }

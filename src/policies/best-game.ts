@@ -72,7 +72,7 @@ import * as v from "valibot";
 import { assembleTeams, canAssemble } from "../core/assembly.js";
 import { MatchmakerError } from "../core/errors.js";
 import { ratingSumDifference, type ImbalanceFn, type ResolvedImbalance } from "../core/imbalance.js";
-import type { Policy, PolicyContext, PolicyDefinition, PolicyParams } from "../core/policy.js";
+import type { Policy, PolicyContext, PolicyDefinition, PolicyParams, TicketSlot } from "../core/policy.js";
 import { ratingSum, type Ticket } from "../core/types.js";
 import { parseConfig, unknownKeyMessage } from "../core/validation.js";
 import { IndexedHeap, type HeapItem } from "./shared/indexed-heap.js";
@@ -182,6 +182,11 @@ interface Entry extends RatingLink<Entry>, HeapItem {
   alive: boolean;
   /** Offsets 1..reach after this anchor were looked at by its last search. */
   reach: number;
+  /**
+   * Its last search found a game and stopped at offset `reach` because the lower bound there
+   * proved that no set reaching further wins (see {@link markAnchorsBefore}).
+   */
+  cut: boolean;
   /** Its window changed since its last search: searched again before the next query. */
   dirty: boolean;
   /**
@@ -215,7 +220,9 @@ export class BestGamePolicy implements Policy {
   private readonly imbalance: ImbalanceFn;
   private readonly lowerBound: ((low: number, high: number) => number) | undefined;
   private readonly order = new RatingOrder<Entry>();
+  /** Entries of the tickets added without the engine's slot (with one, the entry is kept in the slot). */
   private readonly byId = new Map<string, Entry>();
+  private count = 0;
   /** Anchors whose window changed since their last search (dirty[0..dirtyCount-1], searched before the next query). */
   private readonly dirty: (Entry | undefined)[] = [];
   private dirtyCount = 0;
@@ -281,14 +288,18 @@ export class BestGamePolicy implements Policy {
 
   /** Number of waiting tickets. */
   get size(): number {
-    return this.byId.size;
+    return this.count;
   }
 
-  add(ticket: Ticket, _now?: number): void {
-    this.remove(ticket.id);
+  add(ticket: Ticket, _now?: number, slot?: TicketSlot): void {
+    // A ticket already held moves to its new position (never held twice).
+    const held = slot ? (slot.policyData as Entry | undefined) : this.byId.get(ticket.id);
+    if (held?.alive) this.removeEntry(held);
     const entry = this.insert(ticket);
+    if (slot) slot.policyData = entry;
+    else this.byId.set(ticket.id, entry);
     // The anchors whose last search looked at the new position: their searches change.
-    this.markAnchorsBefore(entry);
+    this.markAnchorsBefore(entry, false);
     this.markDirty(entry);
   }
 
@@ -300,15 +311,20 @@ export class BestGamePolicy implements Policy {
     for (const t of tickets) this.add(t);
   }
 
-  remove(ticketId: string): void {
-    const entry = this.byId.get(ticketId);
-    if (!entry) return;
+  remove(ticketId: string, slot?: TicketSlot): void {
+    const entry = slot ? (slot.policyData as Entry | undefined) : this.byId.get(ticketId);
+    if (entry?.alive) this.removeEntry(entry);
+  }
+
+  private removeEntry(entry: Entry): void {
     // The anchors whose last search looked at this position (found before it is unlinked).
-    this.markAnchorsBefore(entry);
+    this.markAnchorsBefore(entry, true);
     this.setReach(entry, 0);
     this.reachCounts[0]--; // it no longer counts
     this.order.remove(entry);
-    this.byId.delete(ticketId);
+    const id = entry.ticket.id;
+    if (this.byId.size > 0 && this.byId.get(id) === entry) this.byId.delete(id);
+    this.count--;
     entry.alive = false;
     this.heap.delete(entry);
     entry.members = undefined;
@@ -317,9 +333,9 @@ export class BestGamePolicy implements Policy {
   poll(now: number): Ticket[][] {
     const games: Ticket[][] = [];
     for (let top = this.top(); top && this.qualifiesAt(top) <= now; top = this.top()) {
-      const tickets = top.members!.map(ticketOf);
-      for (const t of tickets) this.remove(t.id);
-      games.push(tickets);
+      const members = top.members!.slice();
+      for (const e of members) this.removeEntry(e);
+      games.push(members.map(ticketOf));
     }
     return games;
   }
@@ -369,14 +385,29 @@ export class BestGamePolicy implements Policy {
   }
 
   /**
-   * Mark the anchors before `entry` whose last search looked at its position (offset ≤ reach).
-   * No anchor reaches further than the largest reach held, so the walk stops there.
+   * Mark the anchors before `entry` (just inserted, or about to leave) whose last search looked
+   * at its position (offset ≤ reach). No anchor reaches further than the largest reach held, so
+   * the walk stops there.
+   *
+   * One exception, where searching again is known to give the same game and reach: the anchor's
+   * last search stopped by the lower bound at offset `reach` (`cut`), and the change is at that
+   * very offset. Offsets 1..reach−1 hold the same tickets, so a new search scores the same sets
+   * and arrives at offset `reach` with the same best game. A leaver is replaced there by the next
+   * ticket, rated at least as high, where the bound (non-decreasing in the higher rating) cuts
+   * again, or by the end of the list, which ends the search at the same offset. A newcomer cuts
+   * there when the bound at its rating reaches the best game's priority (the imbalance: the bound
+   * exists only with beta = 0), which is checked.
    */
-  private markAnchorsBefore(entry: Entry): void {
+  private markAnchorsBefore(entry: Entry, leaving: boolean): void {
     const limit = this.maxReach;
     let anchor = entry.prev;
     for (let offset = 1; anchor && offset <= limit; offset++, anchor = anchor.prev) {
-      if (offset <= anchor.reach) this.markDirty(anchor);
+      const reach = anchor.reach;
+      if (offset > reach || anchor.dirty) continue;
+      if (offset === reach && anchor.cut) {
+        if (leaving || this.lowerBound!(anchor.rating, entry.rating) >= anchor.imbalance) continue;
+      }
+      this.markDirty(anchor);
     }
   }
 
@@ -423,12 +454,13 @@ export class BestGamePolicy implements Policy {
       heapIndex: -1,
       alive: true,
       reach: 0,
+      cut: false,
       dirty: false,
       members: undefined,
       imbalance: 0,
     };
     this.order.insert(entry);
-    this.byId.set(ticket.id, entry);
+    this.count++;
     this.reachCounts[0]++;
     return entry;
   }
@@ -479,6 +511,7 @@ export class BestGamePolicy implements Policy {
     s.stop = false;
     this.evaluations = 0;
     let reach = this.window;
+    let cut = false;
     const anchorA = sideSeats(anchor, "A");
     const anchorB = sideSeats(anchor, "B");
     let last: Entry | undefined = anchor;
@@ -491,6 +524,7 @@ export class BestGamePolicy implements Policy {
       }
       if (s.found && this.lowerBound && this.lowerBound(anchor.rating, last.rating) >= s.priority) {
         reach = j;
+        cut = true;
         break;
       }
       win[j] = last;
@@ -505,6 +539,7 @@ export class BestGamePolicy implements Policy {
       }
     }
     this.setReach(anchor, reach);
+    anchor.cut = cut;
     s.anchor = undefined;
     // Hold no entry beyond the search (a removed ticket must not be kept alive by the scratch).
     for (let i = 0; i <= this.window && win[i] !== undefined; i++) win[i] = undefined!;
@@ -540,6 +575,7 @@ export class BestGamePolicy implements Policy {
     s.priority = this.beta > 0 ? f + (this.beta * (oldestOf(members) - this.epoch!)) / 1000 : f;
     s.memberCount = n;
     this.setReach(anchor, n - 1);
+    anchor.cut = false;
     return true;
   }
 
@@ -555,6 +591,7 @@ export class BestGamePolicy implements Policy {
     s.stop = false;
     this.evaluations = 0;
     let reach = this.window;
+    let cut = false;
     let last: Entry | undefined = anchor;
     for (let j = 1; j <= this.window; j++) {
       last = last.next;
@@ -564,6 +601,7 @@ export class BestGamePolicy implements Policy {
       }
       if (s.found && this.lowerBound && this.lowerBound(anchor.rating, last.rating) >= s.priority) {
         reach = j;
+        cut = true;
         break;
       }
       if (anchor.side === undefined || anchor.side !== last.side) this.scorePair(anchor, last); // (s.chosen is empty)
@@ -573,6 +611,7 @@ export class BestGamePolicy implements Policy {
       }
     }
     this.setReach(anchor, reach);
+    anchor.cut = cut;
     return s.found;
   }
 

@@ -15,8 +15,8 @@
  * candidates per search instead of O(1).
  */
 import * as v from "valibot";
-import { ArrivalIndex, compareArrival, type ArrivalKey } from "../core/arrival-order.js";
-import type { Policy, PolicyContext, PolicyDefinition, PolicyParams } from "../core/policy.js";
+import { ArrivalOrder, compareNodes, type ArrivalKey, type ArrivalNode } from "../core/arrival-order.js";
+import type { Policy, PolicyContext, PolicyDefinition, PolicyParams, TicketSlot } from "../core/policy.js";
 import { parseConfig, unknownKeyMessage } from "../core/validation.js";
 import { repeatAllowedAt } from "../core/recent-opponents.js";
 import type { Ticket } from "../core/types.js";
@@ -28,10 +28,20 @@ const GreedyParams = v.strictObject({}, unknownKeyMessage);
 export type ServiceOrder = "oldest" | "newest";
 
 export class GreedyPolicy implements Policy {
-  private readonly classes = new Map<string, ArrivalIndex>();
-  private readonly classOf = new Map<string, string>();
+  /** One arrival order per class, in a map by class key and in a list (walked without an iterator). */
+  private readonly classes = new Map<string, ArrivalOrder>();
+  private readonly classList: ArrivalOrder[] = [];
+  /**
+   * Each ticket's node in its class's order, for tickets added without the engine's slot (with
+   * one, the node is kept in the slot). A node's class follows from its ticket (size and side).
+   */
+  private readonly nodes = new Map<string, ArrivalNode>();
+  private count = 0;
   /** Removals never create a game, so the search runs only after an arrival. */
   private dirty = false;
+  /** Scratch for {@link nextGame}: the candidates' nodes and tickets. */
+  private readonly gathered: ArrivalNode[] = [];
+  private readonly gatheredTickets: Ticket[] = [];
 
   constructor(
     private readonly context: PolicyContext,
@@ -39,20 +49,20 @@ export class GreedyPolicy implements Policy {
     readonly name = "greedy",
   ) {}
 
-  add(ticket: Ticket): void {
-    const cls = classKey(ticket.players.length, ticket.side);
-    let index = this.classes.get(cls);
-    if (!index) this.classes.set(cls, (index = new ArrivalIndex()));
-    index.add(ticket);
-    this.classOf.set(ticket.id, cls);
+  add(ticket: Ticket, _now?: number, slot?: TicketSlot): void {
+    // A ticket already held moves to its new position (never held twice).
+    const held = slot ? (slot.policyData as ArrivalNode | undefined) : this.nodes.get(ticket.id);
+    if (held && !held.gone) this.drop(held);
+    const node = this.classOf(ticket).addNode(ticket);
+    if (slot) slot.policyData = node;
+    else this.nodes.set(ticket.id, node);
+    this.count++;
     this.dirty = true;
   }
 
-  remove(ticketId: string): void {
-    const cls = this.classOf.get(ticketId);
-    if (cls === undefined) return;
-    this.classOf.delete(ticketId);
-    this.classes.get(cls)!.remove(ticketId);
+  remove(ticketId: string, slot?: TicketSlot): void {
+    const node = slot ? (slot.policyData as ArrivalNode | undefined) : this.nodes.get(ticketId);
+    if (node && !node.gone) this.drop(node);
   }
 
   poll(now = 0): Ticket[][] {
@@ -60,10 +70,7 @@ export class GreedyPolicy implements Policy {
     if (!this.dirty && !this.context.avoid) return [];
     this.dirty = false;
     const games: Ticket[][] = [];
-    for (let game = this.nextGame(now); game; game = this.nextGame(now)) {
-      for (const t of game) this.remove(t.id);
-      games.push(game);
-    }
+    for (let game = this.nextGame(now); game; game = this.nextGame(now)) games.push(game);
     return games;
   }
 
@@ -72,7 +79,7 @@ export class GreedyPolicy implements Policy {
     if (!avoid) return undefined;
     // The next time a waiting ticket's fallback wait ends (a repeat with it may then play).
     let next: number | undefined;
-    for (const index of this.classes.values()) {
+    for (const index of this.classList) {
       for (const [, t] of index.oldest()) {
         const at = t.enqueuedAt + avoid.fallbackMs;
         if (at <= now) continue;
@@ -85,7 +92,7 @@ export class GreedyPolicy implements Policy {
 
   /** Number of waiting tickets. */
   get size(): number {
-    return this.classOf.size;
+    return this.count;
   }
 
   /**
@@ -93,28 +100,64 @@ export class GreedyPolicy implements Policy {
    * oldest (or newest) `seats / party size` tickets; in service order.
    */
   candidates(): [ArrivalKey, Ticket][] {
-    const k = this.context.teamSize;
-    const candidates: [ArrivalKey, Ticket][] = [];
-    for (const index of this.classes.values()) {
-      const first = index.oldest(1).next();
-      if (first.done) continue;
-      const [, sample] = first.value;
-      const seats = sample.side ? k : 2 * k;
-      const cap = this.context.avoid ? Infinity : Math.floor(seats / sample.players.length);
-      candidates.push(...(this.order === "oldest" ? index.oldest(cap) : index.newest(cap)));
-    }
-    const sign = this.order === "oldest" ? 1 : -1;
-    return candidates.sort((a, b) => sign * compareArrival(a[0], b[0]));
+    const nodes = this.gather();
+    const candidates: [ArrivalKey, Ticket][] = nodes.map((n) => [[n.ticket.enqueuedAt, n.seq], n.ticket]);
+    nodes.length = 0;
+    return candidates;
   }
 
+  /** Take a held node out of its class and of the map. */
+  private drop(node: ArrivalNode): void {
+    const ticket = node.ticket;
+    this.classOf(ticket).removeNode(node);
+    if (this.nodes.size > 0 && this.nodes.get(ticket.id) === node) this.nodes.delete(ticket.id);
+    this.count--;
+  }
+
+  private classOf(ticket: Ticket): ArrivalOrder {
+    const cls = classKey(ticket.players.length, ticket.side);
+    let index = this.classes.get(cls);
+    if (!index) {
+      this.classes.set(cls, (index = new ArrivalOrder()));
+      this.classList.push(index);
+    }
+    return index;
+  }
+
+  /** The candidates' nodes (see {@link candidates}) in the scratch array, in service order. */
+  private gather(): ArrivalNode[] {
+    const k = this.context.teamSize;
+    const newest = this.order === "newest";
+    const nodes = this.gathered;
+    nodes.length = 0;
+    let classesUsed = 0;
+    for (const index of this.classList) {
+      const sample = index.first();
+      if (!sample) continue;
+      const seats = sample.side ? k : 2 * k;
+      const cap = this.context.avoid ? Infinity : Math.floor(seats / sample.players.length);
+      index.collect(cap, newest, nodes);
+      classesUsed++;
+    }
+    if (classesUsed > 1) nodes.sort(newest ? (a, b) => compareNodes(b, a) : compareNodes);
+    return nodes;
+  }
+
+  /** The first game in service order, its tickets forgotten; undefined when none can be assembled. */
   private nextGame(now: number): Ticket[] | undefined {
-    const candidates = this.candidates().map(([, t]) => t);
+    const nodes = this.gather();
+    const candidates = this.gatheredTickets;
+    candidates.length = nodes.length;
+    for (let i = 0; i < nodes.length; i++) candidates[i] = nodes[i].ticket;
     const avoid = this.context.avoid;
-    if (!avoid) return findOldestGame(candidates, this.context.teamSize);
-    return (
-      findOldestGame(candidates, this.context.teamSize, (a, b) => !avoid.isRepeat(a, b, now)) ??
-      findOldestGame(candidates, this.context.teamSize, (a, b) => repeatAllowedAt(a, b, avoid) <= now)
-    );
+    const game = !avoid
+      ? findOldestGame(candidates, this.context.teamSize)
+      : (findOldestGame(candidates, this.context.teamSize, (a, b) => !avoid.isRepeat(a, b, now)) ??
+        findOldestGame(candidates, this.context.teamSize, (a, b) => repeatAllowedAt(a, b, avoid) <= now));
+    if (game) for (const t of game) this.drop(nodes[candidates.indexOf(t)]);
+    nodes.length = 0;
+    candidates.length = 0;
+    return game;
   }
 }
 

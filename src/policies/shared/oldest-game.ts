@@ -16,6 +16,7 @@ export function findOldestGame(
 ): Ticket[] | undefined {
   const k = teamSize;
   const seats = 2 * k;
+  if (!enoughSeats(candidates, k)) return undefined;
   const sizes = candidates.map((t) => t.players.length);
   const remaining: number[] = new Array(candidates.length + 1).fill(0);
   for (let i = candidates.length - 1; i >= 0; i--) remaining[i] = remaining[i + 1] + sizes[i];
@@ -50,4 +51,22 @@ export function findOldestGame(
     return false;
   };
   return search(0, 0, 0, 0, 1n) ? chosen.map((i) => candidates[i]) : undefined;
+}
+
+/**
+ * A necessary condition, checked before the search allocates anything: the candidates hold at
+ * least 2k players, of whom at least k may play side A (not bound to B) and k side B.
+ */
+function enoughSeats(candidates: readonly Ticket[], k: number): boolean {
+  let total = 0;
+  let onA = 0;
+  let onB = 0;
+  for (let i = 0; i < candidates.length; i++) {
+    const t = candidates[i];
+    const size = t.players.length;
+    total += size;
+    if (t.side !== "B") onA += size;
+    if (t.side !== "A") onB += size;
+  }
+  return total >= 2 * k && onA >= k && onB >= k;
 }
