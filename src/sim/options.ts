@@ -7,7 +7,8 @@ import type { Side } from "../core/types.js";
 import { resolveImbalance, type ImbalanceSpec } from "../core/imbalance.js";
 import { defaultPolicies } from "../policies/default-registry.js";
 import { LIMITS } from "../options/fields.js";
-import type { SkillModel, TrafficModel, Weighted } from "./traffic.js";
+import type { SkillModel, TrafficCriterion, TrafficModel, Weighted } from "./traffic.js";
+import { CRITERION_NAME, MAX_CRITERIA } from "../core/criteria.js";
 import { MAX_REPORTED_LATENCY_MS, type LatencyRule } from "../core/zone-latency.js";
 
 export interface SimulationRequest {
@@ -74,6 +75,11 @@ export const USAGE = `usage: npm run sim -- --policy NAME [options]
   --max-latency MS         a ticket waits in every zone it reaches within MS
   --max-latency-growth R   the maximum widens by R ms per second of waiting
   --max-latency-cap MS     the widest the maximum gets
+  --criteria NAME[:W[:VALUES]],...   criteria beside the rating (Schlup's D > 1), each with
+                           its weight W (default 1; the rating's is 1) and how players' values
+                           spread, as --skill (default uniform on [0,1]), e.g.
+                           --criteria think:1,region:2:normal:0.5:0.1; multi-queue then takes
+                           one number of ranges per criterion, rating first (--set r=3x2)
   --sweep KEY=V1,V2,...    run the policy once per parameter value
   --opt                    also solve the offline optimum (team size 1, needs --max-wait)
   --json                   print one JSON object as the last line
@@ -111,6 +117,7 @@ export function parseSimulationArgs(argv: readonly string[]): SimulationRequest 
         "max-latency": { type: "string" },
         "max-latency-growth": { type: "string" },
         "max-latency-cap": { type: "string" },
+        criteria: { type: "string" },
         sweep: { type: "string" },
         opt: { type: "boolean" },
         json: { type: "boolean" },
@@ -202,6 +209,11 @@ export function parseSimulationArgs(argv: readonly string[]): SimulationRequest 
       ? { maxLatencyCapMs: integer("--max-latency-cap", o["max-latency-cap"], 1, MAX_REPORTED_LATENCY_MS) }
       : {}),
   };
+  const criteria = o.criteria === undefined ? undefined : parseCriteria(o.criteria);
+  if (criteria && o.opt)
+    throw new UsageError("--opt: the offline optimum is for the rating alone; leave out --criteria");
+  if (criteria && imbalanceCost > 0)
+    throw new UsageError("--criteria: Wu's imbalance cost is for the rating alone; leave out --imbalance-cost");
   if (o.opt && maxWait === undefined)
     throw new UsageError("--opt: needs --max-wait (the optimum's bots join after tau_max)");
   return {
@@ -216,6 +228,7 @@ export function parseSimulationArgs(argv: readonly string[]): SimulationRequest 
       sides,
       ...(zones ? { zones } : {}),
       ...(latencies ? { latencies } : {}),
+      ...(criteria ? { criteria } : {}),
       ...(o.community !== undefined ? { community: integer("--community", o.community, 2, 10_000_000) } : {}),
     },
     ...(maxWait !== undefined ? { maxWait } : {}),
@@ -232,6 +245,26 @@ export function parseSimulationArgs(argv: readonly string[]): SimulationRequest 
     ...(o.plot !== undefined ? { plot: o.plot } : {}),
     ...(sweep ? { sweep } : {}),
   };
+}
+
+/** `think:1,region:2:normal:0.5:0.1`: criteria beside the rating, each with a weight and a value model. */
+function parseCriteria(text: string): TrafficCriterion[] {
+  const list = text.split(",").map((part) => {
+    const [name, weight, ...values] = part.split(":");
+    if (!CRITERION_NAME.test(name) || name === "rating")
+      throw new UsageError(
+        `--criteria: "${name}" is not a criterion name (a letter, then letters, digits, _ or -; not rating)`,
+      );
+    return {
+      name,
+      weight: weight === undefined || weight === "" ? 1 : positive(`--criteria ${name} weight`, weight),
+      values: values.length === 0 ? { kind: "uniform" as const } : parseSkill(values.join(":"), `--criteria ${name}`),
+    };
+  });
+  if (list.length > MAX_CRITERIA) throw new UsageError(`--criteria: at most ${MAX_CRITERIA} criteria`);
+  if (new Set(list.map((c) => c.name)).size !== list.length)
+    throw new UsageError("--criteria: names a criterion twice");
+  return list;
 }
 
 /** `eu=20+us=140:0.45,...`: latency profiles by weight, each naming the same zones. */
@@ -293,18 +326,18 @@ function parseImbalance(text: string): ImbalanceSpec {
   return spec as unknown as ImbalanceSpec;
 }
 
-function parseSkill(text: string): SkillModel {
+function parseSkill(text: string, option = "--skill"): SkillModel {
   const [kind, ...args] = text.split(":");
   if (kind === "uniform" && args.length === 0) return { kind };
   if (kind === "normal" && args.length === 2) {
-    return { kind, mean: finite("--skill normal MU", args[0]), sd: positive("--skill normal SD", args[1]) };
+    return { kind, mean: finite(`${option} normal MU`, args[0]), sd: positive(`${option} normal SD`, args[1]) };
   }
   if (kind === "two-type" && args.length === 1) {
-    const q = finite("--skill two-type Q", args[0]);
-    if (q < 0 || q > 1) throw new UsageError("--skill two-type:Q: Q is a probability in [0, 1]");
+    const q = finite(`${option} two-type Q`, args[0]);
+    if (q < 0 || q > 1) throw new UsageError(`${option} two-type:Q: Q is a probability in [0, 1]`);
     return { kind, q };
   }
-  throw new UsageError(`--skill: "${text}" is not uniform, normal:MU:SD or two-type:Q`);
+  throw new UsageError(`${option}: "${text}" is not uniform, normal:MU:SD or two-type:Q`);
 }
 
 function weights<T>(option: string, text: string, value: (s: string) => T): Weighted<T>[] {

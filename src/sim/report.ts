@@ -21,6 +21,8 @@ export function reportTable(reports: readonly SimulationReport[]): string {
   }
   row("mean imbalance", (r) => fixed(r.meanImbalance));
   row("mean spread", (r) => fixed(r.meanSpread));
+  for (const name of [...new Set(reports.flatMap((r) => Object.keys(r.meanDispersion ?? {})))])
+    row(`mean dispersion ${name} (0..1)`, (r) => fixed(r.meanDispersion?.[name]));
   row("Schlup cost / game", (r) => fixed(r.schlupCostPerGame));
   row("Wu cost / time", (r) => fixed(r.wuCostPerTime));
   if (reports.some((r) => r.meanLatency !== null)) row("mean latency ms", (r) => fixed(r.meanLatency, 1));

@@ -6,7 +6,7 @@ import { measure, schlupTotalCost, type Measures } from "./measures.js";
 import { schlupOptimum } from "./optimum.js";
 import type { SimulationRequest } from "./options.js";
 import { simulate, type SimulationTrace } from "./simulator.js";
-import { ratingScale } from "./traffic.js";
+import { criteriaOf, ratingScale } from "./traffic.js";
 
 /** One row of results: the `--json` object of the CLI. */
 export interface SimulationReport extends Measures {
@@ -61,6 +61,7 @@ function runOne(
     ...(request.maxWait !== undefined ? { maxWaitMs: request.maxWait * 1000 } : {}),
     imbalanceCost: request.imbalanceCost,
     ratingScale: scale,
+    ...(request.traffic.criteria ? { criteria: criteriaOf(request.traffic)! } : {}),
   });
   const report: SimulationReport = {
     policy: request.policy,
