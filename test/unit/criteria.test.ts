@@ -149,6 +149,59 @@ describe("multi-queue's grid (Schlup's figure 1)", () => {
   });
 });
 
+describe("the window policies' box over the criteria", () => {
+  const think = (id: string, rating: number, value: number, at = 0) => solo(id, rating, { think: value }, at);
+
+  it("expanding-window: a pair forms when both windows reach each other on the rating and on every criterion", () => {
+    const mm = engine({
+      policy: "expanding-window",
+      params: { initial: 0.05, growthPerSecond: 0.01, criteria: { think: { initial: 5, growthPerSecond: 1 } } },
+    });
+    mm.enqueue(think("a", 0.5, 10), 0);
+    mm.enqueue(think("b", 0.5, 30), 0); // same rating, 20 s apart: the think windows reach 20 at 15 s
+    expect(mm.tick(0)).toEqual([]);
+    expect(mm.nextWakeup(0)).toBe(15_000);
+    expect(mm.tick(14_999)).toEqual([]);
+    expect(mm.tick(15_000).map((m) => m.tickets.map((t) => t.id).sort())).toEqual([["a", "b"]]);
+  });
+
+  it("expanding-window: a ticket close on the rating but far on a criterion does not hide one farther on the rating", () => {
+    const mm = engine({
+      policy: "expanding-window",
+      params: { initial: 0.05, growthPerSecond: 0.01, criteria: { think: { initial: 5, growthPerSecond: 1 } } },
+    });
+    mm.enqueue(think("a", 0.5, 0), 0);
+    mm.enqueue(think("x", 0.58, 60), 0); // in a's rating window at 3 s, 60 away on think (55 s)
+    mm.enqueue(think("y", 0.6, 0), 0); // 0.1 away on the rating: reached at 5 s
+    // Driven by the engine's own wake-ups, as the room and the simulator drive it.
+    let now = 0;
+    let games = mm.tick(now);
+    while (games.length === 0) games = mm.tick((now = mm.nextWakeup(now)!));
+    expect(now).toBe(5000);
+    expect(games.map((m) => m.tickets.map((t) => t.id).sort())).toEqual([["a", "y"]]);
+  });
+
+  it("brackets: players of one bracket wait for their criteria windows to meet", () => {
+    const mm = engine({ policy: "brackets", params: { criteria: { think: { initial: 0, growthPerSecond: 2 } } } });
+    mm.enqueue(think("a", 0.1, 10), 0);
+    mm.enqueue(think("b", 0.12, 30), 0);
+    expect(mm.tick(9999)).toEqual([]);
+    expect(mm.tick(10_000)).toHaveLength(1);
+  });
+
+  it("refuses a window for a criterion the queue does not have, naming it", () => {
+    expect(() => engine({ policy: "expanding-window", params: { criteria: { mood: {} } } })).toThrow(
+      /criteria\.mood: is not a criterion of this queue/,
+    );
+    expect(
+      () => new Matchmaker({ teamSize: 1, policy: "brackets", params: { criteria: { think: { initial: 1 } } } }),
+    ).toThrow(/criteria\.think: is not a criterion of this queue \(it has none\)/);
+    expect(() =>
+      engine({ policy: "expanding-window", params: { criteria: { think: { initial: 5, max: 1 } } } }),
+    ).toThrow(/criteria\.think\.max: must be at least initial/);
+  });
+});
+
 describe("join options with criteria", () => {
   const schema = joinOptionsSchema({ min: 0, max: 3000 }, undefined, 2, undefined, undefined, [
     { name: "think", min: 0, max: 60, weight: 1 },
