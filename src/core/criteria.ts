@@ -11,6 +11,7 @@
  */
 import * as v from "valibot";
 import { MatchmakerError } from "./errors.js";
+import type { ImbalanceFn } from "./imbalance.js";
 import type { Player, Ticket } from "./types.js";
 import { unknownKeyMessage } from "./validation.js";
 
@@ -167,4 +168,46 @@ export function checkTicketCriteria(ticket: Ticket, criteria: readonly Criterion
       }
     }
   });
+}
+
+/**
+ * The criteria as an added cost term, for a policy that scores whole games by the queue's
+ * imbalance (`best-game`'s param `criteriaCost`): the game's score becomes the imbalance plus,
+ * for each named criterion, `costs[name]` (imbalance units per unit of the criterion) times its
+ * dispersion among both teams. The term is the same for every split of one set of players, so
+ * the assembly's choice of teams (by the rating) is unchanged. Throws `invalid_config` naming
+ * `criteriaCost.NAME` for a criterion the queue does not have.
+ */
+export function withCriteriaCost(
+  imbalance: ImbalanceFn,
+  criteria: readonly Criterion[],
+  costs: Readonly<Record<string, number>>,
+  what: string,
+): ImbalanceFn {
+  const terms = Object.entries(costs).map(([name, cost]) => {
+    if (!criteria.some((c) => c.name === name))
+      throw new MatchmakerError(
+        "invalid_config",
+        `${what}: criteriaCost.${name}: is not a criterion of this queue${criteria.length === 0 ? " (it has none)" : ""}`,
+        `criteriaCost.${name}`,
+      );
+    return { name, cost };
+  });
+  return (teamA, teamB) => {
+    let score = imbalance(teamA, teamB);
+    for (const { name, cost } of terms) {
+      let low = Infinity;
+      let high = -Infinity;
+      for (const team of [teamA, teamB]) {
+        for (const p of team) {
+          const value = p.criteria?.[name];
+          if (value === undefined) continue;
+          if (value < low) low = value;
+          if (value > high) high = value;
+        }
+      }
+      if (high > low) score += cost * (high - low);
+    }
+    return score;
+  };
 }

@@ -202,6 +202,34 @@ describe("the window policies' box over the criteria", () => {
   });
 });
 
+describe("best-game with the criteria as an added cost term", () => {
+  const pool = (params: Record<string, unknown>) => {
+    const mm = engine({ policy: "best-game", params });
+    mm.enqueue(solo("a", 0.5, { think: 0 }), 0);
+    mm.enqueue(solo("b", 0.51, { think: 60 }), 0);
+    mm.enqueue(solo("c", 0.55, { think: 0 }), 0);
+    const [match] = mm.tick(0);
+    return { ids: match.tickets.map((t) => t.id).sort(), imbalance: match.quality.imbalance };
+  };
+
+  it("scores games by the rating alone without criteriaCost", () => {
+    expect(pool({}).ids).toEqual(["a", "b"]);
+  });
+
+  it("adds criteriaCost x dispersion to each game's score; the assembly still reports the rating's imbalance", () => {
+    // a–b: 0.01 + 0.01 x 60 = 0.61 against a–c: 0.05 + 0.
+    const { ids, imbalance } = pool({ criteriaCost: { think: 0.01 } });
+    expect(ids).toEqual(["a", "c"]);
+    expect(imbalance).toBeCloseTo(0.05, 12);
+  });
+
+  it("refuses a cost for a criterion the queue does not have", () => {
+    expect(() => engine({ policy: "best-game", params: { criteriaCost: { mood: 1 } } })).toThrow(
+      /criteriaCost\.mood: is not a criterion of this queue/,
+    );
+  });
+});
+
 describe("join options with criteria", () => {
   const schema = joinOptionsSchema({ min: 0, max: 3000 }, undefined, 2, undefined, undefined, [
     { name: "think", min: 0, max: 60, weight: 1 },
