@@ -47,7 +47,8 @@ export class UsageError extends Error {
 export const USAGE = `usage: npm run sim -- --policy NAME [options]
 
   --policy NAME            a registered policy (${"{policies}"})
-  --set KEY=VALUE          a policy parameter, repeatable (e.g. --set r=6, --set x=auto)
+  --set KEY=VALUE          a policy parameter, repeatable (e.g. --set r=6, --set x=auto); a
+                           dotted KEY sets a nested one (--set criteria.think.initial=0.1)
   --team-size K            players per team; a game seats 2K (default 1)
   --arrivals poisson|regular   arrival process (default poisson)
   --rate A                 tickets per second (default 1)
@@ -161,7 +162,7 @@ export function parseSimulationArgs(argv: readonly string[]): SimulationRequest 
   const params: Record<string, unknown> = {};
   for (const pair of o.set ?? []) {
     const [key, value] = keyValue("--set", pair);
-    params[key] = parseValue(value);
+    Object.assign(params, withParam(params, key, parseValue(value)));
   }
   let sweep: SimulationRequest["sweep"];
   if (o.sweep !== undefined) {
@@ -355,6 +356,23 @@ export function keyValue(option: string, text: string): [string, string] {
   const at = text.indexOf("=");
   if (at <= 0) throw new UsageError(`${option}: "${text}" is not KEY=VALUE`);
   return [text.slice(0, at), text.slice(at + 1)];
+}
+
+/**
+ * `params` with `key` set to `value`; a dotted key sets a nested field, keeping its siblings
+ * (`criteria.think.growthPerSecond=0.05` is `{ criteria: { think: { growthPerSecond: 0.05 } } }`).
+ */
+export function withParam(
+  params: Readonly<Record<string, unknown>>,
+  key: string,
+  value: unknown,
+): Record<string, unknown> {
+  const at = key.indexOf(".");
+  if (at <= 0 || at === key.length - 1) return { ...params, [key]: value };
+  const head = key.slice(0, at);
+  const inner = params[head];
+  const nested = typeof inner === "object" && inner !== null ? (inner as Record<string, unknown>) : {};
+  return { ...params, [head]: withParam(nested, key.slice(at + 1), value) };
 }
 
 /** Numbers as numbers, true/false as booleans, anything else (e.g. "auto") as text. */

@@ -36,8 +36,13 @@ export function reportTable(reports: readonly SimulationReport[]): string {
   return table.toString();
 }
 
-function paramsText(params: Readonly<Record<string, unknown>>): string {
+/** `r=3x2 criteria.think.initial=0.1`: nested parameters by their dotted keys, as `--set` takes them. */
+function paramsText(params: Readonly<Record<string, unknown>>, prefix = ""): string {
   return Object.entries(params)
-    .map(([k, v]) => `${k}=${String(v)}`)
+    .map(([k, v]) =>
+      typeof v === "object" && v !== null && !Array.isArray(v)
+        ? paramsText(v as Record<string, unknown>, `${prefix}${k}.`)
+        : `${prefix}${k}=${String(v)}`,
+    )
     .join(" ");
 }

@@ -4,7 +4,7 @@
  */
 import { measure, schlupTotalCost, type Measures } from "./measures.js";
 import { schlupOptimum } from "./optimum.js";
-import type { SimulationRequest } from "./options.js";
+import { withParam, type SimulationRequest } from "./options.js";
 import { simulate, type SimulationTrace } from "./simulator.js";
 import { criteriaOf, ratingScale } from "./traffic.js";
 
@@ -29,7 +29,7 @@ export type Progress = (done: number, total: number | undefined, label: string) 
 /** Every run of the request, in sweep order. */
 export function runRequest(request: SimulationRequest, progress?: Progress): SimulationReport[] {
   const variants = request.sweep
-    ? request.sweep.values.map((value) => ({ ...request.params, [request.sweep!.key]: value }))
+    ? request.sweep.values.map((value) => withParam(request.params, request.sweep!.key, value))
     : [request.params];
   return variants.map((params) => runOne(request, params, progress));
 }

@@ -262,6 +262,20 @@ describe("npm run sim -- --criteria", () => {
     ]);
   });
 
+  it("takes a nested policy parameter by its dotted key, keeping its siblings", () => {
+    const request = parseSimulationArgs([
+      "--policy",
+      "expanding-window",
+      "--set",
+      "criteria.think.initial=0.1",
+      "--set",
+      "criteria.think.max=inf",
+      "--set",
+      "initial=0.02",
+    ]);
+    expect(request.params).toEqual({ criteria: { think: { initial: 0.1, max: "inf" } }, initial: 0.02 });
+  });
+
   it("refuses bad criteria naming the option", () => {
     const refused: Array<[string[], RegExp]> = [
       [["--criteria", "rating"], /--criteria: "rating" is not a criterion name/],
