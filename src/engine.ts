@@ -42,6 +42,7 @@ export {
   type AlmanMcKayParams,
 } from "./core/imbalance.js";
 export { resolveZones, type ZoneSpec, type ZoneOption } from "./core/zones.js";
+export { withCriteriaCost, type Criterion, type CriterionOption } from "./core/criteria.js";
 export { WaitEstimator, type WaitEstimate, type WaitBasis, type WaitEstimatorOptions } from "./core/wait-estimate.js";
 export {
   selectBackfill,
@@ -58,6 +59,8 @@ export {
   schlupPeriodicOptimalN,
   schlupMultiQueueCost,
   schlupMultiQueueOptimalR,
+  schlupMultiQueueCostD,
+  schlupMultiQueueOptimalRD,
   wuGreedyCost,
   wuPatientCost,
   wuGreedyIsOptimal,

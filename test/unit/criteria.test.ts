@@ -13,6 +13,9 @@ import { describeIssues } from "../../src/core/validation.js";
 import { parseSimulationArgs, UsageError } from "../../src/sim/options.js";
 import { schlupGameCost } from "../../src/sim/measures.js";
 import { main } from "../../src/sim/main.js";
+import { recordTraffic } from "../../src/colyseus/traffic-trace.js";
+import { compareMatches, replayExact } from "../../src/sim/replay.js";
+import { arrivals } from "../../src/sim/traffic.js";
 
 const THINK = [{ name: "think", min: 0, max: 60 }];
 
@@ -227,6 +230,45 @@ describe("best-game with the criteria as an added cost term", () => {
     expect(() => engine({ policy: "best-game", params: { criteriaCost: { mood: 1 } } })).toThrow(
       /criteriaCost\.mood: is not a criterion of this queue/,
     );
+  });
+});
+
+describe("a traffic trace of a queue with criteria", () => {
+  it("records each player's values, so the replay forms the same games", () => {
+    const options: MatchmakerOptions = {
+      teamSize: 1,
+      ratingRange: { min: 0, max: 1 },
+      criteria: [{ name: "think", min: 0, max: 1 }],
+      policy: "multi-queue",
+      params: { r: [2, 3] },
+      maxWaitMs: 5000,
+      fillWithBots: true,
+    };
+    const mm = new Matchmaker(options);
+    const recorder = recordTraffic(mm, options, 10_000, "q");
+    const stream = arrivals(
+      {
+        arrivals: "poisson",
+        rate: 2,
+        parties: [{ value: 1, weight: 1 }],
+        skill: { kind: "uniform" },
+        sides: [{ value: undefined, weight: 1 }],
+        criteria: [{ name: "think", weight: 1, values: { kind: "uniform" } }],
+      },
+      3,
+    );
+    let live = 0;
+    for (let i = 0; i < 300; i++) {
+      const { ticket } = stream.next().value;
+      mm.enqueue(ticket, ticket.enqueuedAt);
+      live += mm.tick(ticket.enqueuedAt).length;
+    }
+    const trace = recorder.trace();
+    expect((trace.events[0] as { players: Array<{ criteria?: unknown }> }).players[0].criteria).toEqual({
+      think: expect.any(Number),
+    });
+    const result = replayExact(trace);
+    expect(compareMatches(result)).toEqual({ recorded: live, replayed: live, same: true });
   });
 });
 
