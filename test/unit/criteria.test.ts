@@ -16,6 +16,7 @@ import { main } from "../../src/sim/main.js";
 import { recordTraffic } from "../../src/colyseus/traffic-trace.js";
 import { compareMatches, replayExact } from "../../src/sim/replay.js";
 import { arrivals } from "../../src/sim/traffic.js";
+import { simulate } from "../../src/sim/simulator.js";
 
 const THINK = [{ name: "think", min: 0, max: 60 }];
 
@@ -182,6 +183,39 @@ describe("the window policies' box over the criteria", () => {
     while (games.length === 0) games = mm.tick((now = mm.nextWakeup(now)!));
     expect(now).toBe(5000);
     expect(games.map((m) => m.tickets.map((t) => t.id).sort())).toEqual([["a", "y"]]);
+  });
+
+  it("expanding-window: every game of a simulated run lies inside each of its players' boxes when it forms", () => {
+    const trace = simulate({
+      policy: "expanding-window",
+      params: { initial: 0.02, growthPerSecond: 0.02, criteria: { think: { initial: 0.05, growthPerSecond: 0.03 } } },
+      teamSize: 1,
+      traffic: {
+        arrivals: "poisson",
+        rate: 5,
+        parties: [{ value: 1, weight: 1 }],
+        skill: { kind: "uniform" },
+        sides: [{ value: undefined, weight: 1 }],
+        criteria: [{ name: "think", weight: 1, values: { kind: "uniform" } }],
+      },
+      tickets: 3000,
+      seed: 4,
+    });
+    expect(trace.matches.length).toBeGreaterThan(1400);
+    let grewForThink = 0;
+    for (const m of trace.matches) {
+      const [a, b] = [m.teams[0].players[0], m.teams[1].players[0]];
+      const think = Math.abs(a.criteria!.think - b.criteria!.think);
+      const rating = Math.abs(a.rating - b.rating);
+      for (const p of [a, b]) {
+        const seconds = p.waitMs / 1000;
+        expect(think).toBeLessThanOrEqual(0.05 + 0.03 * seconds + 1e-9);
+        expect(rating).toBeLessThanOrEqual(0.02 + 0.02 * seconds + 1e-9);
+      }
+      if (think > 0.05) grewForThink++;
+    }
+    // The box did its work: many games had to wait for it to grow.
+    expect(grewForThink).toBeGreaterThan(100);
   });
 
   it("brackets: players of one bracket wait for their criteria windows to meet", () => {
