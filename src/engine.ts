@@ -43,6 +43,7 @@ export {
   type AlmanMcKayParams,
 } from "./core/imbalance.js";
 export { resolveZones, type ZoneSpec, type ZoneOption } from "./core/zones.js";
+export { withCriteriaCost, type Criterion, type CriterionOption } from "./core/criteria.js";
 export { WaitEstimator, type WaitEstimate, type WaitBasis, type WaitEstimatorOptions } from "./core/wait-estimate.js";
 export {
   selectBackfill,
@@ -59,6 +60,8 @@ export {
   schlupPeriodicOptimalN,
   schlupMultiQueueCost,
   schlupMultiQueueOptimalR,
+  schlupMultiQueueCostD,
+  schlupMultiQueueOptimalRD,
   wuGreedyCost,
   wuPatientCost,
   wuGreedyIsOptimal,

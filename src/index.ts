@@ -16,6 +16,7 @@ export type { MatchmakerRoomOptions, SharedQueueOptions } from "./options/index.
 export type { ReadyCheckOptions, MatchFoundMessage } from "./colyseus/ready-check.js";
 export type { ImbalanceSpec } from "./core/imbalance.js";
 export type { ZoneSpec, ZoneOption } from "./core/zones.js";
+export type { CriterionOption } from "./core/criteria.js";
 export type { Side } from "./core/types.js";
 export { MatchmakerError, type MatchmakerErrorCode } from "./core/errors.js";
 

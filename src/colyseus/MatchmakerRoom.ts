@@ -153,6 +153,7 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
       this.config.teamSize,
       this.matchmaker.zones,
       this.matchmaker.latencyZones,
+      this.matchmaker.criteria,
     );
     this.session = new QueueSession({
       matchmaker: this.matchmaker,
@@ -298,6 +299,7 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
             ...(join.roles ? { roles: join.roles } : {}),
             ...(join.playerId !== undefined ? { playerId: join.playerId } : {}),
             ...(join.latencies ? { latencies: join.latencies } : {}),
+            ...(join.criteria ? { criteria: join.criteria } : {}),
           },
           ...(join.side ? { side: join.side } : {}),
           ...(join.zones ? { zones: join.zones } : {}),

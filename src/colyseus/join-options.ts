@@ -9,6 +9,7 @@ import type { Side } from "../core/types.js";
 import type { ZoneSpec } from "../core/zones.js";
 import { MAX_REPORTED_LATENCY_MS } from "../core/zone-latency.js";
 import { PARTY_CODE_PATTERN } from "./parties.js";
+import type { Criterion } from "../core/criteria.js";
 
 /**
  * What a client may send when joining a queue (as parsed: a client may send `rank` instead of
@@ -49,6 +50,12 @@ export interface JoinOptions {
    * this player's latency in ms (0 to 60,000) to every zone of the queue, e.g. `{ eu: 30, us: 110 }`.
    */
   latencies?: Record<string, number>;
+  /**
+   * In a queue with `criteria` (required there, refused elsewhere): this player's value on every
+   * criterion of the queue, within its range, e.g. `{ thinkTime: 12 }`. A party's members each
+   * give their own.
+   */
+  criteria?: Record<string, number>;
 }
 
 /** The join option `party`: `{ size }`, 2 to teamSize; refused in a 1v1 queue. */
@@ -140,6 +147,36 @@ function joinLatenciesSchema(
 }
 
 /**
+ * The join option `criteria`: a value within range on each of the queue's criteria, every one
+ * required, in a queue with criteria; refused in any other queue.
+ */
+function joinCriteriaSchema(
+  criteria: readonly Criterion[] | undefined,
+): v.GenericSchema<unknown, Record<string, number> | undefined> {
+  if (!criteria) return v.optional(v.custom<Record<string, number>>(() => false, "this queue has no criteria"));
+  const names = criteria.map((c) => c.name).join(", ");
+  return v.strictObject(
+    Object.fromEntries(
+      criteria.map((c) => [
+        c.name,
+        v.pipe(
+          v.number(notANumber),
+          v.finite("must be a finite number"),
+          v.minValue(c.min, `must be at least ${c.min}`),
+          v.maxValue(c.max, `must be at most ${c.max}`),
+        ),
+      ]),
+    ),
+    (issue) =>
+      issue.expected === "never"
+        ? `is not one of ${names}`
+        : issue.expected === "Object"
+          ? `must give a value for each of ${names}`
+          : "is required",
+  );
+}
+
+/**
  * The validator for one queue's join options (its rating range and, in a role queue, its roles
  * are part of the schema). `rank` is accepted as an alias of `rating`, so that clients written
  * for Colyseus's `QueueRoom` (which join with `{ rank }`) work unchanged; giving both with
@@ -151,6 +188,7 @@ export function joinOptionsSchema(
   teamSize?: number,
   queueZones?: readonly ZoneSpec[],
   latencyZones?: readonly string[],
+  criteria?: readonly Criterion[],
 ) {
   const fields = v.strictObject(
     {
@@ -163,6 +201,7 @@ export function joinOptionsSchema(
       roles: joinRolesSchema(queueRoles),
       zones: joinZonesSchema(queueZones),
       latencies: joinLatenciesSchema(latencyZones),
+      criteria: joinCriteriaSchema(criteria),
       party: joinPartySchema(teamSize),
       partyCode: v.optional(
         v.pipe(v.string("must be a party code"), v.regex(PARTY_CODE_PATTERN, "must be a party code")),

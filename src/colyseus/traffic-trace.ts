@@ -35,6 +35,8 @@ export interface TracePlayer {
   readonly rating: number;
   readonly roles?: readonly string[];
   readonly uncertainty?: number;
+  /** In a queue with criteria: the player's value on each. */
+  readonly criteria?: Readonly<Record<string, number>>;
 }
 
 /** A ticket entering the queue (`arrive`) or coming back at its original place (`requeue`). */
@@ -131,6 +133,7 @@ export class TrafficRecorder {
         rating: p.rating,
         ...(p.roles ? { roles: [...p.roles] } : {}),
         ...(p.uncertainty !== undefined ? { uncertainty: p.uncertainty } : {}),
+        ...(p.criteria ? { criteria: { ...p.criteria } } : {}),
       })),
       ...(ticket.side ? { side: ticket.side } : {}),
       ...(ticket.zones ? { zones: [...ticket.zones] } : {}),

@@ -32,6 +32,41 @@ export function schlupMultiQueueOptimalR(k: number, a: number, tauMax: number): 
   return Math.sqrt((2 * a * tauMax) / (k + 1));
 }
 
+/**
+ * Eq. (7) for D criteria (docs/criteria.md derives it as the text derives eq. (7)): criterion d
+ * is cut into `ranges[d]` equal ranges, one queue per combination (the text's figure 1), so
+ * each of the R = prod(r_d) queues receives a / R players per second. A game's k players come
+ * from one queue: their dispersion on criterion d is (k − 1) / ((k + 1) r_d), weighted by
+ * f_d = k w_d / sum(w) (`weights`, default equal: f_d = k / D), and they waited R k (k − 1) / (2a)
+ * in all. With D = 1 this is eq. (7).
+ */
+export function schlupMultiQueueCostD(
+  k: number,
+  ranges: readonly number[],
+  a: number,
+  tauMax: number,
+  weights: readonly number[] = ranges.map(() => 1),
+): number {
+  if (weights.length !== ranges.length) throw new RangeError("schlupMultiQueueCostD: one weight per criterion");
+  const total = weights.reduce((s, w) => s + w, 0);
+  let criteria = 0;
+  let queues = 1;
+  ranges.forEach((r, d) => {
+    criteria += ((k * weights[d]) / total) * ((k - 1) / ((k + 1) * r));
+    queues *= r;
+  });
+  return criteria + (queues * k * (k - 1)) / (2 * a * tauMax);
+}
+
+/**
+ * The one number of ranges r per criterion (r^D queues) that minimises
+ * {@link schlupMultiQueueCostD} with equal weights: r^(D+1) = 2 a tau_max / (D (k + 1)); eq. (9)
+ * when D = 1.
+ */
+export function schlupMultiQueueOptimalRD(k: number, a: number, tauMax: number, d: number): number {
+  return ((2 * a * tauMax) / (d * (k + 1))) ** (1 / (d + 1));
+}
+
 /** The integer parameter around a real optimum with the lower closed-form cost (at least 1). */
 export function bestIntegerAround(optimum: number, cost: (value: number) => number): number {
   const low = Math.max(1, Math.floor(optimum));

@@ -22,6 +22,7 @@ import { parseEngineOptions, type SharedQueueOptions } from "../options/queue-op
 import { resolveZones, ticketZones, ZoneRouter, type ZoneSpec } from "./zones.js";
 import { checkLatencies, LatencyZones } from "./zone-latency.js";
 import { withTargetWait } from "./target-wait.js";
+import { checkTicketCriteria, dispersions, type Criterion } from "./criteria.js";
 
 /** The fewest recent arrivals the side-mix flag looks at (enough to tell 0.4 choice-free from 0 by 7 standard errors). */
 const SIDE_MIX_ARRIVALS = 200;
@@ -64,6 +65,8 @@ const PlayerSchema = v.strictObject(
     playerId: v.optional(v.pipe(v.string(), v.minLength(1, "must not be empty"), v.maxLength(128))),
     // Each value is checked against the queue's zones by `LatencyZones` (zone-latency.ts).
     latencies: v.optional(v.record(v.string(), v.number())),
+    // Each value is checked against the queue's criteria by `checkTicketCriteria` (criteria.ts).
+    criteria: v.optional(v.record(v.string(), v.number())),
   },
   unknownKeyMessage,
 );
@@ -94,6 +97,8 @@ export class Matchmaker {
   readonly fillWithBots: boolean;
   /** The queue's roles, when it is a role queue. */
   readonly roles: readonly string[] | undefined;
+  /** The queue's criteria beside the rating (option `criteria`), when it declares any. */
+  readonly criteria: readonly Criterion[] | undefined;
   private readonly roleTable: RoleTable | undefined;
   /** With `avoidRecent`: who recently played with whom. */
   readonly recentOpponents: RecentOpponents | undefined;
@@ -144,6 +149,7 @@ export class Matchmaker {
     this.fillWithBots = parsed.fillWithBots;
     this.teamSize = parsed.teamSize;
     this.roles = parsed.roles;
+    this.criteria = parsed.criteria;
     this.roleTable = parsed.roles && new RoleTable(parsed.roles);
     const resolvedImbalance =
       typeof options.imbalance === "function"
@@ -188,6 +194,7 @@ export class Matchmaker {
               ...(this.maxWaitMs !== undefined ? { maxWaitMs: this.maxWaitMs } : {}),
               ...(parsed.ratingRange ? { ratingRange: parsed.ratingRange } : {}),
               ...(this.roles ? { roles: this.roles } : {}),
+              ...(this.criteria ? { criteria: this.criteria } : {}),
               ...(this.recentOpponents ? { avoid: this.recentOpponents } : {}),
             },
             options.params,
@@ -267,6 +274,7 @@ export class Matchmaker {
       throw new MatchmakerError("invalid_ticket", "invalid ticket: zones: this queue has no zones", "zones");
     }
     checkTicketRoles(ticket, this.roleTable);
+    if (this.criteria) checkTicketCriteria(ticket, this.criteria);
     if (this.tickets.has(ticket.id)) {
       throw new MatchmakerError("duplicate_ticket", `ticket "${ticket.id}" is already waiting`, "id");
     }
@@ -565,6 +573,7 @@ export class Matchmaker {
             ...(role !== undefined ? { role } : {}),
             ...(window ? { window } : {}),
             ...(p.playerId !== undefined ? { playerId: p.playerId } : {}),
+            ...(p.criteria ? { criteria: p.criteria } : {}),
           });
           sum += p.rating;
         }
@@ -593,8 +602,22 @@ export class Matchmaker {
       tickets: [...tickets],
       bots,
       ...(zone !== undefined ? { zone } : {}),
-      quality: { imbalance: split.imbalance, spread: max - min, meanWaitMs: waitSum / humans, maxWaitMs: maxWait },
+      quality: {
+        imbalance: split.imbalance,
+        spread: max - min,
+        meanWaitMs: waitSum / humans,
+        maxWaitMs: maxWait,
+        ...(this.criteria ? { dispersion: this.dispersionOf(teams) } : {}),
+      },
     };
+  }
+
+  /** Each criterion's dispersion among the human players of `teams`. */
+  private dispersionOf(teams: readonly MatchTeam[]): Readonly<Record<string, number>> {
+    return dispersions(
+      teams.flatMap((t) => t.players.filter((p) => !p.bot)),
+      this.criteria!,
+    );
   }
 
   private record(match: Match): Match {

@@ -3,6 +3,7 @@
  * A policy decides which tickets play together and when; assembly decides the teams.
  */
 import { MatchmakerError } from "./errors.js";
+import type { Criterion } from "./criteria.js";
 import type { ImbalanceFn, ResolvedImbalance } from "./imbalance.js";
 import type { RepeatAvoidance } from "./recent-opponents.js";
 import type { PlayerWindow, Ticket } from "./types.js";
@@ -23,6 +24,8 @@ export interface PolicyContext {
   readonly maxWaitMs?: number;
   /** The range ratings fall in (the room's accepted range), for policies that divide it. */
   readonly ratingRange?: { readonly min: number; readonly max: number };
+  /** The queue's criteria beside the rating (option `criteria`), for policies that match on several. */
+  readonly criteria?: readonly Criterion[];
   /**
    * A role queue's k = teamSize roles (see `MatchmakerOptions.roles`). Only policies whose
    * definition sets `supportsRoles` are given one.

@@ -27,6 +27,11 @@ export interface Player {
    * of the queue's zones. The ticket waits in the zones all its players reach within the maximum.
    */
   readonly latencies?: Readonly<Record<string, number>>;
+  /**
+   * In a queue with `criteria` (Schlup's D > 1): this player's value on each declared criterion,
+   * within its range, e.g. `{ thinkTime: 0.3 }`. A party's members each carry their own.
+   */
+  readonly criteria?: Readonly<Record<string, number>>;
 }
 
 /**
@@ -87,6 +92,11 @@ export interface MatchQuality {
   readonly spread: number;
   readonly meanWaitMs: number;
   readonly maxWaitMs: number;
+  /**
+   * In a queue with `criteria`: each criterion's dispersion among the human players (highest
+   * minus lowest value, in the criterion's units), the rating's under `rating`.
+   */
+  readonly dispersion?: Readonly<Record<string, number>>;
 }
 
 /** A game the engine decided to form: two teams, sides fixed, parties intact. */

@@ -11,6 +11,7 @@ import * as v from "valibot";
 import { DEFAULT_AVOID_RECENT_FALLBACK_MS } from "../core/recent-opponents.js";
 import { unknownKeyMessage } from "../core/validation.js";
 import { ZonesSchema } from "../core/zones.js";
+import { CriteriaSchema } from "../core/criteria.js";
 
 /** Defaults of the queue options (and of the settings derived from them). */
 export const DEFAULTS = {
@@ -121,6 +122,7 @@ export const ENGINE_FIELDS = {
     ),
   ),
   maxLatencyCapMs: v.optional(wholeNumber(LIMITS.maxLatencyMs, { type: "must be a number of milliseconds" })),
+  criteria: v.optional(CriteriaSchema),
   targetWait: v.optional(
     v.strictObject(
       {

@@ -11,6 +11,7 @@ import type { MatchmakerOptions } from "../core/matchmaker.js";
 import { describeIssues, unknownKeyMessage } from "../core/validation.js";
 import type { WaitEstimatorOptions } from "../core/wait-estimate.js";
 import { resolveZones, type ZoneOption } from "../core/zones.js";
+import type { CriterionOption } from "../core/criteria.js";
 import { DEFAULTS, ENGINE_FIELDS, ENGINE_ONLY_FIELDS, ROOM_FIELDS } from "./fields.js";
 import { checkQueueRoles } from "../core/role-rules.js";
 import { capabilitiesOf, defaultPolicy, optionRuleProblem, type PolicyCapabilities } from "./rules.js";
@@ -71,6 +72,14 @@ export interface SharedQueueOptions {
    * must have a patience to turn (`expanding-window`, `difference-wait`, `density-window`).
    */
   readonly targetWait?: { readonly waitMs: number; readonly percentile?: number; readonly gain?: number };
+  /**
+   * Criteria beside the rating (Schlup's D > 1), e.g. `[{ name: "thinkTime", min: 0, max: 60,
+   * weight: 0.5 }]` (range default 0 to 1, weight default 1; at most 8): players then give a value
+   * for each at join (`criteria: { thinkTime: 12 }`), each match reports every criterion's
+   * dispersion (`quality.dispersion`), and `multi-queue` divides every criterion into ranges; see
+   * docs/criteria.md for which policies match on them.
+   */
+  readonly criteria?: readonly CriterionOption[];
 }
 
 /** Configuration of one queue: the second argument of `defineRoom(MatchmakerRoom, …)` or `defineQueue`. */

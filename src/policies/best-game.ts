@@ -70,6 +70,7 @@
  */
 import * as v from "valibot";
 import { assembleTeams, canAssemble } from "../core/assembly.js";
+import { withCriteriaCost } from "../core/criteria.js";
 import { MatchmakerError } from "../core/errors.js";
 import { ratingSumDifference, type ImbalanceFn, type ResolvedImbalance } from "../core/imbalance.js";
 import type { Policy, PolicyContext, PolicyDefinition, PolicyParams, TicketSlot } from "../core/policy.js";
@@ -117,6 +118,17 @@ const BestGameParams = v.strictObject(
     thresholdGrowthPerSecond: v.optional(
       v.pipe(v.number(), v.finite("must be a finite number"), v.minValue(0, "must not be negative")),
       0,
+    ),
+    /** With criteria: imbalance units added per unit of each named criterion's dispersion (see `withCriteriaCost`). */
+    criteriaCost: v.optional(
+      v.record(
+        v.string(),
+        v.pipe(
+          v.number("must be a number"),
+          v.finite("must be a finite number"),
+          v.minValue(0, "must not be negative"),
+        ),
+      ),
     ),
     beta: v.optional(v.pipe(v.number(), v.finite("must be a finite number"), v.minValue(0, "must not be negative")), 0),
   },
@@ -777,7 +789,14 @@ export const bestGame: PolicyDefinition = {
       );
     }
     const inf = (x: number | "inf") => (x === "inf" ? Infinity : x);
-    return new BestGamePolicy(context, {
+    // Criteria as an added cost term: the games are scored by the imbalance plus their dispersions.
+    const scored = parsed.criteriaCost
+      ? {
+          ...context,
+          imbalance: withCriteriaCost(context.imbalance, context.criteria ?? [], parsed.criteriaCost, what),
+        }
+      : context;
+    return new BestGamePolicy(scored, {
       window,
       budget: inf(parsed.budget),
       threshold: inf(parsed.threshold),

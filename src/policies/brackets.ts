@@ -11,12 +11,17 @@
  * closest forms first (the sweep in {@link SweepMatcher}); when the brackets change, every
  * waiting ticket rescans. Brackets do not widen with waiting: give the queue `maxWaitMs` with
  * `fillWithBots` so a lone player at the top still plays.
+ *
+ * In a queue with criteria beside the rating, a ticket also accepts only tickets within its
+ * window on each criterion (`criteria: { NAME: { initial, growthPerSecond, max } }`, in the
+ * criterion's units; default 5% of its range plus 1% per second): that box does grow with waiting.
  */
 import * as v from "valibot";
 import { MatchmakerError } from "../core/errors.js";
 import type { Policy, PolicyContext, PolicyDefinition, PolicyParams } from "../core/policy.js";
 import { meanRating, type Ticket } from "../core/types.js";
 import { parseConfig, unknownKeyMessage } from "../core/validation.js";
+import { CriteriaBox, criteriaWindowsEntry } from "./shared/criteria-box.js";
 import { DEFAULT_WINDOW_BUDGET, SweepMatcher } from "./shared/sweep-matcher.js";
 
 const positive = v.pipe(
@@ -41,6 +46,7 @@ const BracketsParams = v.strictObject(
     idlePeriods: v.optional(count),
     minWidth: v.optional(positive),
     budget: v.optional(count),
+    criteria: criteriaWindowsEntry,
   },
   unknownKeyMessage,
 );
@@ -62,6 +68,8 @@ export interface BracketsOptions {
   /** No bracket is split below this width. */
   readonly minWidth: number;
   readonly budget: number;
+  /** In a queue with criteria: each ticket's window on each of them, growing with its wait (absent: none). */
+  readonly criteria?: CriteriaBox;
 }
 
 /** A bracket, or a split one (with two halves). */
@@ -88,6 +96,7 @@ export class BracketsPolicy extends SweepMatcher {
     private readonly options: BracketsOptions,
   ) {
     super(context, options.budget);
+    this.criteria = options.criteria;
     for (let lo = options.min; lo < options.max; lo += options.width)
       this.roots.push(bracket(lo, Math.min(options.max, lo + options.width)));
     this.leaves = [...this.roots];
@@ -200,6 +209,7 @@ export const brackets: PolicyDefinition = {
     const max = parsed.max ?? context.ratingRange?.max ?? 1;
     if (!(min < max)) throw new MatchmakerError("invalid_config", `${what}: min must be below max`);
     const width = parsed.width ?? (max - min) / 6;
+    const criteria = CriteriaBox.of(context, parsed.criteria, what);
     if ((max - min) / width > 10_000)
       throw new MatchmakerError(
         "invalid_config",
@@ -215,6 +225,7 @@ export const brackets: PolicyDefinition = {
       idlePeriods: parsed.idlePeriods ?? 2,
       minWidth: parsed.minWidth ?? width / 16,
       budget: parsed.budget ?? DEFAULT_WINDOW_BUDGET,
+      ...(criteria ? { criteria } : {}),
     });
   },
 };

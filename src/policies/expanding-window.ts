@@ -14,6 +14,11 @@
  *
  * Each matched player reports its window (`windowOf`), so a game can scale rating changes by
  * how far it had to grow (the thread's virtual-rating decay).
+ *
+ * In a queue with criteria beside the rating, the window is a box: on each criterion too a
+ * ticket accepts values within `initial` + `growthPerSecond` per second, clamped at `max` (param
+ * `criteria: { NAME: { ... } }`, in the criterion's units; default 5% of its range plus 1% per
+ * second), and the closest game is still the one with the smallest rating spread.
  */
 import * as v from "valibot";
 import { MatchmakerError } from "../core/errors.js";
@@ -21,6 +26,7 @@ import type { AcceptanceWindow, Policy, PolicyContext, PolicyDefinition, PolicyP
 import { RatingRanks } from "../core/rating-ranks.js";
 import type { Ticket } from "../core/types.js";
 import { parseConfig, unknownKeyMessage } from "../core/validation.js";
+import { CriteriaBox, criteriaWindowsEntry } from "./shared/criteria-box.js";
 import { DEFAULT_WINDOW_BUDGET, SweepMatcher } from "./shared/sweep-matcher.js";
 import { WindowRule, windowRuleEntries, type PlayerWindow, type WindowUnit } from "./shared/window-rule.js";
 
@@ -42,6 +48,7 @@ const ExpandingWindowParams = v.strictObject(
       ),
     ),
     budget: v.optional(v.pipe(v.number(), v.integer("must be a whole number"), v.minValue(1, "must be at least 1"))),
+    criteria: criteriaWindowsEntry,
   },
   unknownKeyMessage,
 );
@@ -61,6 +68,8 @@ export interface ExpandingWindowOptions {
   readonly population: number;
   /** Teams: search steps per scan. */
   readonly budget: number;
+  /** In a queue with criteria: each ticket's window on each of them (absent: none). */
+  readonly criteria?: CriteriaBox;
 }
 
 export class ExpandingWindowPolicy extends SweepMatcher {
@@ -78,6 +87,7 @@ export class ExpandingWindowPolicy extends SweepMatcher {
     this.rule = new WindowRule(options);
     this.configured = options;
     this.ranks = options.unit === "percentile" ? RatingRanks.recent(options.population) : undefined;
+    this.criteria = options.criteria;
   }
 
   /** The ticket's window at `now`: the game room learns how far it had to grow. */
@@ -172,7 +182,17 @@ export function expandingWindowOptions(
     max,
     population: parsed.population ?? DEFAULT_POPULATION,
     budget: parsed.budget ?? DEFAULT_WINDOW_BUDGET,
+    ...criteriaBoxOf(context, parsed.criteria, what),
   };
+}
+
+function criteriaBoxOf(
+  context: PolicyContext,
+  param: v.InferOutput<typeof criteriaWindowsEntry>,
+  what: string,
+): { criteria?: CriteriaBox } {
+  const box = CriteriaBox.of(context, param, what);
+  return box ? { criteria: box } : {};
 }
 
 export const expandingWindow: PolicyDefinition = {

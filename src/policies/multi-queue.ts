@@ -4,10 +4,24 @@
  * looks into the neighbouring ranges, then theirs, and so on (radius growth), taking the
  * oldest players that fit; if the whole pool cannot fill its game, the engine's bots do.
  * Eq. (7) gives its cost, eq. (9) the best r; `r: "auto"` applies eq. (9) online.
+ *
+ * With criteria beside the rating (the queue's `criteria`, Schlup's D > 1) there is one queue
+ * per combination of ranges (the text's figure 1, "queue matrix for criteria C1 and C2"): `r` is
+ * then one number of ranges for every criterion, or one per criterion, rating first (`[3, 2]`,
+ * or `"3x2"` from the simulator's command line). Radius growth checks the directly neighbouring
+ * queues first (every queue at most one range away on every criterion, diagonals included),
+ * then the neighbours of those, until every queue has been checked.
  */
 import * as v from "valibot";
 import { ArrivalIndex, compareArrival, type ArrivalKey } from "../core/arrival-order.js";
-import { bestIntegerAround, schlupMultiQueueCost, schlupMultiQueueOptimalR } from "../core/closed-forms.js";
+import {
+  bestIntegerAround,
+  schlupMultiQueueCost,
+  schlupMultiQueueCostD,
+  schlupMultiQueueOptimalR,
+  schlupMultiQueueOptimalRD,
+} from "../core/closed-forms.js";
+import { dimensionsOf, MAX_CRITERIA, ticketCriterion, type Dimension } from "../core/criteria.js";
 import { MatchmakerError } from "../core/errors.js";
 import type { AcceptanceWindow, Policy, PolicyContext, PolicyDefinition, PolicyParams } from "../core/policy.js";
 import { meanRating, reachedMaxWait, type Ticket } from "../core/types.js";
@@ -16,12 +30,19 @@ import { ArrivalRate } from "./shared/arrival-rate.js";
 import { GreedyPolicy, withoutAvoidance } from "./greedy.js";
 import { findOldestGame } from "./shared/oldest-game.js";
 
+const RANGES = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(10_000));
+
 const MultiQueueParams = v.strictObject(
   {
     r: v.optional(
       v.union(
-        [v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(10_000)), v.literal("auto")],
-        'must be a whole number of ranges (1 to 10000) or "auto"',
+        [
+          RANGES,
+          v.literal("auto"),
+          v.pipe(v.array(RANGES), v.minLength(1), v.maxLength(1 + MAX_CRITERIA)),
+          v.pipe(v.string(), v.regex(/^\d{1,5}(x\d{1,5}){1,8}$/)),
+        ],
+        'must be a whole number of ranges (1 to 10000) or "auto"; with criteria also one per criterion ([3, 2] or "3x2")',
       ),
       1,
     ),
@@ -35,26 +56,43 @@ const MultiQueueParams = v.strictObject(
 /** With `r: "auto"`, how many arrivals pass between re-evaluations of r. */
 const AUTO_R_EVERY = 64;
 
+/** The most queues a grid may have (the product of the ranges). */
+export const MAX_QUEUES = 100_000;
+
 export class MultiQueuePolicy implements Policy {
   readonly name = "multi-queue";
+  /** One greedy queue per cell of the grid, cell index = sum of coordinate x stride. */
   private ranges: GreedyPolicy[] = [];
+  /** Ranges per dimension (rating first) now in use. */
+  private counts: number[] = [];
   private readonly rangeOf = new Map<string, number>();
   private readonly byArrival = new ArrivalIndex();
   private readonly rate = new ArrivalRate();
+  private readonly dimensions: readonly Dimension[];
   private latestArrival = -Infinity;
   private arrivalsSinceReview = 0;
 
+  /**
+   * @param r ranges per dimension (rating first), or `"auto"` (eq. (9), generalised to one r for
+   *   every criterion); a single number with criteria applies to every one.
+   */
   constructor(
     private readonly context: PolicyContext,
-    private readonly r: number | "auto",
+    private readonly r: number | "auto" | readonly number[],
     private readonly bounds: { readonly min: number; readonly max: number },
   ) {
-    this.rebuild(r === "auto" ? 1 : r);
+    this.dimensions = dimensionsOf(bounds, context.criteria);
+    this.rebuild(this.countsFor(r === "auto" ? 1 : r));
   }
 
-  /** Number of ranges now in use. */
+  /** Number of queues now in use (ranges of the rating times those of every other criterion). */
   get rangeCount(): number {
     return this.ranges.length;
+  }
+
+  /** Ranges per criterion now in use, the rating's first. */
+  get rangesPerCriterion(): readonly number[] {
+    return this.counts;
   }
 
   add(ticket: Ticket, _now: number): void {
@@ -63,7 +101,7 @@ export class MultiQueuePolicy implements Policy {
       this.rate.record(ticket.enqueuedAt, ticket.players.length);
       if (this.r === "auto" && ++this.arrivalsSinceReview >= AUTO_R_EVERY) this.reviewRangeCount();
     }
-    const range = this.rangeIndex(ticket);
+    const range = this.cellOf(ticket);
     this.rangeOf.set(ticket.id, range);
     this.byArrival.add(ticket);
     this.ranges[range].add(ticket);
@@ -99,14 +137,17 @@ export class MultiQueuePolicy implements Policy {
    * the neighbouring ranges, so the window is then the whole divided range.
    */
   acceptanceWindow(ticketId: string, now: number): AcceptanceWindow | undefined {
-    const range = this.rangeOf.get(ticketId);
-    if (range === undefined) return undefined;
+    const cell = this.rangeOf.get(ticketId);
+    if (cell === undefined) return undefined;
     const ticket = this.byArrival.get(ticketId);
     const { min, max } = this.bounds;
     if (ticket && this.context.maxWaitMs !== undefined && reachedMaxWait(ticket, this.context.maxWaitMs, now))
       return { min, max };
-    const width = (max - min) / this.ranges.length;
-    return { min: min + range * width, max: range === this.ranges.length - 1 ? max : min + (range + 1) * width };
+    // The rating is the grid's first coordinate (stride 1).
+    const count = this.counts[0];
+    const range = cell % count;
+    const width = (max - min) / count;
+    return { min: min + range * width, max: range === count - 1 ? max : min + (range + 1) * width };
   }
 
   /** Overdue tickets, oldest first, each looking ever further out for a game that includes it. */
@@ -117,10 +158,11 @@ export class MultiQueuePolicy implements Policy {
       if (!reachedMaxWait(t, maxWaitMs, now)) break;
       overdue.push(t);
     }
+    const widest = Math.max(...this.counts);
     for (const t of overdue) {
       const home = this.rangeOf.get(t.id);
       if (home === undefined) continue; // taken by an earlier overdue ticket's game
-      for (let radius = 1; radius < this.ranges.length; radius++) {
+      for (let radius = 1; radius < widest; radius++) {
         const game = this.gameAround(t, home, radius);
         if (game) {
           for (const member of game) this.remove(member.id);
@@ -132,12 +174,10 @@ export class MultiQueuePolicy implements Policy {
     return games;
   }
 
-  /** The oldest game that includes `ticket`, from the ranges within `radius` of its own. */
+  /** The oldest game that includes `ticket`, from the queues within `radius` ranges of its own on every criterion. */
   private gameAround(ticket: Ticket, home: number, radius: number): Ticket[] | undefined {
     const candidates: [ArrivalKey, Ticket][] = [];
-    const low = Math.max(0, home - radius);
-    const high = Math.min(this.ranges.length - 1, home + radius);
-    for (let i = low; i <= high; i++) candidates.push(...this.ranges[i].candidates());
+    for (const cell of this.cellsAround(home, radius)) candidates.push(...this.ranges[cell].candidates());
     const others = candidates
       .filter(([, t]) => t !== ticket)
       .sort((a, b) => compareArrival(a[0], b[0]))
@@ -147,37 +187,101 @@ export class MultiQueuePolicy implements Policy {
     return game?.[0] === ticket ? game : undefined;
   }
 
+  /** Every cell whose coordinates are each within `radius` of `home`'s (a box, clipped to the grid). */
+  private cellsAround(home: number, radius: number): number[] {
+    const low: number[] = [];
+    const high: number[] = [];
+    let rest = home;
+    for (const count of this.counts) {
+      const at = rest % count;
+      rest = Math.floor(rest / count);
+      low.push(Math.max(0, at - radius));
+      high.push(Math.min(count - 1, at + radius));
+    }
+    const cells: number[] = [];
+    const at = [...low];
+    for (;;) {
+      let cell = 0;
+      for (let d = at.length - 1; d >= 0; d--) cell = cell * this.counts[d] + at[d];
+      cells.push(cell);
+      // Odometer over the box, the rating's coordinate fastest (with D = 1: low to high).
+      let d = 0;
+      while (d < at.length && at[d] === high[d]) {
+        at[d] = low[d];
+        d++;
+      }
+      if (d === at.length) return cells;
+      at[d]++;
+    }
+  }
+
   private forgetMatched(ticketId: string): void {
     this.rangeOf.delete(ticketId);
     this.byArrival.remove(ticketId);
   }
 
-  private rangeIndex(ticket: Ticket): number {
-    const { min, max } = this.bounds;
-    const position = Math.floor(((meanRating(ticket) - min) / (max - min)) * this.ranges.length);
-    return Math.min(this.ranges.length - 1, Math.max(0, position));
+  /** The ticket's cell: on each criterion, the range of its (party's mean) value. */
+  private cellOf(ticket: Ticket): number {
+    let cell = 0;
+    for (let d = this.dimensions.length - 1; d >= 0; d--) {
+      const { min, max } = d === 0 ? this.bounds : this.dimensions[d];
+      const value = d === 0 ? meanRating(ticket) : ticketCriterion(ticket, this.dimensions[d].name);
+      const count = this.counts[d];
+      const position = Math.floor(((value - min) / (max - min)) * count);
+      cell = cell * count + Math.min(count - 1, Math.max(0, position));
+    }
+    return cell;
   }
 
-  /** Eq. (9) on the measured rate; re-files every ticket only when the best r changes. */
+  /** Ranges per dimension for `r`: one number for every dimension, or one each. */
+  private countsFor(r: number | readonly number[]): number[] {
+    return typeof r === "number" ? this.dimensions.map(() => r) : [...r];
+  }
+
+  /** Eq. (9) (generalised to D criteria) on the measured rate; re-files every ticket only when the best r changes. */
   private reviewRangeCount(): void {
     this.arrivalsSinceReview = 0;
     const a = this.rate.perSecond();
     if (a === undefined) return;
     const k = 2 * this.context.teamSize;
     const tauMax = this.context.maxWaitMs! / 1000;
-    const r = bestIntegerAround(schlupMultiQueueOptimalR(k, a, tauMax), (n) => schlupMultiQueueCost(k, n, a, tauMax));
-    if (r !== this.ranges.length) this.rebuild(r);
+    const d = this.dimensions.length;
+    const weights = this.dimensions.map((dim) => dim.weight);
+    const r =
+      d === 1
+        ? bestIntegerAround(schlupMultiQueueOptimalR(k, a, tauMax), (n) => schlupMultiQueueCost(k, n, a, tauMax))
+        : bestIntegerAround(schlupMultiQueueOptimalRD(k, a, tauMax, d), (n) =>
+            schlupMultiQueueCostD(k, Array<number>(d).fill(n), a, tauMax, weights),
+          );
+    if (r !== this.counts[0]) this.rebuild(this.countsFor(r));
   }
 
-  private rebuild(count: number): void {
+  private rebuild(counts: number[]): void {
     const waiting = [...this.byArrival.oldest()].map(([, t]) => t);
-    this.ranges = Array.from({ length: count }, () => new GreedyPolicy(withoutAvoidance(this.context)));
+    this.counts = counts;
+    const cells = counts.reduce((p, c) => p * c, 1);
+    this.ranges = Array.from({ length: cells }, () => new GreedyPolicy(withoutAvoidance(this.context)));
     for (const t of waiting) {
-      const range = this.rangeIndex(t);
+      const range = this.cellOf(t);
       this.rangeOf.set(t.id, range);
       this.ranges[range].add(t);
     }
   }
+}
+
+/** `r` as a number, "auto" or one number per dimension (`"3x2"` is `[3, 2]`). */
+function rangesParam(r: number | "auto" | readonly number[] | string, dimensions: number): number | "auto" | number[] {
+  if (typeof r === "number" || r === "auto") return r;
+  const list = typeof r === "string" ? r.split("x").map(Number) : [...r];
+  if (list.length !== dimensions)
+    throw new MatchmakerError(
+      "invalid_config",
+      `multi-queue policy parameters: r: gives ${list.length} numbers of ranges, but the queue has ${dimensions} criteria (the rating and ${dimensions - 1} more)`,
+      "r",
+    );
+  if (list.some((n) => n < 1 || n > 10_000))
+    throw new MatchmakerError("invalid_config", "multi-queue policy parameters: r: each must be from 1 to 10000", "r");
+  return list;
 }
 
 export const multiQueue: PolicyDefinition = {
@@ -196,6 +300,15 @@ export const multiQueue: PolicyDefinition = {
     const max = parsed.max ?? context.ratingRange?.max ?? 1;
     if (!(min < max))
       throw new MatchmakerError("invalid_config", "multi-queue policy parameters: min must be below max");
-    return new MultiQueuePolicy(context, parsed.r, { min, max });
+    const dimensions = 1 + (context.criteria?.length ?? 0);
+    const r = rangesParam(parsed.r, dimensions);
+    const queues = typeof r === "number" ? r ** dimensions : r === "auto" ? 1 : r.reduce((p, c) => p * c, 1);
+    if (queues > MAX_QUEUES)
+      throw new MatchmakerError(
+        "invalid_config",
+        `multi-queue policy parameters: r: makes ${queues} queues (the product of the ranges); at most ${MAX_QUEUES}`,
+        "r",
+      );
+    return new MultiQueuePolicy(context, r, { min, max });
   },
 };

@@ -3,11 +3,21 @@
  * offline optimum. Runs use the engine's default registry of built-in policies unless given one.
  */
 export { simulate, type SimulationConfig, type SimulationTrace } from "./simulator.js";
-export { arrivals, ratingScale, type Arrival, type SkillModel, type TrafficModel, type Weighted } from "./traffic.js";
+export {
+  arrivals,
+  criteriaOf,
+  ratingScale,
+  type Arrival,
+  type SkillModel,
+  type TrafficCriterion,
+  type TrafficModel,
+  type Weighted,
+} from "./traffic.js";
 export {
   measure,
   schlupGameCost,
   schlupTotalCost,
+  scaledDispersions,
   wuImbalance,
   type Measures,
   type MeasureOptions,

@@ -2,6 +2,7 @@
  * What a simulation run measured: waits (seconds, per human player, every party member
  * counted), game quality, and the papers' cost functions.
  */
+import { criterionValue, dimensionsOf, schlupFactors, scaled, type Criterion } from "../core/criteria.js";
 import { nearestRank } from "../core/stats.js";
 import type { Match, Ticket } from "../core/types.js";
 import type { SimulationTrace } from "./simulator.js";
@@ -17,6 +18,8 @@ export interface MeasureOptions {
   readonly imbalanceCost?: number;
   /** The rating range scaled to Schlup's criterion [0, 1]. */
   readonly ratingScale: { readonly min: number; readonly max: number };
+  /** The queue's criteria beside the rating (Schlup's D > 1): eq. (1) sums over all of them. */
+  readonly criteria?: readonly Criterion[];
 }
 
 export interface Measures {
@@ -42,10 +45,25 @@ export interface Measures {
   readonly unmatched: number;
   /** With latency profiles: the mean latency (ms) of human players to the zone they played in; else null. */
   readonly meanLatency: number | null;
+  /**
+   * With criteria: the mean dispersion per game of every criterion, the rating's included, each
+   * scaled to Schlup's [0, 1] (a bot game counts 1); absent without criteria.
+   */
+  readonly meanDispersion?: Readonly<Record<string, number>>;
 }
 
-/** Schlup's eq. (1) for one game: f·q + Σ τ/τ_max, a bot counting q = 1 and τ = τ_max. */
-export function schlupGameCost(match: Match, tauMax: number, scale: { min: number; max: number }): number {
+/**
+ * Schlup's eq. (1) for one game: Σ_d f_d·q_d + Σ τ/τ_max, a bot counting q = 1 and τ = τ_max.
+ * Without `criteria`, one criterion (the rating) with f = k; with them, every criterion's
+ * dispersion on its range scaled to [0, 1], weighted f_d = k·w_d / Σw (see `schlupFactors`).
+ */
+export function schlupGameCost(
+  match: Match,
+  tauMax: number,
+  scale: { min: number; max: number },
+  criteria?: readonly Criterion[],
+): number {
+  if (criteria && criteria.length > 0) return schlupGameCostD(match, tauMax, scale, criteria);
   const seats = 2 * match.teamSize;
   // Ratings are scaled to the criterion's [0, 1] and clamped there (a normal skill model has tails).
   const criterion = (rating: number) => Math.min(1, Math.max(0, (rating - scale.min) / (scale.max - scale.min)));
@@ -64,6 +82,41 @@ export function schlupGameCost(match: Match, tauMax: number, scale: { min: numbe
   return seats * q + time;
 }
 
+/** Each dimension's scaled dispersion in `match` (rating first), 1 in a game with bots. */
+export function scaledDispersions(
+  match: Match,
+  scale: { min: number; max: number },
+  criteria: readonly Criterion[],
+): number[] {
+  const dimensions = dimensionsOf(scale, criteria);
+  return dimensions.map((dimension) => {
+    if (match.bots > 0) return 1;
+    let low = Infinity;
+    let high = -Infinity;
+    for (const team of match.teams) {
+      for (const p of team.players) {
+        const value = scaled(criterionValue(p, dimension.name) ?? 0, dimension);
+        low = Math.min(low, value);
+        high = Math.max(high, value);
+      }
+    }
+    return high - low;
+  });
+}
+
+function schlupGameCostD(
+  match: Match,
+  tauMax: number,
+  scale: { min: number; max: number },
+  criteria: readonly Criterion[],
+): number {
+  const factors = schlupFactors(dimensionsOf(scale, criteria), 2 * match.teamSize);
+  let cost = match.bots; // each bot waits tau_max by definition
+  for (const team of match.teams) for (const p of team.players) if (!p.bot) cost += p.waitMs / 1000 / tauMax;
+  scaledDispersions(match, scale, criteria).forEach((q, d) => (cost += factors[d] * q));
+  return cost;
+}
+
 /** |number of H players (rating 1) on side A − on side B|, Wu's imbalance I. */
 export function wuImbalance(match: Match): number {
   const h = (i: 0 | 1) => match.teams[i].players.filter((p) => !p.bot && p.rating === 1).length;
@@ -75,9 +128,10 @@ export function schlupTotalCost(
   matches: readonly Match[],
   tauMax: number,
   scale: { min: number; max: number },
+  criteria?: readonly Criterion[],
 ): number {
   let total = 0;
-  for (const m of matches) total += schlupGameCost(m, tauMax, scale);
+  for (const m of matches) total += schlupGameCost(m, tauMax, scale, criteria);
   return total;
 }
 
@@ -100,12 +154,16 @@ export function measure(trace: SimulationTrace, options: MeasureOptions): Measur
   let latencySum = 0;
   let latencyCount = 0;
   const seats = 2 * options.teamSize;
+  const criteria = options.criteria && options.criteria.length > 0 ? options.criteria : undefined;
+  const dispersionSums = criteria && new Array<number>(criteria.length + 1).fill(0);
   for (const m of games) {
+    if (criteria) scaledDispersions(m, options.ratingScale, criteria).forEach((q, d) => (dispersionSums![d] += q));
     imbalance += m.quality.imbalance;
     spread += m.quality.spread;
     bots += m.bots;
     // Schlup's cost counts waits in seconds.
-    if (options.maxWaitMs !== undefined) schlup += schlupGameCost(m, options.maxWaitMs / 1000, options.ratingScale);
+    if (options.maxWaitMs !== undefined)
+      schlup += schlupGameCost(m, options.maxWaitMs / 1000, options.ratingScale, criteria);
     wuImbalanceCost += (options.imbalanceCost ?? 0) * wuImbalance(m) * seats;
     for (const t of m.tickets) {
       const wait = (m.createdAt - t.enqueuedAt) / 1000;
@@ -151,5 +209,15 @@ export function measure(trace: SimulationTrace, options: MeasureOptions): Measur
     wuCostPerTime: (waits.reduce((s, w) => s + w, 0) + wuImbalanceCost) / span,
     unmatched: trace.unmatched.length,
     meanLatency: latencyCount > 0 ? latencySum / latencyCount : null,
+    ...(criteria
+      ? {
+          meanDispersion: Object.fromEntries(
+            ["rating", ...criteria.map((c) => c.name)].map((name, d) => [
+              name,
+              dispersionSums![d] / (games.length || 1),
+            ]),
+          ),
+        }
+      : {}),
   };
 }

@@ -7,7 +7,8 @@ import type { Side } from "../core/types.js";
 import { resolveImbalance, type ImbalanceSpec } from "../core/imbalance.js";
 import { defaultPolicies } from "../policies/default-registry.js";
 import { LIMITS } from "../options/fields.js";
-import type { SkillModel, TrafficModel, Weighted } from "./traffic.js";
+import type { SkillModel, TrafficCriterion, TrafficModel, Weighted } from "./traffic.js";
+import { CRITERION_NAME, MAX_CRITERIA } from "../core/criteria.js";
 import { MAX_REPORTED_LATENCY_MS, type LatencyRule } from "../core/zone-latency.js";
 
 export interface SimulationRequest {
@@ -46,7 +47,8 @@ export class UsageError extends Error {
 export const USAGE = `usage: npm run sim -- --policy NAME [options]
 
   --policy NAME            a registered policy (${"{policies}"})
-  --set KEY=VALUE          a policy parameter, repeatable (e.g. --set r=6, --set x=auto)
+  --set KEY=VALUE          a policy parameter, repeatable (e.g. --set r=6, --set x=auto); a
+                           dotted KEY sets a nested one (--set criteria.think.initial=0.1)
   --team-size K            players per team; a game seats 2K (default 1)
   --arrivals poisson|regular   arrival process (default poisson)
   --rate A                 tickets per second (default 1)
@@ -74,6 +76,11 @@ export const USAGE = `usage: npm run sim -- --policy NAME [options]
   --max-latency MS         a ticket waits in every zone it reaches within MS
   --max-latency-growth R   the maximum widens by R ms per second of waiting
   --max-latency-cap MS     the widest the maximum gets
+  --criteria NAME[:W[:VALUES]],...   criteria beside the rating (Schlup's D > 1), each with
+                           its weight W (default 1; the rating's is 1) and how players' values
+                           spread, as --skill (default uniform on [0,1]), e.g.
+                           --criteria think:1,region:2:normal:0.5:0.1; multi-queue then takes
+                           one number of ranges per criterion, rating first (--set r=3x2)
   --sweep KEY=V1,V2,...    run the policy once per parameter value
   --opt                    also solve the offline optimum (team size 1, needs --max-wait)
   --json                   print one JSON object as the last line
@@ -111,6 +118,7 @@ export function parseSimulationArgs(argv: readonly string[]): SimulationRequest 
         "max-latency": { type: "string" },
         "max-latency-growth": { type: "string" },
         "max-latency-cap": { type: "string" },
+        criteria: { type: "string" },
         sweep: { type: "string" },
         opt: { type: "boolean" },
         json: { type: "boolean" },
@@ -154,7 +162,7 @@ export function parseSimulationArgs(argv: readonly string[]): SimulationRequest 
   const params: Record<string, unknown> = {};
   for (const pair of o.set ?? []) {
     const [key, value] = keyValue("--set", pair);
-    params[key] = parseValue(value);
+    Object.assign(params, withParam(params, key, parseValue(value)));
   }
   let sweep: SimulationRequest["sweep"];
   if (o.sweep !== undefined) {
@@ -202,6 +210,11 @@ export function parseSimulationArgs(argv: readonly string[]): SimulationRequest 
       ? { maxLatencyCapMs: integer("--max-latency-cap", o["max-latency-cap"], 1, MAX_REPORTED_LATENCY_MS) }
       : {}),
   };
+  const criteria = o.criteria === undefined ? undefined : parseCriteria(o.criteria);
+  if (criteria && o.opt)
+    throw new UsageError("--opt: the offline optimum is for the rating alone; leave out --criteria");
+  if (criteria && imbalanceCost > 0)
+    throw new UsageError("--criteria: Wu's imbalance cost is for the rating alone; leave out --imbalance-cost");
   if (o.opt && maxWait === undefined)
     throw new UsageError("--opt: needs --max-wait (the optimum's bots join after tau_max)");
   return {
@@ -216,6 +229,7 @@ export function parseSimulationArgs(argv: readonly string[]): SimulationRequest 
       sides,
       ...(zones ? { zones } : {}),
       ...(latencies ? { latencies } : {}),
+      ...(criteria ? { criteria } : {}),
       ...(o.community !== undefined ? { community: integer("--community", o.community, 2, 10_000_000) } : {}),
     },
     ...(maxWait !== undefined ? { maxWait } : {}),
@@ -232,6 +246,26 @@ export function parseSimulationArgs(argv: readonly string[]): SimulationRequest 
     ...(o.plot !== undefined ? { plot: o.plot } : {}),
     ...(sweep ? { sweep } : {}),
   };
+}
+
+/** `think:1,region:2:normal:0.5:0.1`: criteria beside the rating, each with a weight and a value model. */
+function parseCriteria(text: string): TrafficCriterion[] {
+  const list = text.split(",").map((part) => {
+    const [name, weight, ...values] = part.split(":");
+    if (!CRITERION_NAME.test(name) || name === "rating")
+      throw new UsageError(
+        `--criteria: "${name}" is not a criterion name (a letter, then letters, digits, _ or -; not rating)`,
+      );
+    return {
+      name,
+      weight: weight === undefined || weight === "" ? 1 : positive(`--criteria ${name} weight`, weight),
+      values: values.length === 0 ? { kind: "uniform" as const } : parseSkill(values.join(":"), `--criteria ${name}`),
+    };
+  });
+  if (list.length > MAX_CRITERIA) throw new UsageError(`--criteria: at most ${MAX_CRITERIA} criteria`);
+  if (new Set(list.map((c) => c.name)).size !== list.length)
+    throw new UsageError("--criteria: names a criterion twice");
+  return list;
 }
 
 /** `eu=20+us=140:0.45,...`: latency profiles by weight, each naming the same zones. */
@@ -293,18 +327,18 @@ function parseImbalance(text: string): ImbalanceSpec {
   return spec as unknown as ImbalanceSpec;
 }
 
-function parseSkill(text: string): SkillModel {
+function parseSkill(text: string, option = "--skill"): SkillModel {
   const [kind, ...args] = text.split(":");
   if (kind === "uniform" && args.length === 0) return { kind };
   if (kind === "normal" && args.length === 2) {
-    return { kind, mean: finite("--skill normal MU", args[0]), sd: positive("--skill normal SD", args[1]) };
+    return { kind, mean: finite(`${option} normal MU`, args[0]), sd: positive(`${option} normal SD`, args[1]) };
   }
   if (kind === "two-type" && args.length === 1) {
-    const q = finite("--skill two-type Q", args[0]);
-    if (q < 0 || q > 1) throw new UsageError("--skill two-type:Q: Q is a probability in [0, 1]");
+    const q = finite(`${option} two-type Q`, args[0]);
+    if (q < 0 || q > 1) throw new UsageError(`${option} two-type:Q: Q is a probability in [0, 1]`);
     return { kind, q };
   }
-  throw new UsageError(`--skill: "${text}" is not uniform, normal:MU:SD or two-type:Q`);
+  throw new UsageError(`${option}: "${text}" is not uniform, normal:MU:SD or two-type:Q`);
 }
 
 function weights<T>(option: string, text: string, value: (s: string) => T): Weighted<T>[] {
@@ -322,6 +356,23 @@ export function keyValue(option: string, text: string): [string, string] {
   const at = text.indexOf("=");
   if (at <= 0) throw new UsageError(`${option}: "${text}" is not KEY=VALUE`);
   return [text.slice(0, at), text.slice(at + 1)];
+}
+
+/**
+ * `params` with `key` set to `value`; a dotted key sets a nested field, keeping its siblings
+ * (`criteria.think.growthPerSecond=0.05` is `{ criteria: { think: { growthPerSecond: 0.05 } } }`).
+ */
+export function withParam(
+  params: Readonly<Record<string, unknown>>,
+  key: string,
+  value: unknown,
+): Record<string, unknown> {
+  const at = key.indexOf(".");
+  if (at <= 0 || at === key.length - 1) return { ...params, [key]: value };
+  const head = key.slice(0, at);
+  const inner = params[head];
+  const nested = typeof inner === "object" && inner !== null ? (inner as Record<string, unknown>) : {};
+  return { ...params, [head]: withParam(nested, key.slice(at + 1), value) };
 }
 
 /** Numbers as numbers, true/false as booleans, anything else (e.g. "auto") as text. */

@@ -62,6 +62,7 @@ export function traceTicket(a: TraceArrival): Ticket {
       rating: p.rating,
       ...(p.roles ? { roles: p.roles } : {}),
       ...(p.uncertainty !== undefined ? { uncertainty: p.uncertainty } : {}),
+      ...(p.criteria ? { criteria: p.criteria } : {}),
     })),
     ...(a.side ? { side: a.side } : {}),
     ...(a.zones ? { zones: a.zones } : {}),

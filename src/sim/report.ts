@@ -21,6 +21,8 @@ export function reportTable(reports: readonly SimulationReport[]): string {
   }
   row("mean imbalance", (r) => fixed(r.meanImbalance));
   row("mean spread", (r) => fixed(r.meanSpread));
+  for (const name of [...new Set(reports.flatMap((r) => Object.keys(r.meanDispersion ?? {})))])
+    row(`mean dispersion ${name} (0..1)`, (r) => fixed(r.meanDispersion?.[name]));
   row("Schlup cost / game", (r) => fixed(r.schlupCostPerGame));
   row("Wu cost / time", (r) => fixed(r.wuCostPerTime));
   if (reports.some((r) => r.meanLatency !== null)) row("mean latency ms", (r) => fixed(r.meanLatency, 1));
@@ -34,8 +36,13 @@ export function reportTable(reports: readonly SimulationReport[]): string {
   return table.toString();
 }
 
-function paramsText(params: Readonly<Record<string, unknown>>): string {
+/** `r=3x2 criteria.think.initial=0.1`: nested parameters by their dotted keys, as `--set` takes them. */
+function paramsText(params: Readonly<Record<string, unknown>>, prefix = ""): string {
   return Object.entries(params)
-    .map(([k, v]) => `${k}=${String(v)}`)
+    .map(([k, v]) =>
+      typeof v === "object" && v !== null && !Array.isArray(v)
+        ? paramsText(v as Record<string, unknown>, `${prefix}${k}.`)
+        : `${prefix}${k}=${String(v)}`,
+    )
     .join(" ");
 }

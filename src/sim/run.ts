@@ -4,9 +4,9 @@
  */
 import { measure, schlupTotalCost, type Measures } from "./measures.js";
 import { schlupOptimum } from "./optimum.js";
-import type { SimulationRequest } from "./options.js";
+import { withParam, type SimulationRequest } from "./options.js";
 import { simulate, type SimulationTrace } from "./simulator.js";
-import { ratingScale } from "./traffic.js";
+import { criteriaOf, ratingScale } from "./traffic.js";
 
 /** One row of results: the `--json` object of the CLI. */
 export interface SimulationReport extends Measures {
@@ -29,7 +29,7 @@ export type Progress = (done: number, total: number | undefined, label: string) 
 /** Every run of the request, in sweep order. */
 export function runRequest(request: SimulationRequest, progress?: Progress): SimulationReport[] {
   const variants = request.sweep
-    ? request.sweep.values.map((value) => ({ ...request.params, [request.sweep!.key]: value }))
+    ? request.sweep.values.map((value) => withParam(request.params, request.sweep!.key, value))
     : [request.params];
   return variants.map((params) => runOne(request, params, progress));
 }
@@ -61,6 +61,7 @@ function runOne(
     ...(request.maxWait !== undefined ? { maxWaitMs: request.maxWait * 1000 } : {}),
     imbalanceCost: request.imbalanceCost,
     ratingScale: scale,
+    ...(request.traffic.criteria ? { criteria: criteriaOf(request.traffic)! } : {}),
   });
   const report: SimulationReport = {
     policy: request.policy,

@@ -8,7 +8,7 @@ import type { PolicyParams, PolicyRegistry } from "../core/policy.js";
 import type { Match } from "../core/types.js";
 import type { LatencyRule } from "../core/zone-latency.js";
 import type { MatchmakerStats } from "../core/stats.js";
-import { arrivals, ratingScale, zoneNames, type Arrival, type TrafficModel } from "./traffic.js";
+import { arrivals, criteriaOf, ratingScale, zoneNames, type Arrival, type TrafficModel } from "./traffic.js";
 
 export interface SimulationConfig {
   readonly policy: string;
@@ -71,6 +71,7 @@ export function simulate(config: SimulationConfig): SimulationTrace {
     ...(config.traffic.zones || config.traffic.latencies ? { zones: zoneNames(config.traffic)! } : {}),
     ...(config.latency ?? {}),
     ...(config.targetWait ? { targetWait: config.targetWait } : {}),
+    ...(config.traffic.criteria ? { criteria: criteriaOf(config.traffic)! } : {}),
   };
   const engine = new Matchmaker(options);
   config.onEngine?.(engine, options);

@@ -2,7 +2,8 @@
  * The traffic a simulation replays: when tickets arrive, how large the parties are, how the
  * ratings are spread and which sides players insist on. Seeded, so a run is reproducible.
  */
-import type { Side, Ticket } from "../core/types.js";
+import type { Criterion } from "../core/criteria.js";
+import type { Player, Side, Ticket } from "../core/types.js";
 import { Random } from "./random.js";
 
 export type SkillModel =
@@ -50,6 +51,25 @@ export interface TrafficModel {
    * players, for a queue that chooses zones by latency (the queue's zones are the profiles' keys).
    */
   readonly latencies?: ReadonlyArray<Weighted<Readonly<Record<string, number>>>>;
+  /**
+   * Criteria beside the rating (Schlup's D > 1): each player draws a value on each from its own
+   * skill model (clamped to the model's range, which is the criterion's range), and the queue
+   * declares them with their weights (see {@link criteriaOf}). Drawn from a stream of their own,
+   * so the arrivals and ratings are those of the same traffic without criteria.
+   */
+  readonly criteria?: ReadonlyArray<TrafficCriterion>;
+}
+
+/** A criterion of the simulated queue: its name, its weight in the cost and how players' values spread. */
+export interface TrafficCriterion {
+  readonly name: string;
+  readonly weight: number;
+  readonly values: SkillModel;
+}
+
+/** The queue's `criteria` option for a traffic model's criteria (ranges from their value models). */
+export function criteriaOf(model: TrafficModel): Criterion[] | undefined {
+  return model.criteria?.map((c) => ({ name: c.name, ...ratingScale(c.values), weight: c.weight }));
 }
 
 /** A piecewise-linear arrival rate over time (see {@link TrafficModel.profile}). */
@@ -91,6 +111,7 @@ export function* arrivals(model: TrafficModel, seed: number): Generator<Arrival,
   const random = new Random(seed);
   // Members' ratings come from their own stream, so the arrival stream is unchanged by them.
   const members = model.community === undefined ? undefined : communityRatings(model, seed);
+  const criteria = model.criteria && criteriaValues(model.criteria, seed);
   let time = 0;
   // With a rising rate, a unit-rate Poisson process in "operational time" (the expected number of
   // arrivals so far) is mapped back to real time by inverting the cumulative rate.
@@ -122,9 +143,10 @@ export function* arrivals(model: TrafficModel, seed: number): Generator<Arrival,
     const zones = model.zones && random.weighted(model.zones);
     // Drawn only when the model has them, so every other traffic keeps its stream.
     const latencies = model.latencies && random.weighted(model.latencies);
+    const withCriteria: Player[] = criteria ? players.map((p) => ({ ...p, criteria: criteria() })) : players;
     const ticket: Ticket = {
       id: `t${index}`,
-      players: latencies ? players.map((p) => ({ ...p, latencies })) : players,
+      players: latencies ? withCriteria.map((p) => ({ ...p, latencies })) : withCriteria,
       enqueuedAt: time * 1000,
       ...(side ? { side } : {}),
       ...(zones ? { zones } : {}),
@@ -149,6 +171,18 @@ export function risingClock(rate: number, rising: { readonly from: number; reado
     // Root of (slope/2)·t² + from·t − expected = 0 in [0, over]; written to stay exact near slope 0.
     return (2 * expected) / (from + Math.sqrt(from * from + 2 * slope * expected));
   };
+}
+
+/** Each call: one player's value on every criterion, clamped to its range, from a stream of their own. */
+function criteriaValues(criteria: ReadonlyArray<TrafficCriterion>, seed: number): () => Record<string, number> {
+  const random = new Random(seed + 0x2545f491);
+  return () =>
+    Object.fromEntries(
+      criteria.map((c) => {
+        const { min, max } = ratingScale(c.values);
+        return [c.name, Math.min(max, Math.max(min, drawRating(c.values, random)))];
+      }),
+    );
 }
 
 function communityRatings(model: TrafficModel, seed: number): number[] {

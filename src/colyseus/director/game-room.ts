@@ -36,6 +36,8 @@ export interface MatchInfo {
        * when matched; `width − initial` is how far it grew (scale rating changes by it).
        */
       readonly window?: PlayerWindow;
+      /** In a queue with criteria: the player's value on each (as given at join). */
+      readonly criteria?: Readonly<Record<string, number>>;
     }>;
   }>;
   /** How many seats are bots. */
@@ -89,6 +91,7 @@ export function matchInfo(match: Match, queue: string, queueRoomId?: string): Ma
         bot: p.bot === true,
         ...(p.role !== undefined ? { role: p.role } : {}),
         ...(p.window ? { window: p.window } : {}),
+        ...(p.criteria ? { criteria: p.criteria } : {}),
       })),
     })),
     bots: match.bots,

@@ -488,6 +488,7 @@ export class DurableQueue {
         ...(player.uncertainty !== undefined ? { uncertainty: player.uncertainty } : {}),
         ...(player.roles ? { roles: player.roles } : {}),
         ...(player.playerId !== undefined ? { playerId: player.playerId } : {}),
+        ...(player.criteria ? { criteria: player.criteria } : {}),
       },
     };
   }

@@ -33,6 +33,8 @@ export interface StoredPlace {
     readonly uncertainty?: number;
     readonly roles?: readonly string[];
     readonly playerId?: string;
+    /** In a queue with criteria: the player's values (checked again by the engine when restored). */
+    readonly criteria?: Readonly<Record<string, number>>;
   };
 }
 
@@ -173,7 +175,11 @@ export function parseStoredPlace(raw: string): StoredPlace | undefined {
     Number.isFinite(player.rating) &&
     (player.uncertainty === undefined || typeof player.uncertainty === "number") &&
     (player.roles === undefined || (Array.isArray(player.roles) && player.roles.every((x) => typeof x === "string"))) &&
-    (player.playerId === undefined || typeof player.playerId === "string");
+    (player.playerId === undefined || typeof player.playerId === "string") &&
+    (player.criteria === undefined ||
+      (typeof player.criteria === "object" &&
+        player.criteria !== null &&
+        Object.values(player.criteria).every((x) => typeof x === "number")));
   return ok ? (value as StoredPlace) : undefined;
 }
 

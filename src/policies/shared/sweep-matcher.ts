@@ -24,6 +24,13 @@
  * at most as wide) or not yet acceptable, in which case a wake-up was scheduled for the moment
  * it becomes so (windows only widen between rescans of everyone).
  *
+ * Criteria beside the rating (a subclass's {@link SweepMatcher.criteria}, the forum thread's
+ * "volume in a multi-dimensional parameter space"): a ticket accepts another only when it also
+ * lies within its window on every criterion, so a pair becomes mutually acceptable at the latest
+ * of the times its rating and its criteria allow; the sweep still walks the rating axis (a ticket
+ * outside the rating window is outside the box) and the closest game is still the one with the
+ * smallest rating spread.
+ *
  * Recent-opponent avoidance (`PolicyContext.avoid`): a game with a recent rematch is acceptable
  * only once its tickets waited the fallback, and then ranks after every game without one.
  *
@@ -35,6 +42,7 @@ import { canAssemble } from "../../core/assembly.js";
 import type { AcceptanceWindow, Policy, PolicyContext } from "../../core/policy.js";
 import { repeatAllowedAt, type RepeatAvoidance } from "../../core/recent-opponents.js";
 import { meanRating, type Ticket } from "../../core/types.js";
+import type { CriteriaBox } from "./criteria-box.js";
 import { LazyHeap } from "./lazy-heap.js";
 import { RatingOrder, type RatingLink } from "./rating-order.js";
 
@@ -104,6 +112,8 @@ export abstract class SweepMatcher implements Policy {
   protected lastNow = -Infinity;
   /** Search steps left in the running team search. */
   private steps = 0;
+  /** With criteria beside the rating: each ticket's window on them (the box); set by a subclass. */
+  protected criteria: CriteriaBox | undefined;
 
   constructor(context: PolicyContext, budget = DEFAULT_WINDOW_BUDGET) {
     this.teamSize = context.teamSize;
@@ -207,7 +217,8 @@ export abstract class SweepMatcher implements Policy {
   /** Does `a` accept `b` at `now` (b within a's window)? */
   accepts(a: Ticket, b: Ticket, now: number): boolean {
     const ra = meanRating(a);
-    return this.distance(ra, meanRating(b)) <= this.width(a, ra, now);
+    if (this.distance(ra, meanRating(b)) > this.width(a, ra, now)) return false;
+    return !this.criteria || a.enqueuedAt + this.criteria.waitToAccept(a, b) <= now;
   }
 
   /** Rescan every waiting ticket (after distances changed). */
@@ -223,6 +234,14 @@ export abstract class SweepMatcher implements Policy {
 
   /** When `a`'s window will reach `b` (Infinity: never). */
   private acceptTime(a: Entry, b: Entry): number {
+    const rating = this.ratingAcceptTime(a, b);
+    return this.criteria
+      ? Math.max(rating, a.ticket.enqueuedAt + this.criteria.waitToAccept(a.ticket, b.ticket))
+      : rating;
+  }
+
+  /** When `a`'s rating window will reach `b` (Infinity: never), whatever the criteria. */
+  private ratingAcceptTime(a: Entry, b: Entry): number {
     return a.ticket.enqueuedAt + this.waitToReach(a.ticket, a.rating, this.distance(a.rating, b.rating));
   }
 
@@ -289,7 +308,9 @@ export abstract class SweepMatcher implements Policy {
     }
     for (const x of outside) {
       if (best && Math.abs(x.rating - a.rating) >= best.spread) continue;
-      this.wake(a, this.acceptTime(a, x), now);
+      // When x enters the rating window a rescans (x is then in it, and a wake-up for the criteria
+      // is set if they still part them), so a ticket beyond x is looked at in its turn.
+      this.wake(a, this.ratingAcceptTime(a, x), now);
     }
     const chosen = best ?? fallback;
     if (!chosen) return;
