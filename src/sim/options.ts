@@ -2,7 +2,7 @@
  * `npm run sim` arguments → a validated simulation request. Every refusal names the option
  * and what it accepts; nothing is half-parsed.
  */
-import { parseArgs } from "node:util";
+import { parseArgs, type ParseArgsConfig } from "node:util";
 import type { Side } from "../core/types.js";
 import { resolveImbalance, type ImbalanceSpec } from "../core/imbalance.js";
 import { defaultPolicies } from "../policies/default-registry.js";
@@ -41,6 +41,28 @@ export class UsageError extends Error {
   constructor(message: string) {
     super(message);
     this.name = "UsageError";
+  }
+}
+
+/** The values of {@link parseFlags}: each option's type as declared. */
+export type ParsedFlags<T extends NonNullable<ParseArgsConfig["options"]>> = ReturnType<
+  typeof parseArgs<{ args: string[]; strict: true; allowPositionals: false; options: T }>
+>["values"];
+
+/**
+ * Strict flags (no positionals, no unknown option) for `npm run sim` and its subcommands; a
+ * refusal is a {@link UsageError}, prefixed with the subcommand's flag when there is one.
+ */
+export function parseFlags<const T extends NonNullable<ParseArgsConfig["options"]>>(
+  subcommand: string | undefined,
+  argv: readonly string[],
+  options: T,
+): ParsedFlags<T> {
+  try {
+    return parseArgs({ args: [...argv], strict: true, allowPositionals: false, options }).values;
+  } catch (error) {
+    const message = (error as Error).message;
+    throw new UsageError(subcommand ? `${subcommand}: ${message}` : message);
   }
 }
 
@@ -87,48 +109,37 @@ export const USAGE = `usage: npm run sim -- --policy NAME [options]
   --plot FILE.svg          with --sweep: write a plot of wait against cost`;
 
 export function parseSimulationArgs(argv: readonly string[]): SimulationRequest {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        policy: { type: "string" },
-        set: { type: "string", multiple: true },
-        "team-size": { type: "string" },
-        arrivals: { type: "string" },
-        rate: { type: "string" },
-        parties: { type: "string" },
-        skill: { type: "string" },
-        sides: { type: "string" },
-        zones: { type: "string" },
-        "max-wait": { type: "string" },
-        "imbalance-cost": { type: "string" },
-        imbalance: { type: "string" },
-        tickets: { type: "string" },
-        duration: { type: "string" },
-        warmup: { type: "string" },
-        seed: { type: "string" },
-        community: { type: "string" },
-        "avoid-recent": { type: "string" },
-        "avoid-recent-fallback": { type: "string" },
-        "avoid-recent-span": { type: "string" },
-        latencies: { type: "string" },
-        "max-latency": { type: "string" },
-        "max-latency-growth": { type: "string" },
-        "max-latency-cap": { type: "string" },
-        criteria: { type: "string" },
-        sweep: { type: "string" },
-        opt: { type: "boolean" },
-        json: { type: "boolean" },
-        plot: { type: "string" },
-      },
-    });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-  const o = parsed.values;
+  const o = parseFlags(undefined, argv, {
+    policy: { type: "string" },
+    set: { type: "string", multiple: true },
+    "team-size": { type: "string" },
+    arrivals: { type: "string" },
+    rate: { type: "string" },
+    parties: { type: "string" },
+    skill: { type: "string" },
+    sides: { type: "string" },
+    zones: { type: "string" },
+    "max-wait": { type: "string" },
+    "imbalance-cost": { type: "string" },
+    imbalance: { type: "string" },
+    tickets: { type: "string" },
+    duration: { type: "string" },
+    warmup: { type: "string" },
+    seed: { type: "string" },
+    community: { type: "string" },
+    "avoid-recent": { type: "string" },
+    "avoid-recent-fallback": { type: "string" },
+    "avoid-recent-span": { type: "string" },
+    latencies: { type: "string" },
+    "max-latency": { type: "string" },
+    "max-latency-growth": { type: "string" },
+    "max-latency-cap": { type: "string" },
+    criteria: { type: "string" },
+    sweep: { type: "string" },
+    opt: { type: "boolean" },
+    json: { type: "boolean" },
+    plot: { type: "string" },
+  });
   if (!o.policy) throw new UsageError("--policy is required");
   if (!defaultPolicies.names().includes(o.policy)) {
     throw new UsageError(`--policy: unknown policy "${o.policy}"; registered: ${defaultPolicies.names().join(", ")}`);

@@ -2,9 +2,8 @@
  * `npm run sim -- --schlup-table3 [--tickets N] [--seeds S] [--json]`: Schlup's Table 3 as the
  * paper ran it (see schlup-table3.ts), printed beside the paper's figures.
  */
-import { parseArgs } from "node:util";
 import Table from "cli-table3";
-import { UsageError, wholeInRange } from "./options.js";
+import { parseFlags, UsageError, wholeInRange } from "./options.js";
 import {
   SCHLUP_POLICIES,
   SCHLUP_TABLE2,
@@ -26,22 +25,12 @@ export interface Table3Request {
 }
 
 export function parseTable3Args(argv: readonly string[]): Table3Request {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        "schlup-table3": { type: "boolean" },
-        tickets: { type: "string" },
-        seeds: { type: "string" },
-        json: { type: "boolean" },
-      },
-    }));
-  } catch (error) {
-    throw new UsageError(`--schlup-table3: ${(error as Error).message}`);
-  }
+  const values = parseFlags("--schlup-table3", argv, {
+    "schlup-table3": { type: "boolean" },
+    tickets: { type: "string" },
+    seeds: { type: "string" },
+    json: { type: "boolean" },
+  });
   return {
     options: {
       tickets: wholeInRange("--tickets", values.tickets ?? "2000", 100, 1_000_000),

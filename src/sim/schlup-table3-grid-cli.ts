@@ -4,9 +4,8 @@
  * beside Schlup's four (see schlup-table3-grid.ts).
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { parseArgs } from "node:util";
 import { defaultPolicies } from "../policies/default-registry.js";
-import { UsageError, wholeInRange } from "./options.js";
+import { parseFlags, UsageError, wholeInRange } from "./options.js";
 import { schlupGrid, schlupGridMarkdown, type SchlupGridOptions } from "./schlup-table3-grid.js";
 
 export const GRID_USAGE = `usage: npm run sim -- --schlup-grid [--policy NAME] [--tickets N] [--seeds S] [--out FILE] [--json]
@@ -28,24 +27,14 @@ export interface GridRequest {
 }
 
 export function parseGridArgs(argv: readonly string[]): GridRequest {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        "schlup-grid": { type: "boolean" },
-        policy: { type: "string" },
-        tickets: { type: "string" },
-        seeds: { type: "string" },
-        out: { type: "string" },
-        json: { type: "boolean" },
-      },
-    }));
-  } catch (error) {
-    throw new UsageError(`--schlup-grid: ${(error as Error).message}`);
-  }
+  const values = parseFlags("--schlup-grid", argv, {
+    "schlup-grid": { type: "boolean" },
+    policy: { type: "string" },
+    tickets: { type: "string" },
+    seeds: { type: "string" },
+    out: { type: "string" },
+    json: { type: "boolean" },
+  });
   const policy = values.policy ?? "density-window";
   if (!defaultPolicies.names().includes(policy))
     throw new UsageError(`--policy: unknown policy ${policy} (one of ${defaultPolicies.names().join(", ")})`);

@@ -10,13 +10,12 @@
  *   beats on both), and with `--plot FILE.svg` drawn.
  */
 import { readFileSync } from "node:fs";
-import { parseArgs } from "node:util";
 import Table from "cli-table3";
 import type { PolicyParams } from "../core/policy.js";
 import type { TrafficTrace } from "../colyseus/traffic-trace.js";
 import { defaultPolicies } from "../policies/default-registry.js";
 import { measure, type Measures } from "./measures.js";
-import { keyValue, parseValue, UsageError } from "./options.js";
+import { keyValue, parseFlags, parseValue, UsageError } from "./options.js";
 import { writeOverlayPlot } from "./plot.js";
 import {
   checkTrace,
@@ -48,25 +47,15 @@ export interface TraceRequest {
 }
 
 export function parseTraceArgs(argv: readonly string[]): TraceRequest {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        trace: { type: "string" },
-        policy: { type: "string" },
-        set: { type: "string", multiple: true },
-        "target-wait": { type: "string" },
-        compare: { type: "boolean" },
-        plot: { type: "string" },
-        json: { type: "boolean" },
-      },
-    }));
-  } catch (error) {
-    throw new UsageError(`--trace: ${(error as Error).message}`);
-  }
+  const values = parseFlags("--trace", argv, {
+    trace: { type: "string" },
+    policy: { type: "string" },
+    set: { type: "string", multiple: true },
+    "target-wait": { type: "string" },
+    compare: { type: "boolean" },
+    plot: { type: "string" },
+    json: { type: "boolean" },
+  });
   if (!values.trace) throw new UsageError("--trace: give the trace file");
   if (values.policy !== undefined && !defaultPolicies.names().includes(values.policy))
     throw new UsageError(
