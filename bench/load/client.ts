@@ -144,6 +144,8 @@ async function arrival(job: ArrivalJob): Promise<ArrivalResult> {
       99,
     ),
     cpuMs: after.cpuMs - before.cpuMs,
+    systemMs: after.systemMs - before.systemMs,
+    mainThreadMs: (after.threads.node ?? NaN) - (before.threads.node ?? NaN),
     wallMs: end - t0,
     streamMs: streamEnd - t0,
     rss: after.rss,

@@ -5,6 +5,11 @@ export interface ServerStats {
   readonly pid: number;
   /** User + system CPU of the server process since it started (ms). */
   readonly cpuMs: number;
+  /** The user and system (kernel) parts of `cpuMs`. */
+  readonly userMs: number;
+  readonly systemMs: number;
+  /** CPU (ms) by thread name (Linux only; threads of one name summed): the event loop is `node`. */
+  readonly threads: Readonly<Record<string, number>>;
   readonly rss: number;
   readonly heapUsed: number;
   /** Event-loop delay since the last reset (ms). */
@@ -56,6 +61,9 @@ export interface ArrivalResult {
   readonly gameP99Ms: number;
   /** Server CPU from the first arrival to the end of the drain. */
   readonly cpuMs: number;
+  /** Its kernel part, and the event loop thread's (the rest is the garbage collector's and libuv's threads). */
+  readonly systemMs: number;
+  readonly mainThreadMs: number;
   readonly wallMs: number;
   readonly streamMs: number;
   readonly rss: number;

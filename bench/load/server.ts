@@ -15,6 +15,7 @@
  */
 import "../../example-server/node20.js";
 import { monitorEventLoopDelay } from "node:perf_hooks";
+import { readdirSync, readFileSync } from "node:fs";
 import { defineRoom, defineServer, Room, type Client } from "@colyseus/core";
 import { QueueRoom } from "colyseus";
 import { defineQueue, playerArrived, type MatchInfo } from "../../src/index.js";
@@ -62,10 +63,24 @@ const server = defineServer({
         gc();
       }
       const cpu = process.cpuUsage();
+      const threads: Record<string, number> = {};
+      try {
+        for (const tid of readdirSync("/proc/self/task")) {
+          const stat = readFileSync(`/proc/self/task/${tid}/stat`, "utf8");
+          const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+          const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+          threads[name] = (threads[name] ?? 0) + ((Number(f[11]) + Number(f[12])) * 1000) / 100;
+        }
+      } catch {
+        // not Linux: no per-thread figures
+      }
       const mem = process.memoryUsage();
       const body = {
         pid: process.pid,
         cpuMs: (cpu.user + cpu.system) / 1000,
+        userMs: cpu.user / 1000,
+        systemMs: cpu.system / 1000,
+        threads,
         rss: mem.rss,
         heapUsed: mem.heapUsed,
         eventLoopP99Ms: delay.count > 0 ? delay.percentile(99) / 1e6 : 0,

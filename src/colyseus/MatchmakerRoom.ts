@@ -45,7 +45,8 @@ import { CodeGuessLimiter } from "./code-guesses.js";
 import { processSpawnBackoffs, type SpawnBackoff } from "./spawn-backoff.js";
 import { WaitingRoster, type SampleTicket } from "./queue-view.js";
 import {
-  countSeatOutcome,
+  newSeatOutcomeCounts,
+  showSeatOutcomes,
   withRoster,
   MatchmakerState,
   QueueFigures,
@@ -53,6 +54,7 @@ import {
   showWaitingBreakdown,
 } from "./state.js";
 import { FiguresRefresh, StatusNotifier, type WaitingTicket } from "./status-notifier.js";
+import { PacedTask, type PaceClock } from "./paced-task.js";
 import { isSharedPresence, startDurability, type DurableQueue } from "./durable/durable-queue.js";
 import { roomHost } from "./durable/room-host.js";
 import { recordTraffic, registerTrace, unregisterTrace } from "./traffic-trace.js";
@@ -99,6 +101,19 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
   private status!: StatusNotifier;
   /** The shared figures refresh at most once per `figuresIntervalMs` (less often for a large audience). */
   private figuresThrottle!: FiguresRefresh;
+  /** Seats that ended, by outcome, until the next figures refresh shows them. */
+  private readonly seatOutcomes = newSeatOutcomeCounts();
+  /** Joins and leaves run the policy through this: at most once per `joinBatchMs`. */
+  private engineRuns!: PacedTask;
+  private inEngineRun = false;
+  private closed = false;
+  /** Join options `onAuth` checked, for `onJoin` (the same client object), so they are checked once. */
+  private readonly authorized = new WeakMap<Client, JoinOptions>();
+  /** The room's clock for its timers (the engine's `now` and the room's `clock`). */
+  private readonly paceClock: PaceClock = {
+    now: () => this.now(),
+    setTimeout: (fn, ms) => this.clock.setTimeout(fn, ms),
+  };
   private lastSweep = 0;
   /** Wrong party codes per network address: a guesser is refused for the rest of its window. */
   private readonly codeGuesses = new CodeGuessLimiter();
@@ -179,15 +194,12 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
           this.removePlayer(id, message);
         },
         seatOutcome: (outcome, n) => {
-          countSeatOutcome(this.state.figures, outcome, n);
+          this.seatOutcomes[outcome] += n;
           this.figuresThrottle.request();
         },
       },
       // Every seat is followed until its player enters the game room (`playerArrived`).
-      seatWatch: colyseusSeatWatch(this.config.gameRoom, {
-        now: () => this.now(),
-        setTimeout: (fn, ms) => this.clock.setTimeout(fn, ms),
-      }),
+      seatWatch: colyseusSeatWatch(this.config.gameRoom, this.paceClock),
     });
     this.state.figures = new QueueFigures();
     this.state.figures.policy = this.matchmaker.policy.name;
@@ -213,7 +225,16 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
       FIGURE_FRAMES_PER_SECOND,
       () => this.clients.length,
       () => this.refreshFigures(this.now()),
-      { now: () => this.now(), setTimeout: (fn, ms) => this.clock.setTimeout(fn, ms) },
+      this.paceClock,
+    );
+    // The room's clock ticks with its patches (every 50 ms): a batch of joins waits on a timer of its own.
+    this.engineRuns = new PacedTask(
+      () => this.config.joinBatchMs,
+      () => this.runEngine(),
+      {
+        now: () => this.now(),
+        setTimeout: (fn, ms) => this.preciseTimeout(fn, ms),
+      },
     );
     this.backfill = this.createBackfillDesk();
     this.spawnBackoff = processSpawnBackoffs.of(this.config.gameRoom);
@@ -236,12 +257,14 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
   }
 
   override onDispose(): void {
+    this.closed = true;
     this.session?.dispose();
     this.durable?.stop();
     unregisterQueue(this);
     unregisterTrace(this.roomId);
     this.heartbeat?.clear();
     this.figuresThrottle?.cancel();
+    this.engineRuns?.cancel();
   }
 
   /**
@@ -256,7 +279,11 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
   }
 
   override onAuth(client: Client, options: unknown, context: AuthContext): JoinOptions | Promise<JoinOptions> {
-    if (!this.durable) return this.authorizeJoin(options, context);
+    if (!this.durable) {
+      const join = this.authorizeJoin(options, context);
+      this.authorized.set(client, join);
+      return join;
+    }
     const check = (rest: unknown) => this.authorizeJoin(rest, context);
     return this.durable.authorize(client.sessionId, options, check, (rest) => this.validateJoin(rest));
   }
@@ -283,11 +310,12 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
   override onJoin(client: Client, options: unknown): void {
     if (this.durable) this.durable.join(client.sessionId, () => this.joinSession(client, options));
     else this.joinSession(client, options);
-    this.runEngine();
+    this.engineRuns.request();
   }
 
   private joinSession(client: Client, options: unknown): void {
-    const join = this.validateJoin(options);
+    const join = this.authorized.get(client) ?? this.validateJoin(options);
+    this.authorized.delete(client);
     // The party may have filled up (or similar) between onAuth and here.
     asClientError(() =>
       this.session.join(
@@ -334,9 +362,11 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
 
   override onLeave(client: Client): void {
     this.status.forget(client.sessionId);
+    const place = this.session.placeOf(client.sessionId);
     this.session.leave(client.sessionId, this.now());
     this.durable?.gone(client.sessionId);
-    this.runEngine();
+    // A player leaving after its seat changes nothing the policy sees.
+    if (place !== undefined && place !== "seated") this.engineRuns.request();
   }
 
   /** The session removed a player (declined, timed out, did not return): tell it and let it go. */
@@ -365,9 +395,22 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
     });
   }
 
-  /** Run the policy now; safe to call at any time (the heartbeat and every join call it). */
+  /**
+   * Run the policy now; safe to call at any time (the heartbeat calls it, joins and leaves through
+   * `engineRuns`). Players who entered since the last run hear their first status after it.
+   */
   protected runEngine(): void {
-    const now = this.now();
+    this.engineRuns.ran();
+    this.inEngineRun = true;
+    try {
+      this.runPolicy(this.now());
+    } finally {
+      this.inEngineRun = false;
+      this.status.flushEntering(this.now());
+    }
+  }
+
+  private runPolicy(now: number): void {
     try {
       this.backfill.serve(); // replacements for running games come before new games
     } catch (error) {
@@ -398,6 +441,21 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
   /** The room's clock (ms). The engine never reads a clock itself; tests may replace this one. */
   protected now(): number {
     return Date.now();
+  }
+
+  /**
+   * A timer that fires on time (the room's `clock` fires only when the room patches, every 50 ms).
+   * Its callback's errors are logged, never thrown. Tests with their own clock override it.
+   */
+  protected preciseTimeout(fn: () => void, ms: number): { clear(): void } {
+    const timer = setTimeout(() => {
+      try {
+        fn();
+      } catch (error) {
+        logger.error(`[${this.roomName}] timer failed:`, error);
+      }
+    }, ms);
+    return { clear: () => clearTimeout(timer) };
   }
 
   /** Wake the engine at its own next deadline (or the earliest of `deadlines`) when that comes before the next heartbeat. */
@@ -476,13 +534,21 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
       waitingSince: ticket.enqueuedAt,
     };
     this.state.waiting.set(entry);
-    this.status.waiting(ticket, this.now());
+    // Its first status follows the next run of the policy, which may match it at once. Outside a
+    // run (a join, a re-queue), the run is asked for once the current call is over, unless one
+    // (the join's own) has flushed it by then.
+    this.status.entering(ticket);
+    if (!this.inEngineRun)
+      queueMicrotask(() => {
+        if (this.status.holding && !this.closed) this.engineRuns.request();
+      });
   }
 
   private refreshFigures(now: number): void {
     showEngineStats(this.state.figures, this.matchmaker.stats(now));
     this.state.figures.backfillPending = this.backfill.pending;
     this.state.figures.seatsOpen = this.session.seatWatch?.open ?? 0;
+    showSeatOutcomes(this.state.figures, this.seatOutcomes);
     showWaitingBreakdown(this.state.figures, this.status.breakdown());
   }
   /**

@@ -189,6 +189,20 @@ export function joinOptionsSchema(
   queueZones?: readonly ZoneSpec[],
   latencyZones?: readonly string[],
   criteria?: readonly Criterion[],
+): JoinValidator {
+  const schema = joinSchema(range, queueRoles, teamSize, queueZones, latencyZones, criteria);
+  // Where `{ rating, side? }` is a complete join (no roles, latencies or criteria asked for), it is checked by hand.
+  if (!queueRoles && !latencyZones && !criteria) plainJoinRanges.set(schema, { min: range.min, max: range.max });
+  return schema;
+}
+
+function joinSchema(
+  range: { min: number; max: number },
+  queueRoles?: readonly string[],
+  teamSize?: number,
+  queueZones?: readonly ZoneSpec[],
+  latencyZones?: readonly string[],
+  criteria?: readonly Criterion[],
 ) {
   const fields = v.strictObject(
     {
@@ -247,7 +261,30 @@ function pathItem(input: Record<string, unknown>, key: string): v.ObjectPathItem
   return { type: "object", origin: "value", input, key, value: input[key] };
 }
 
-export type JoinValidator = ReturnType<typeof joinOptionsSchema>;
+export type JoinValidator = ReturnType<typeof joinSchema>;
+
+/** The rating range of each validator for which a plain join (see {@link plainJoin}) is complete. */
+const plainJoinRanges = new WeakMap<JoinValidator, { readonly min: number; readonly max: number }>();
+
+/**
+ * The common join, `{ rating }` or `{ rank }`, with or without `side`, checked by hand: the
+ * schema's own result for it at a fraction of the cost (the schema is built for every option a
+ * queue may take). Anything else, valid or not, is undefined and goes through the schema, which
+ * names what is wrong.
+ */
+function plainJoin(input: unknown, range: { readonly min: number; readonly max: number }): JoinOptions | undefined {
+  if (typeof input !== "object" || input === null || Object.getPrototypeOf(input) !== Object.prototype)
+    return undefined;
+  const o = input as Record<string, unknown>;
+  for (const key in o)
+    if ((key !== "rating" && key !== "rank" && key !== "side") || o[key] === undefined) return undefined;
+  if (o.rating !== undefined && o.rank !== undefined && o.rating !== o.rank) return undefined;
+  const rating = o.rating ?? o.rank;
+  if (typeof rating !== "number" || !Number.isFinite(rating) || rating < range.min || rating > range.max)
+    return undefined;
+  if (o.side === undefined) return { rating };
+  return o.side === "A" || o.side === "B" ? { side: o.side, rating } : undefined;
+}
 
 /**
  * The bounds on the shape of join options, checked before anything else reads them. Real join
@@ -340,6 +377,9 @@ export function parseJoinOptions(
 
 /** Parsed join options; throws `MatchmakerError("join_refused")` whose message names each bad field (or a passed shape limit). */
 export function checkJoinOptions(validator: JoinValidator, input: unknown): JoinOptions {
+  const range = plainJoinRanges.get(validator);
+  const plain = range && plainJoin(input, range);
+  if (plain) return plain;
   checkJoinOptionsShape(input);
   const result = v.safeParse(validator, input ?? {});
   if (result.success) return result.output;

@@ -106,10 +106,19 @@ export function withRoster(state: SchemaType<typeof MatchmakerState>, roster: Wa
   return state as MatchmakerState;
 }
 
-/** Count `players` seats that ended with `outcome` in the shared figures. */
-export function countSeatOutcome(figures: QueueFigures, outcome: SeatOutcome, players: number): void {
-  const field = SEAT_OUTCOME_FIGURE[outcome];
-  figures[field] += players;
+/** Seats that ended, by outcome: counted as they end, shown in the figures at their next (paced) refresh. */
+export type SeatOutcomeCounts = Record<SeatOutcome, number>;
+
+export function newSeatOutcomeCounts(): SeatOutcomeCounts {
+  return { entered: 0, expired_requeued: 0, expired_removed: 0, lost_requeued: 0, lost_removed: 0 };
+}
+
+/** Show `counts` in the shared figures (a field that did not move is not touched, so it costs no patch). */
+export function showSeatOutcomes(figures: QueueFigures, counts: SeatOutcomeCounts): void {
+  for (const outcome of Object.keys(SEAT_OUTCOME_FIGURE) as SeatOutcome[]) {
+    const field = SEAT_OUTCOME_FIGURE[outcome];
+    if (figures[field] !== counts[outcome]) figures[field] = counts[outcome];
+  }
 }
 
 const SEAT_OUTCOME_FIGURE = {

@@ -3,8 +3,9 @@
  * not on a clock.
  *
  * - On entering the queue (a join, or a re-queue at the original place) the player is sent its
- *   status at once: its ticket, `waitingSince` and the server's time, from which the client
- *   derives "waited so far" by itself from then on.
+ *   status (the room holds it until its next run of the policy, and a player that run matches
+ *   hears its seat instead): its ticket, `waitingSince` and the server's time, from which the
+ *   client derives "waited so far" by itself from then on.
  * - Afterwards a status goes out only on a meaningful change: the estimate moved by a step (5 s,
  *   or a fifth of itself), the acceptance window moved by a step (a rating band), the number
  *   waiting (queue or one of its zones) changed bucket (exact below 10, then 10, 20, 50, 100,
@@ -20,6 +21,7 @@
 import type { AcceptanceWindow } from "../core/policy.js";
 import type { Ticket } from "../core/types.js";
 import type { WaitEstimator } from "../core/wait-estimate.js";
+import { PacedTask, type PaceClock } from "./paced-task.js";
 import type { StatusMessage, WaitingBreakdown, ZonesOf } from "./status.js";
 
 /** What a waiting ticket looks like to its players and to operators (a plain copy; no schema). */
@@ -89,6 +91,8 @@ export class StatusNotifier {
   private readonly byZone = new Map<string, number>();
   /** Each ticket's zones when it entered (what its exit must uncount). */
   private readonly zonesAtEntry = new Map<string, readonly string[]>();
+  /** Tickets whose first status waits for `flushEntering`. */
+  private readonly held = new Set<string>();
   /** Players told `clients` already (QueueRoom sends it at least once to everyone). */
   private readonly toldClients = new Set<string>();
   /** Messages sent, by type (for tests and the load harness). */
@@ -116,12 +120,39 @@ export class StatusNotifier {
 
   /** A ticket entered the queue (joined, or came back to its place): count it and tell its players at once. */
   waiting(ticket: Ticket, now: number): void {
+    this.register(ticket);
+    this.check(ticket, now, true);
+  }
+
+  /**
+   * Like {@link waiting}, but the first status waits for {@link flushEntering} (the room calls it
+   * after its next run of the policy): a player that run matches hears `seat`, not a status first.
+   */
+  entering(ticket: Ticket): void {
+    this.register(ticket);
+    this.held.add(ticket.id);
+  }
+
+  /** Send the first status of every ticket {@link entering} held that is still waiting and not told yet. */
+  flushEntering(now: number): void {
+    for (const id of this.held) {
+      const ticket = this.tickets.get(id);
+      if (ticket && !this.told.has(id)) this.check(ticket, now, true);
+    }
+    this.held.clear();
+  }
+
+  /** Whether a first status waits for {@link flushEntering}. */
+  get holding(): boolean {
+    return this.held.size > 0;
+  }
+
+  private register(ticket: Ticket): void {
     if (this.tickets.has(ticket.id)) this.notWaiting(ticket.id);
     this.tickets.set(ticket.id, ticket);
     const zones = [...new Set(this.options.zonesOf(ticket) ?? [])];
     this.zonesAtEntry.set(ticket.id, zones);
     this.count(ticket, zones, +1);
-    this.check(ticket, now, true);
   }
 
   /** A ticket left the queue (matched, withdrawn, or gone): uncount it; its players hear no more status. */
@@ -129,6 +160,7 @@ export class StatusNotifier {
     const ticket = this.tickets.get(ticketId);
     if (!ticket) return;
     this.tickets.delete(ticketId);
+    this.held.delete(ticketId);
     this.count(ticket, this.zonesAtEntry.get(ticketId) ?? [], -1);
     this.zonesAtEntry.delete(ticketId);
     this.told.delete(ticketId);
@@ -265,40 +297,19 @@ function add(map: Map<string, number>, key: string, n: number): void {
  * often, so that the frames it costs (one per connected client) stay under `framesPerSecond`
  * whatever the number of clients: a change of the figures is one frame to every client.
  */
-export class FiguresRefresh {
-  private lastRun = -Infinity;
-  private pending: { clear(): void } | undefined;
-
+export class FiguresRefresh extends PacedTask {
   constructor(
     private readonly intervalMs: number,
     private readonly framesPerSecond: number,
     private readonly audience: () => number,
-    private readonly task: () => void,
-    private readonly clock: { now(): number; setTimeout(fn: () => void, ms: number): { clear(): void } },
-  ) {}
+    task: () => void,
+    clock: PaceClock,
+  ) {
+    super(() => this.interval(), task, clock);
+  }
 
   /** The interval now: `intervalMs`, stretched so that audience / interval ≤ framesPerSecond. */
   interval(): number {
     return Math.max(this.intervalMs, (1000 * this.audience()) / Math.max(1, this.framesPerSecond));
-  }
-
-  request(): void {
-    if (this.pending) return;
-    const wait = this.lastRun + this.interval() - this.clock.now();
-    if (wait <= 0) return this.run();
-    this.pending = this.clock.setTimeout(() => {
-      this.pending = undefined;
-      this.run();
-    }, wait);
-  }
-
-  cancel(): void {
-    this.pending?.clear();
-    this.pending = undefined;
-  }
-
-  private run(): void {
-    this.lastRun = this.clock.now();
-    this.task();
   }
 }

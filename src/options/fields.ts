@@ -24,6 +24,8 @@ export const DEFAULTS = {
   figuresIntervalMs: 1000,
   /** A waiting player hears `status` at most this often (and only when something it cares about moved). */
   statusIntervalMs: 2000,
+  /** Joins and leaves run the policy at most this often: under load, the joins of one interval are matched in one run. */
+  joinBatchMs: 20,
   /** Messages one client may send per second before it is disconnected: far above any honest client. */
   maxMessagesPerSecond: 20,
   /** After a game room fails to start, the wait before the next attempt at that room type; it doubles per failure in a row. */
@@ -47,6 +49,7 @@ export const LIMITS = {
   tickMs: { min: 10, max: 60_000 },
   figuresIntervalMs: { min: 0, max: 60_000 },
   statusIntervalMs: { min: 0, max: 600_000 },
+  joinBatchMs: { min: 0, max: 1000 },
   maxMessagesPerSecond: { min: 1, max: 10_000 },
   spawnRetryMs: { min: 10, max: 600_000 },
   spawnRetryMaxMs: { min: 10, max: 3_600_000 },
@@ -156,6 +159,7 @@ export const ROOM_FIELDS = {
   tickMs: v.optional(wholeNumber(LIMITS.tickMs), DEFAULTS.tickMs),
   figuresIntervalMs: v.optional(wholeNumber(LIMITS.figuresIntervalMs), DEFAULTS.figuresIntervalMs),
   statusIntervalMs: v.optional(wholeNumber(LIMITS.statusIntervalMs), DEFAULTS.statusIntervalMs),
+  joinBatchMs: v.optional(wholeNumber(LIMITS.joinBatchMs), DEFAULTS.joinBatchMs),
   maxMessagesPerSecond: v.optional(wholeNumber(LIMITS.maxMessagesPerSecond), DEFAULTS.maxMessagesPerSecond),
   spawnRetryMs: v.optional(
     wholeNumber(LIMITS.spawnRetryMs, { type: "must be a number of milliseconds" }),

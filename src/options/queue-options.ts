@@ -97,6 +97,14 @@ export interface MatchmakerRoomOptions extends SharedQueueOptions {
   /** A waiting player hears `status` at most this often, and only when something it cares about moved (ms, 0 to 600,000; default 2000). */
   statusIntervalMs?: number;
   /**
+   * Joins and leaves run the policy at most once per this interval (ms, 0 to 1,000; default 20). A
+   * join after a quiet interval is matched at once; under load, the joins of one interval are
+   * matched together at its end (at most this much later), and their players' first `status` goes
+   * out after that run, so a player matched by it hears `seat` without a `status` first. 0: the
+   * policy runs on every join and leave.
+   */
+  joinBatchMs?: number;
+  /**
    * Messages one client may send per second (1 to 10,000; default 20); a client that sends more is
    * disconnected (Colyseus's `maxMessagesPerSecond`, unlimited by default), so one client cannot
    * make the queue run its engine thousands of times a second for everyone else.

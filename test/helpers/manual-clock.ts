@@ -37,8 +37,14 @@ export class ManualClock {
   }
 }
 
-/** A queue room type (as `defineQueue` makes) whose clock is `clock`. */
+/**
+ * A queue room type (as `defineQueue` makes) whose clock is `clock`. Unless `options` say
+ * otherwise, it runs the policy on every join (`joinBatchMs: 0`) and refreshes its figures on
+ * every change (`figuresIntervalMs: 0`): with time standing still between `advance` calls, a
+ * paced run or refresh would otherwise wait for the test to move the clock.
+ */
 export function manualQueue(options: MatchmakerRoomOptions, clock: ManualClock): ReturnType<typeof defineQueue> {
+  options = { joinBatchMs: 0, figuresIntervalMs: 0, ...options };
   class ManualClockQueue extends MatchmakerRoom {
     override onCreate(roomOptions: MatchmakerRoomOptions): void {
       // Colyseus ticks the room's timer clock every 16 ms; reading our time, those ticks see no
@@ -56,6 +62,9 @@ export function manualQueue(options: MatchmakerRoomOptions, clock: ManualClock):
     }
     protected override now(): number {
       return clock.now;
+    }
+    protected override preciseTimeout(fn: () => void, ms: number): { clear(): void } {
+      return this.clock.setTimeout(fn, ms);
     }
   }
   // Typed as the base queue's definition: the subclass type would expose Room's private members.

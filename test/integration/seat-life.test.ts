@@ -109,7 +109,7 @@ describe("a seat's life after it is sent", () => {
     const [idleSeat, goodSeat] = [await seatOf(idle), await seatOf(good)];
     expect(idleSeat.roomId).toBe(goodSeat.roomId);
     await server.sdk.consumeSeatReservation(goodSeat); // good enters; idle ignores its seat
-    await vi.waitFor(() => expect(queue.state.figures.seatsEntered).toBe(1));
+    await vi.waitFor(() => expect(queue.getMetrics().seatsEntered).toBe(1));
     expect(queue.session.placeOf(idle.queue.sessionId)).toBe("seated");
 
     // Before the reservation (the game room's 2 s) and the grace: still seated, nothing said.
@@ -139,7 +139,7 @@ describe("a seat's life after it is sent", () => {
     const waits = WatchedGame.rooms.get(second.matchId)!.match.teams.flatMap((t) => t.players);
     expect(waits.find((p) => p.sessionId === idle.queue.sessionId)!.waitMs).toBe(clock.now - since);
     await server.sdk.consumeSeatReservation(second);
-    await vi.waitFor(() => expect(queue.state.figures.seatsEntered).toBe(2));
+    await vi.waitFor(() => expect(queue.getMetrics().seatsEntered).toBe(2));
     for (const p of [idle, good, late]) await p.queue.leave();
   });
 
@@ -150,7 +150,7 @@ describe("a seat's life after it is sent", () => {
     const b = await join();
     const [seatA, seatB] = [await seatOf(a), await seatOf(b)];
     await server.sdk.consumeSeatReservation(seatB);
-    await vi.waitFor(() => expect(queue.state.figures.seatsEntered).toBe(1));
+    await vi.waitFor(() => expect(queue.getMetrics().seatsEntered).toBe(1));
 
     await WatchedGame.rooms.get(seatA.matchId)!.disconnect(); // the game ends before a arrives
     clock.advance(SEAT_WATCH_DEFAULTS.probeMs, 100); // one probe, well before the reservation's end
@@ -185,7 +185,7 @@ describe("a seat's life after it is sent", () => {
     const [seatA, seatB] = [await seatOf(a), await seatOf(b)];
     const gameA = await server.sdk.consumeSeatReservation(seatA);
     await server.sdk.consumeSeatReservation(seatB);
-    await vi.waitFor(() => expect(queue.state.figures.seatsEntered).toBe(2));
+    await vi.waitFor(() => expect(queue.getMetrics().seatsEntered).toBe(2));
     const game = WatchedGame.rooms.get(seatA.matchId)!;
     game.backfillOnLeave = true;
 
@@ -219,7 +219,7 @@ describe("a seat's life after it is sent", () => {
     const again = await seatOf(r, 2);
     expect(again).toMatchObject({ roomId: seatA.roomId, backfill: true });
     await server.sdk.consumeSeatReservation(again);
-    await vi.waitFor(() => expect(queue.state.figures.seatsEntered).toBe(3));
+    await vi.waitFor(() => expect(queue.getMetrics().seatsEntered).toBe(3));
     for (const p of [r, b]) await within(p.queue.leave(), 2000, "leave").catch(() => undefined);
   });
 });

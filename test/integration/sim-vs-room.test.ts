@@ -48,6 +48,8 @@ describe("a simulator trace replayed through the room", () => {
           policy: c.policy,
           params: c.params,
           tickMs: 60_000,
+          // The simulator runs the policy on every arrival; so does this room (no join batching).
+          joinBatchMs: 0,
           rating: { min: 0, max: 1 },
         }),
       ]),

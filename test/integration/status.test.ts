@@ -115,6 +115,11 @@ describe("status messages", () => {
             },
             clock,
           ),
+          // Joins batched over half a second; no heartbeat in the way.
+          batched_duel: manualQueue(
+            { teamSize: 1, gameRoom: "game", tickMs: 60_000, statusIntervalMs: TICK_MS, joinBatchMs: 500 },
+            clock,
+          ),
           game: defineRoom(Game),
         },
       }),
@@ -184,6 +189,28 @@ describe("status messages", () => {
     expect(during.at(-1)!.status.waiting).toBe(9);
     expectThrottled(first.statuses);
     for (const q of [first, ...others]) await q.queue.leave();
+  });
+
+  it("batch joins: a join after a quiet interval runs the policy at once, the next ones at the interval's end", async () => {
+    const seated = new Set<string>();
+    const track = (w: Watched) => void w.seat.then(() => seated.add(w.queue.sessionId));
+    // The first join: the policy runs at once; alone, a waits and hears its status.
+    const a = await watch("batched_duel", { rating: 1500, side: "A" });
+    track(a);
+    expect(a.statuses.map((s) => s.at)).toEqual([clock.now]);
+    // b could play a, but joins within the interval: no run yet, so no seat and no status.
+    await pass(STEP_MS);
+    const b = await watch("batched_duel", { rating: 1510, side: "B" });
+    track(b);
+    expect(seated.size).toBe(0);
+    expect(b.statuses).toEqual([]);
+    // At the interval's end one run matches them; b, matched by it, hears its seat without a status.
+    await pass(500);
+    await within(Promise.all([a.seat, b.seat]), 3000, "seats");
+    expect(b.statuses).toEqual([]);
+    expect(b.clients).toEqual([2]);
+    expect(a.statuses).toHaveLength(1);
+    for (const q of [a, b]) await q.queue.leave();
   });
 
   it("count players per zone, a choice-free player in every zone its rating may enter", async () => {

@@ -60,6 +60,25 @@ describe("StatusNotifier", () => {
     expect(n.breakdown()).toMatchObject({ players: 9, tickets: 9, bySide: { A: 5, B: 4 } });
   });
 
+  it("a held first status goes out at the flush, only to tickets still waiting; a matched one hears clients instead", () => {
+    const { n, sent } = notifier();
+    n.entering(ticket("a"));
+    n.entering(ticket("b"));
+    expect(n.holding).toBe(true);
+    expect(sent).toEqual([]);
+    expect(n.breakdown()).toMatchObject({ players: 2, tickets: 2 });
+    // The run matched b: it is no longer waiting, and hears its group's size like QueueRoom's clients.
+    n.notWaiting("b");
+    n.matched(["b", "x"]);
+    n.flushEntering(50);
+    expect(n.holding).toBe(false);
+    expect(sent.filter((m) => m.type === "status").map((m) => m.to)).toEqual(["a"]);
+    expect(sent.filter((m) => m.to === "b")).toEqual([{ to: "b", type: "clients", payload: 2 }]);
+    // A second flush sends nothing more.
+    n.flushEntering(60);
+    expect(sent.filter((m) => m.type === "status")).toHaveLength(1);
+  });
+
   it("time-driven windows keep the sweep going, a slice per tick", () => {
     const { n } = notifier(true);
     for (let i = 0; i < 100; i++) n.waiting(ticket(`t${i}`), 0);
