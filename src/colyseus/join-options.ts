@@ -182,15 +182,9 @@ function joinCriteriaSchema(
  * for Colyseus's `QueueRoom` (which join with `{ rank }`) work unchanged; giving both with
  * different values is refused.
  */
-export function joinOptionsSchema(
-  range: { min: number; max: number },
-  queueRoles?: readonly string[],
-  teamSize?: number,
-  queueZones?: readonly ZoneSpec[],
-  latencyZones?: readonly string[],
-  criteria?: readonly Criterion[],
-): JoinValidator {
-  const schema = joinSchema(range, queueRoles, teamSize, queueZones, latencyZones, criteria);
+export function joinOptionsSchema(...queue: Parameters<typeof joinSchema>): JoinValidator {
+  const schema = joinSchema(...queue);
+  const [range, queueRoles, , , latencyZones, criteria] = queue;
   // Where `{ rating, side? }` is a complete join (no roles, latencies or criteria asked for), it is checked by hand.
   if (!queueRoles && !latencyZones && !criteria) plainJoinRanges.set(schema, { min: range.min, max: range.max });
   return schema;
