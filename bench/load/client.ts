@@ -50,7 +50,7 @@ interface Player {
 }
 
 async function playQueue(client: Client, job: ArrivalJob, p: Player, r: number): Promise<void> {
-  const isQueueRoom = job.room === "queueroom";
+  const isQueueRoom = job.room.startsWith("queueroom");
   const queue = await client.joinOrCreate(job.room, isQueueRoom ? { rank: r } : { rating: r });
   p.joined = now();
   await new Promise<void>((resolve, reject) => {

@@ -8,7 +8,7 @@
  *   npm run load -- --quick                        # one repeat, small sizes (about 2 min)
  *   npm run load -- --scenarios fill --sizes 1000,5000 --repeat 1 --no-write
  *
- * Flags: --scenarios arrival,fill  --rooms queue_greedy,queue_best,queue_window,queueroom,bare
+ * Flags: --scenarios arrival,fill  --rooms queue_greedy,queue_best,queue_window,queueroom,queueroom_20ms,bare
  *        --rates 50,200,500  --duration 8 (s per arrival scenario)  --drain 10 (s, the bound for lost)
  *        --sizes 1000,5000,20000  --idle 10 (s of idle measurement)  --fill-timeout 120 (s)
  *        --repeat 3  --out docs/load.md  --no-write  --port 7000  --profile DIR (V8 CPU profiles of
@@ -39,7 +39,7 @@ const has = (name: string) => argv.includes(`--${name}`);
 const list = (name: string, fallback: string) => (flag(name) ?? fallback).split(",").filter(Boolean);
 const quick = has("quick");
 const scenarios = list("scenarios", "arrival,fill");
-const rooms = list("rooms", "queue_greedy,queue_best,queue_window,queueroom,bare");
+const rooms = list("rooms", "queue_greedy,queue_best,queue_window,queueroom,queueroom_20ms,bare");
 const rates = list("rates", quick ? "200" : "50,200,500").map(Number);
 const sizes = list("sizes", quick ? "1000,4000" : "1000,4000,20000").map(Number);
 const durationS = Number(flag("duration") ?? (quick ? 5 : 8));
@@ -286,12 +286,15 @@ function arrivalTable(runs: ArrivalRow[][]): string {
         .filter((r) => r !== undefined);
       if (cells.length === 0) continue;
       const m = (k: keyof ArrivalRow) => median(cells.map((c) => c[k] as number));
-      // Ratio to QueueRoom measured within each run, then the median of the ratios.
-      const ratios = runs.map((run) => {
-        const ours = run.find((r) => r.room === room && r.rate === rate);
-        const peer = run.find((r) => r.room === "queueroom" && r.rate === rate);
-        return ours && peer ? ours.cpuPerSeatedMs / peer.cpuPerSeatedMs : NaN;
-      });
+      // Ratio to a peer measured within each run, then the median of the ratios.
+      const ratioTo = (peerRoom: string) =>
+        median(
+          runs.map((run) => {
+            const ours = run.find((r) => r.room === room && r.rate === rate);
+            const peer = run.find((r) => r.room === peerRoom && r.rate === rate);
+            return ours && peer ? ours.cpuPerSeatedMs / peer.cpuPerSeatedMs : NaN;
+          }),
+        );
       rows.push([
         room,
         String(rate),
@@ -305,7 +308,8 @@ function arrivalTable(runs: ArrivalRow[][]): string {
             cells.map((c) => c.cpuPerSeatedMs),
             2,
           ),
-        f(median(ratios), 2),
+        f(ratioTo("queueroom"), 2),
+        f(ratioTo("queueroom_20ms"), 2),
         mb(m("rss")),
         f(m("eventLoopP99Ms"), 0),
         `${f(m("lost"), 0)} / ${f(m("players"), 0)}`,
@@ -323,6 +327,7 @@ function arrivalTable(runs: ArrivalRow[][]): string {
       "in game p99 ms",
       "CPU ms / seated (min-max)",
       "CPU vs QueueRoom",
+      "CPU vs QueueRoom at 20 ms",
       "RSS MB",
       "loop delay p99 ms",
       "lost / players",

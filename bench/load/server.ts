@@ -10,6 +10,8 @@
  * - `fill_queue`: a 5v5 `MatchmakerRoom`; the fill joins every player with `side: "A"`, so no
  *   game can form and the pool only grows;
  * - `queueroom`: Colyseus's `QueueRoom` for the same 2v2 traffic (groups of 4, `game`);
+ * - `queueroom_20ms`: the same `QueueRoom` regrouping every 20 ms instead of every second, the
+ *   queue's own `joinBatchMs`: QueueRoom at the queue's latency;
  * - `bare`: a plain room without state (the floor: what Colyseus costs per connection);
  * - `game`: a plain game room without state, four seats.
  */
@@ -32,6 +34,11 @@ class LoadGameRoom extends Room {
   }
 }
 
+/** QueueRoom regrouping as often as the queue batches its joins (`joinBatchMs` 20): the peer at equal latency. */
+class QueueRoom20ms extends QueueRoom {
+  override cycleTickInterval = 20;
+}
+
 /** A room with no state and no limit: what a connection costs Colyseus itself. */
 class BareRoom extends Room {
   override maxClients = Number.POSITIVE_INFINITY;
@@ -50,6 +57,7 @@ const server = defineServer({
     queue_window: queue("expanding-window"),
     fill_queue: defineQueue({ teamSize: 5, gameRoom: "game", policy: "greedy" }),
     queueroom: defineRoom(QueueRoom, { maxPlayers: 4, matchRoomName: "game" }),
+    queueroom_20ms: defineRoom(QueueRoom20ms, { maxPlayers: 4, matchRoomName: "game" }),
     bare: defineRoom(BareRoom),
     game: defineRoom(LoadGameRoom),
   },
