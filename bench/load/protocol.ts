@@ -37,7 +37,7 @@ export async function serverStats(endpoint: string, query = ""): Promise<ServerS
 /** Players arriving at a fixed rate, each taking its seat. */
 export interface ArrivalJob {
   readonly endpoint: string;
-  /** `queue_greedy`, `queue_best`, `queue_window`, `queueroom`, `queueroom_20ms` or `bare`. */
+  /** `queue_greedy`, `queue_best`, `queue_window`, `queue_greedy_1s`, `queueroom`, `queueroom_20ms` or `bare`. */
   readonly room: string;
   readonly rate: number;
   readonly durationS: number;

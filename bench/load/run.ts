@@ -9,6 +9,7 @@
  *   npm run load -- --scenarios fill --sizes 1000,5000 --repeat 1 --no-write
  *
  * Flags: --scenarios arrival,fill  --rooms queue_greedy,queue_best,queue_window,queueroom,queueroom_20ms,bare
+ *        (also queue_greedy_1s: greedy with joinBatchMs 1000, QueueRoom's one-second cycle)
  *        --rates 50,200,500  --duration 8 (s per arrival scenario)  --drain 10 (s, the bound for lost)
  *        --sizes 1000,5000,20000  --idle 10 (s of idle measurement)  --fill-timeout 120 (s)
  *        --repeat 3  --out docs/load.md  --no-write  --port 7000  --profile DIR (V8 CPU profiles of

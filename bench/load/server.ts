@@ -7,6 +7,8 @@
  * Rooms:
  * - `queue_greedy`, `queue_best`, `queue_window`: 2v2 `MatchmakerRoom`s (greedy, best-game,
  *   expanding-window) seating players in `game`;
+ * - `queue_greedy_1s`: the greedy queue batching its joins for a second (`joinBatchMs` 1000), as
+ *   QueueRoom regroups: the queue at QueueRoom's latency (not in the default set);
  * - `fill_queue`: a 5v5 `MatchmakerRoom`; the fill joins every player with `side: "A"`, so no
  *   game can form and the pool only grows;
  * - `queueroom`: Colyseus's `QueueRoom` for the same 2v2 traffic (groups of 4, `game`);
@@ -48,13 +50,15 @@ class BareRoom extends Room {
 const port = Number(process.env.LOAD_PORT ?? 7000);
 if (!(port >= 7000 && port <= 7099)) throw new Error("LOAD_PORT must be in 7000-7099");
 
-const queue = (policy: string) => defineQueue({ teamSize: 2, gameRoom: "game", policy });
+const queue = (policy: string, joinBatchMs?: number) =>
+  defineQueue({ teamSize: 2, gameRoom: "game", policy, ...(joinBatchMs !== undefined ? { joinBatchMs } : {}) });
 
 const server = defineServer({
   rooms: {
     queue_greedy: queue("greedy"),
     queue_best: queue("best-game"),
     queue_window: queue("expanding-window"),
+    queue_greedy_1s: queue("greedy", 1000),
     fill_queue: defineQueue({ teamSize: 5, gameRoom: "game", policy: "greedy" }),
     queueroom: defineRoom(QueueRoom, { maxPlayers: 4, matchRoomName: "game" }),
     queueroom_20ms: defineRoom(QueueRoom20ms, { maxPlayers: 4, matchRoomName: "game" }),
