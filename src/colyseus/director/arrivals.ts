@@ -2,11 +2,17 @@
  * The game room's side of a seat's life, across processes: the game room tells the queue who
  * entered (`playerArrived`, one line in `onJoin`), and the queue tells the game room who never
  * did (its `onNoShow(report)` method, when it has one). Both travel through
- * `matchMaker.remoteRoomCall`, so the queue and the game room may live in different processes.
+ * `matchMaker.remoteRoomCall`, so the queue and the game room may live in different processes
+ * (`playerArrived` calls a queue in its own process directly).
  */
 import { logger, matchMaker } from "@colyseus/core";
 import { gameRoomAlive, seatReservationMs, type MatchInfo } from "./game-room.js";
 import type { NoShowReport, SeatWatchHost, WatchTimer } from "./seat-watch.js";
+
+/** What the queue room answers for `playerArrived` (see `MatchmakerRoom.playerArrived`). */
+interface ArrivalDesk {
+  playerArrived(matchId: unknown, sessionId: unknown): boolean;
+}
 
 /** The game room method the queue calls with a {@link NoShowReport}. */
 export const NO_SHOW_METHOD = "onNoShow";
@@ -33,6 +39,10 @@ export function playerArrived(
   sessionId: string,
 ): Promise<boolean> {
   if (!match?.queueRoomId) return Promise.resolve(false);
+  // The queue in this process: call it directly (remoteRoomCall would copy the arguments through
+  // JSON and add a promise hop for every player entering a game). Its method never throws.
+  const local = matchMaker.getLocalRoomById(match.queueRoomId) as Partial<ArrivalDesk> | undefined;
+  if (typeof local?.playerArrived === "function") return Promise.resolve(local.playerArrived(match.id, sessionId));
   return matchMaker.remoteRoomCall(match.queueRoomId, "playerArrived" as never, [match.id, sessionId]).then(
     (answer: unknown) => answer === true,
     (error: unknown) => {
