@@ -274,7 +274,7 @@ const growth = TEAM_SIZES.filter((k) => rows.filter((r) => r.teamSize === k).len
 const totalSeconds = (performance.now() - started) / 1000;
 const steadyNotes = [
   "steady pool: one step = enqueue a fresh solo (rating N(1500, 300)) + cancel a random waiting ticket + tick; nothing forms (best-game threshold 0, expanding-window window 0, others all side A)",
-  "floor: one sorted-btree insert + delete at the same N, alternating with the engine in slices of equal length; medians of 3 rounds",
+  "floor: one sorted-btree insert + delete at the same N (on a copy of sorted-btree of its own), alternating with the engine in slices of equal length; medians of 3 rounds",
   "B/ticket: heap held by the engine and its policy per waiting ticket (after global.gc), beside the ticket objects (ticket B)",
 ];
 const notes = [

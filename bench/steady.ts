@@ -11,7 +11,9 @@
  * searches).
  *
  * The floor: one sorted-btree insert (a fresh random number key) plus one delete (a random held
- * key) on a tree of N numbers, with the same bookkeeping (a swap-remove array) as the engine loop.
+ * key) on a tree of N numbers, with the same bookkeeping (a swap-remove array) as the engine loop,
+ * on a copy of sorted-btree loaded for the floor alone (see `privateBTree`), so that its speed
+ * does not depend on which of the engine's trees ran before it.
  *
  * Each cell: the pool is built (enqueue N tickets, one tick), then three rounds, each of about
  * `floorMs + stepMs`, in which floor and engine alternate in slices of about 20 ms of CPU time
@@ -20,8 +22,9 @@
  * ticket: heap used after global.gc before and after the N tickets are created (the ticket
  * objects) and after they are enqueued (the engine and its policy).
  */
+import { createRequire } from "node:module";
 import { Matchmaker, type PolicyParams, type Ticket } from "../src/core/index.js";
-import { sortedTree } from "../src/core/sorted-tree.js";
+import type { SortedTree } from "../src/core/sorted-tree.js";
 import { Random } from "../src/sim/random.js";
 
 export const STEADY_POLICIES = ["greedy", "fifo", "expanding-window", "multi-queue", "best-game"] as const;
@@ -136,9 +139,39 @@ export class SteadyPool {
   }
 }
 
+/**
+ * sorted-btree loaded a second time, for the floor alone. The engine's trees (arrival order,
+ * role windows, other policies' indexes) run through the same module with other comparators, so
+ * sorted-btree's comparator calls see several functions and V8 compiles them polymorphic: a floor
+ * on the shared module ran at 0.6-0.9 million steps/s, one on a module of its own at 1.2-1.4
+ * million (plain node, same machine), and which of the two a cell got depended on which
+ * comparators had run before, flattering the ratio by up to 2x. A fresh module instance has
+ * its own closures and so its own type feedback: the floor is always the fast one.
+ */
+function privateBTree(): new (
+  entries: undefined,
+  compare: (a: number, b: number) => number,
+) => SortedTree<number, number> {
+  const require = createRequire(import.meta.url);
+  const path = require.resolve("sorted-btree");
+  const saved = require.cache[path];
+  delete require.cache[path];
+  try {
+    const mod = require(path) as { default?: unknown };
+    return (mod.default ?? mod) as new (
+      entries: undefined,
+      compare: (a: number, b: number) => number,
+    ) => SortedTree<number, number>;
+  } finally {
+    if (saved) require.cache[path] = saved;
+    else delete require.cache[path];
+  }
+}
+const FloorBTree = privateBTree();
+
 /** The floor: a sorted-btree of N numbers, one insert and one delete per step. */
 class FloorTree {
-  private readonly tree = sortedTree<number, number>((a, b) => a - b);
+  private readonly tree = new FloorBTree(undefined, (a, b) => a - b);
   private readonly keys: number[] = [];
   private readonly random: Random;
 
