@@ -40,6 +40,10 @@ export interface SteadyCell {
   /** Engine steps per floor step in the same CPU time: the median over adjacent slice pairs, median of the rounds. */
   readonly ratio: number;
   readonly rounds: readonly { steps: number; floor: number; ratio: number }[];
+  /** The fastest floor (steps/s) of any round of any cell of the run at the same N (see {@link againstFastestFloor}). */
+  readonly fastestFloorPerSecond?: number;
+  /** Engine steps/s over {@link fastestFloorPerSecond}: the ratio a slow floor cannot flatter. */
+  readonly ratioToFastest?: number;
   /** Heap per waiting ticket held by the engine and its policy, beside the ticket objects (B). */
   readonly engineBytesPerTicket: number;
   /** Heap per ticket object (B). */
@@ -323,7 +327,25 @@ export function runSteady(o: SteadyOptions): SteadyCell[] {
       }
     }
   }
-  return cells;
+  return againstFastestFloor(cells);
+}
+
+/**
+ * Each cell's steps/s against the fastest floor of the run at its N (the highest floor/s of any
+ * round of any cell at that N): a figure the floor's slow runs cannot flatter. The floor of one
+ * cell is sometimes much slower than another's at the same N (by up to 2x before the floor had a
+ * module of its own, still up to 1.5x on a loaded machine), and the per-cell ratio then reads
+ * high. This one errs the other way: load that slowed the cell slows its engine steps too, but
+ * not the fastest floor, so it reads low on a busy machine. Read the targets from both.
+ */
+export function againstFastestFloor(cells: readonly SteadyCell[]): SteadyCell[] {
+  const fastest = new Map<number, number>();
+  for (const c of cells)
+    for (const r of c.rounds) fastest.set(c.waiting, Math.max(fastest.get(c.waiting) ?? 0, r.floor));
+  return cells.map((c) => {
+    const floor = fastest.get(c.waiting)!;
+    return { ...c, fastestFloorPerSecond: floor, ratioToFastest: c.stepsPerSecond / floor };
+  });
 }
 
 /**

@@ -5,8 +5,9 @@
  * module loaded for it alone. Run: `npx tsx bench/probes/floor-feedback.ts`.
  */
 import { createRequire } from "node:module";
+import { Random } from "../../src/sim/random.js";
 
-type Tree<K> = { set(k: K, v: number): unknown; delete(k: K): unknown };
+type Tree<K> = { set(k: K, v: number): unknown; delete(k: K): unknown; readonly size: number };
 type TreeClass = new <K>(entries: undefined, compare: (a: K, b: K) => number) => Tree<K>;
 
 function loadBTree(fresh: boolean): TreeClass {
@@ -22,11 +23,8 @@ function cpuMs(): number {
   return (u.user + u.system) / 1000;
 }
 
-let seed = 1;
-function uniform(): number {
-  seed = (seed * 1103515245 + 12345) % 2147483648;
-  return seed / 2147483648;
-}
+const random = new Random(20_170_508);
+const uniform = () => random.uniform();
 
 /** Floor steps per CPU second, three slices of 300 ms after a warm-up. */
 function floorRates(BTree: TreeClass, n = 100_000): string {
@@ -46,6 +44,7 @@ function floorRates(BTree: TreeClass, n = 100_000): string {
     keys.pop();
   };
   for (let i = 0; i < 20_000; i++) step();
+  if (tree.size !== n) throw new Error(`floor of ${tree.size} keys, expected ${n}`);
   const out: number[] = [];
   for (let r = 0; r < 3; r++) {
     const c0 = cpuMs();
