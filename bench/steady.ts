@@ -13,7 +13,8 @@
  * The floor: one sorted-btree insert (a fresh random number key) plus one delete (a random held
  * key) on a tree of N numbers, with the same bookkeeping (a swap-remove array) as the engine loop,
  * on a copy of sorted-btree loaded for the floor alone (see `privateBTree`), so that its speed
- * does not depend on which of the engine's trees ran before it.
+ * does not depend on which other trees ran before it. Floors still vary from cell to cell at
+ * 100,000 (up to 2x on a busy machine), so each cell also reports `ratioToFastest`.
  *
  * Each cell: the pool is built (enqueue N tickets, one tick), then three rounds, each of about
  * `floorMs + stepMs`, in which floor and engine alternate in slices of about 20 ms of CPU time
@@ -144,13 +145,14 @@ export class SteadyPool {
 }
 
 /**
- * sorted-btree loaded a second time, for the floor alone. The engine's trees (arrival order,
- * role windows, other policies' indexes) run through the same module with other comparators, so
- * sorted-btree's comparator calls see several functions and V8 compiles them polymorphic: a floor
- * on the shared module ran at 0.6-0.9 million steps/s, one on a module of its own at 1.2-1.4
- * million (plain node, same machine), and which of the two a cell got depended on which
- * comparators had run before, flattering the ratio by up to 2x. A fresh module instance has
- * its own closures and so its own type feedback: the floor is always the fast one.
+ * sorted-btree loaded a second time, for the floor alone. Trees with other comparators (the
+ * arrival order's out-of-order tickets, role windows, density-window, weighted-pairing) run
+ * through the same module, and once sorted-btree's comparator calls have seen several functions
+ * V8 compiles them polymorphic: at 100,000 keys a floor on such a module runs at about half the
+ * speed of one on a module of its own (`bench/probes/floor-feedback.ts`), which would flatter the
+ * ratio. The steady cells of today's policies leave those trees empty, so this guards the floor
+ * rather than explaining its remaining variation (docs/engine-speed.md, fourth pass). A fresh
+ * module instance has its own closures and so its own type feedback.
  */
 function privateBTree(): new (
   entries: undefined,

@@ -1,6 +1,6 @@
 /**
- * Why the steady bench's floor had two speeds (docs/engine-speed.md, fourth pass): the same
- * sorted-btree floor (insert + delete on a tree of 100,000 numbers) timed on the shared module
+ * One way a sorted-btree floor gets two speeds (docs/engine-speed.md, fourth pass): the same
+ * floor (insert + delete on a tree of 100,000 numbers) timed on the shared module
  * before and after other trees with other comparators ran through it, and on a copy of the
  * module loaded for it alone. Run: `npx tsx bench/probes/floor-feedback.ts`.
  */
