@@ -274,7 +274,8 @@ const growth = TEAM_SIZES.filter((k) => rows.filter((r) => r.teamSize === k).len
 const totalSeconds = (performance.now() - started) / 1000;
 const steadyNotes = [
   "steady pool: one step = enqueue a fresh solo (rating N(1500, 300)) + cancel a random waiting ticket + tick; nothing forms (best-game threshold 0, expanding-window window 0, others all side A)",
-  "floor: one sorted-btree insert + delete at the same N, alternating with the engine in slices of equal length; medians of 3 rounds",
+  "floor: one sorted-btree insert + delete at the same N (on a copy of sorted-btree of its own), alternating with the engine in slices of equal length; medians of 3 rounds",
+  "x fastest: steps/s over the fastest floor of any cell of this run at the same N (a slow floor cannot flatter it; on a busy machine it reads low)",
   "B/ticket: heap held by the engine and its policy per waiting ticket (after global.gc), beside the ticket objects (ticket B)",
 ];
 const notes = [
@@ -304,7 +305,18 @@ if (json) {
 } else {
   if (STEADY) {
     const steady = new Table({
-      head: ["policy", "game", "waiting", "steps/s", "floor/s", "x floor", "B/ticket", "ticket B", "build"],
+      head: [
+        "policy",
+        "game",
+        "waiting",
+        "steps/s",
+        "floor/s",
+        "x floor",
+        "x fastest",
+        "B/ticket",
+        "ticket B",
+        "build",
+      ],
       style: { head: [], border: [] },
     });
     for (const c of steadyCells) {
@@ -315,6 +327,7 @@ if (json) {
         Math.round(c.stepsPerSecond).toLocaleString("en-US"),
         Math.round(c.floorPerSecond).toLocaleString("en-US"),
         c.ratio >= 0.01 ? c.ratio.toFixed(3) : c.ratio.toFixed(4),
+        c.ratioToFastest! >= 0.01 ? c.ratioToFastest!.toFixed(3) : c.ratioToFastest!.toFixed(4),
         c.engineBytesPerTicket.toFixed(0),
         c.ticketBytesPerTicket.toFixed(0),
         `${c.buildSeconds.toFixed(1)} s`,

@@ -6,11 +6,12 @@
  *
  * Each cell is the median over the runs of that run's figure (itself the median of its three
  * rounds); growth rows compare the smallest and the largest pool of each policy and team size in
- * steps/s and against the floor (see `steadyGrowth`). With `--before`, a second set of runs (e.g.
+ * steps/s and against the floor (see `steadyGrowth`). "x fastest" is steps/s over the fastest floor
+ * of the same run at the same N (see `againstFastestFloor`), recomputed from each run's rounds. With `--before`, a second set of runs (e.g.
  * the previous commit measured the same way) adds a "before" column.
  */
 import { readFileSync } from "node:fs";
-import { steadyGrowth, type SteadyCell } from "./steady.js";
+import { againstFastestFloor, steadyGrowth, type SteadyCell } from "./steady.js";
 
 function median(xs: readonly number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -18,7 +19,10 @@ function median(xs: readonly number[]): number {
 }
 
 function load(files: readonly string[]): SteadyCell[][] {
-  return files.map((f) => (JSON.parse(readFileSync(f, "utf8")) as { steady: { cells: SteadyCell[] } }).steady.cells);
+  // Recomputed from the rounds, so that runs of a bench without the figure get it too.
+  return files.map((f) =>
+    againstFastestFloor((JSON.parse(readFileSync(f, "utf8")) as { steady: { cells: SteadyCell[] } }).steady.cells),
+  );
 }
 
 const key = (c: SteadyCell) => `${c.policy}|${c.teamSize}|${c.waiting}`;
@@ -32,6 +36,8 @@ function medianCells(runs: readonly SteadyCell[][]): SteadyCell[] {
     stepsPerSecond: median(g.map((c) => c.stepsPerSecond)),
     floorPerSecond: median(g.map((c) => c.floorPerSecond)),
     ratio: median(g.map((c) => c.ratio)),
+    ratioToFastest: median(g.map((c) => c.ratioToFastest!)),
+    fastestFloorPerSecond: median(g.map((c) => c.fastestFloorPerSecond!)),
     engineBytesPerTicket: median(g.map((c) => c.engineBytesPerTicket)),
     ticketBytesPerTicket: median(g.map((c) => c.ticketBytesPerTicket)),
     rounds: g.flatMap((c) => c.rounds),
@@ -48,17 +54,17 @@ const fmt = (x: number) => (x >= 0.01 ? x.toFixed(3) : x.toFixed(4));
 const n = (x: number) => Math.round(x).toLocaleString("en-US");
 console.log(
   before
-    ? "| policy | game | waiting | before x floor | after x floor | before steps/s | after steps/s | after floor/s | before B/ticket | after B/ticket |"
-    : "| policy | game | waiting | x floor | steps/s | floor/s | B/ticket |",
+    ? "| policy | game | waiting | before x floor | after x floor | before x fastest | after x fastest | before steps/s | after steps/s | after floor/s | after fastest floor/s | before B/ticket | after B/ticket |"
+    : "| policy | game | waiting | x floor | x fastest | steps/s | floor/s | fastest floor/s | B/ticket |",
 );
-console.log(before ? "|---|---|---|---|---|---|---|---|---|---|" : "|---|---|---|---|---|---|---|");
+console.log(before ? "|---|---|---|---|---|---|---|---|---|---|---|---|---|" : "|---|---|---|---|---|---|---|---|---|");
 for (const c of after) {
   const b = beforeOf.get(key(c));
   const head = `| ${c.policy} | ${c.teamSize}v${c.teamSize} | ${n(c.waiting)} |`;
   console.log(
     before
-      ? `${head} ${b ? fmt(b.ratio) : "-"} | ${fmt(c.ratio)} | ${b ? n(b.stepsPerSecond) : "-"} | ${n(c.stepsPerSecond)} | ${n(c.floorPerSecond)} | ${b ? b.engineBytesPerTicket.toFixed(0) : "-"} | ${c.engineBytesPerTicket.toFixed(0)} |`
-      : `${head} ${fmt(c.ratio)} | ${n(c.stepsPerSecond)} | ${n(c.floorPerSecond)} | ${c.engineBytesPerTicket.toFixed(0)} |`,
+      ? `${head} ${b ? fmt(b.ratio) : "-"} | ${fmt(c.ratio)} | ${b ? fmt(b.ratioToFastest!) : "-"} | ${fmt(c.ratioToFastest!)} | ${b ? n(b.stepsPerSecond) : "-"} | ${n(c.stepsPerSecond)} | ${n(c.floorPerSecond)} | ${n(c.fastestFloorPerSecond!)} | ${b ? b.engineBytesPerTicket.toFixed(0) : "-"} | ${c.engineBytesPerTicket.toFixed(0)} |`
+      : `${head} ${fmt(c.ratio)} | ${fmt(c.ratioToFastest!)} | ${n(c.stepsPerSecond)} | ${n(c.floorPerSecond)} | ${n(c.fastestFloorPerSecond!)} | ${c.engineBytesPerTicket.toFixed(0)} |`,
   );
 }
 console.log();

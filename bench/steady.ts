@@ -11,7 +11,10 @@
  * searches).
  *
  * The floor: one sorted-btree insert (a fresh random number key) plus one delete (a random held
- * key) on a tree of N numbers, with the same bookkeeping (a swap-remove array) as the engine loop.
+ * key) on a tree of N numbers, with the same bookkeeping (a swap-remove array) as the engine loop,
+ * on a copy of sorted-btree loaded for the floor alone (see `privateBTree`), so that its speed
+ * does not depend on which other trees ran before it. Floors still vary from cell to cell at
+ * 100,000 (up to 2x on a busy machine), so each cell also reports `ratioToFastest`.
  *
  * Each cell: the pool is built (enqueue N tickets, one tick), then three rounds, each of about
  * `floorMs + stepMs`, in which floor and engine alternate in slices of about 20 ms of CPU time
@@ -20,8 +23,9 @@
  * ticket: heap used after global.gc before and after the N tickets are created (the ticket
  * objects) and after they are enqueued (the engine and its policy).
  */
+import { createRequire } from "node:module";
 import { Matchmaker, type PolicyParams, type Ticket } from "../src/core/index.js";
-import { sortedTree } from "../src/core/sorted-tree.js";
+import type { SortedTree } from "../src/core/sorted-tree.js";
 import { Random } from "../src/sim/random.js";
 
 export const STEADY_POLICIES = ["greedy", "fifo", "expanding-window", "multi-queue", "best-game"] as const;
@@ -37,6 +41,10 @@ export interface SteadyCell {
   /** Engine steps per floor step in the same CPU time: the median over adjacent slice pairs, median of the rounds. */
   readonly ratio: number;
   readonly rounds: readonly { steps: number; floor: number; ratio: number }[];
+  /** The fastest floor (steps/s) of any round of any cell of the run at the same N (see {@link againstFastestFloor}). */
+  readonly fastestFloorPerSecond?: number;
+  /** Engine steps/s over {@link fastestFloorPerSecond}: the ratio a slow floor cannot flatter. */
+  readonly ratioToFastest?: number;
   /** Heap per waiting ticket held by the engine and its policy, beside the ticket objects (B). */
   readonly engineBytesPerTicket: number;
   /** Heap per ticket object (B). */
@@ -136,9 +144,40 @@ export class SteadyPool {
   }
 }
 
+/**
+ * sorted-btree loaded a second time, for the floor alone. Trees with other comparators (the
+ * arrival order's out-of-order tickets, role windows, density-window, weighted-pairing) run
+ * through the same module, and once sorted-btree's comparator calls have seen several functions
+ * V8 compiles them polymorphic: at 100,000 keys a floor on such a module runs at about half the
+ * speed of one on a module of its own (`bench/probes/floor-feedback.ts`), which would flatter the
+ * ratio. The steady cells of today's policies leave those trees empty, so this guards the floor
+ * rather than explaining its remaining variation (docs/engine-speed.md, fourth pass). A fresh
+ * module instance has its own closures and so its own type feedback.
+ */
+function privateBTree(): new (
+  entries: undefined,
+  compare: (a: number, b: number) => number,
+) => SortedTree<number, number> {
+  const require = createRequire(import.meta.url);
+  const path = require.resolve("sorted-btree");
+  const saved = require.cache[path];
+  delete require.cache[path];
+  try {
+    const mod = require(path) as { default?: unknown };
+    return (mod.default ?? mod) as new (
+      entries: undefined,
+      compare: (a: number, b: number) => number,
+    ) => SortedTree<number, number>;
+  } finally {
+    if (saved) require.cache[path] = saved;
+    else delete require.cache[path];
+  }
+}
+const FloorBTree = privateBTree();
+
 /** The floor: a sorted-btree of N numbers, one insert and one delete per step. */
 class FloorTree {
-  private readonly tree = sortedTree<number, number>((a, b) => a - b);
+  private readonly tree = new FloorBTree(undefined, (a, b) => a - b);
   private readonly keys: number[] = [];
   private readonly random: Random;
 
@@ -290,7 +329,25 @@ export function runSteady(o: SteadyOptions): SteadyCell[] {
       }
     }
   }
-  return cells;
+  return againstFastestFloor(cells);
+}
+
+/**
+ * Each cell's steps/s against the fastest floor of the run at its N (the highest floor/s of any
+ * round of any cell at that N): a figure the floor's slow runs cannot flatter. The floor of one
+ * cell is sometimes much slower than another's at the same N (by up to 2x before the floor had a
+ * module of its own, still up to 1.5x on a loaded machine), and the per-cell ratio then reads
+ * high. This one errs the other way: load that slowed the cell slows its engine steps too, but
+ * not the fastest floor, so it reads low on a busy machine. Read the targets from both.
+ */
+export function againstFastestFloor(cells: readonly SteadyCell[]): SteadyCell[] {
+  const fastest = new Map<number, number>();
+  for (const c of cells)
+    for (const r of c.rounds) fastest.set(c.waiting, Math.max(fastest.get(c.waiting) ?? 0, r.floor));
+  return cells.map((c) => {
+    const floor = fastest.get(c.waiting)!;
+    return { ...c, fastestFloorPerSecond: floor, ratioToFastest: c.stepsPerSecond / floor };
+  });
 }
 
 /**

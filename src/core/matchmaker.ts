@@ -640,9 +640,11 @@ export class Matchmaker {
    * theirs (it may be matched in any of them); undefined when no policy has one.
    */
   acceptanceWindow(ticketId: string, now: number): AcceptanceWindow | undefined {
+    // Without zones the policy was given the ticket's node as its slot (see admit).
+    const slot = this.zones ? undefined : this.tickets.get(ticketId);
     let hull: AcceptanceWindow | undefined;
     for (const policy of this.router.zonePolicies.values()) {
-      const w = policy.acceptanceWindow?.(ticketId, now);
+      const w = policy.acceptanceWindow?.(ticketId, now, slot);
       if (w)
         hull = hull ? { min: Math.min(hull.min, w.min), max: Math.max(hull.max, w.max) } : { min: w.min, max: w.max };
     }

@@ -75,9 +75,10 @@ export interface Policy {
    * Optional: the ratings a waiting ticket may be matched with at `now`, for policies that have
    * such a window (e.g. a range per rating band, or a window that widens with the wait).
    * Undefined for an unknown ticket or when the policy has no window. Shown to players in their
-   * `status` message.
+   * `status` message. `slot`: the one the ticket was added with, if any (a policy that keeps its
+   * record there need not find the ticket by id).
    */
-  acceptanceWindow?(ticketId: string, now: number): AcceptanceWindow | undefined;
+  acceptanceWindow?(ticketId: string, now: number, slot?: TicketSlot): AcceptanceWindow | undefined;
   /**
    * Optional: a window policy's window for `ticket` at `now`; the engine copies it onto each
    * matched player (`MatchedPlayer.window`) so a game can scale rating changes by it.

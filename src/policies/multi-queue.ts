@@ -13,7 +13,7 @@
  * then the neighbours of those, until every queue has been checked.
  */
 import * as v from "valibot";
-import { ArrivalIndex, compareArrival, type ArrivalKey } from "../core/arrival-order.js";
+import { ArrivalOrder, compareArrival, type ArrivalKey, type ArrivalNode } from "../core/arrival-order.js";
 import {
   bestIntegerAround,
   schlupMultiQueueCost,
@@ -23,7 +23,14 @@ import {
 } from "../core/closed-forms.js";
 import { dimensionsOf, MAX_CRITERIA, ticketCriterion, type Dimension } from "../core/criteria.js";
 import { MatchmakerError } from "../core/errors.js";
-import type { AcceptanceWindow, Policy, PolicyContext, PolicyDefinition, PolicyParams } from "../core/policy.js";
+import type {
+  AcceptanceWindow,
+  Policy,
+  PolicyContext,
+  PolicyDefinition,
+  PolicyParams,
+  TicketSlot,
+} from "../core/policy.js";
 import { meanRating, reachedMaxWait, type Ticket } from "../core/types.js";
 import { parseConfig, unknownKeyMessage } from "../core/validation.js";
 import { ArrivalRate } from "./shared/arrival-rate.js";
@@ -65,8 +72,14 @@ export class MultiQueuePolicy implements Policy {
   private ranges: GreedyPolicy[] = [];
   /** Ranges per dimension (rating first) now in use. */
   private counts: number[] = [];
-  private readonly rangeOf = new Map<string, number>();
-  private readonly byArrival = new ArrivalIndex();
+  /**
+   * Each waiting ticket's node in arrival order, by id. The node is also the slot its range's
+   * greedy policy keeps its own record in (so that policy needs no map by id), and with the
+   * engine's slot the node is kept there (no lookup by id to join or leave, only the map's update).
+   * A ticket's range follows from the ticket (`cellOf`).
+   */
+  private readonly held = new Map<string, ArrivalNode>();
+  private readonly byArrival = new ArrivalOrder();
   private readonly rate = new ArrivalRate();
   private readonly dimensions: readonly Dimension[];
   private latestArrival = -Infinity;
@@ -85,6 +98,11 @@ export class MultiQueuePolicy implements Policy {
     this.rebuild(this.countsFor(r === "auto" ? 1 : r));
   }
 
+  /** Number of waiting tickets. */
+  get size(): number {
+    return this.held.size;
+  }
+
   /** Number of queues now in use (ranges of the rating times those of every other criterion). */
   get rangeCount(): number {
     return this.ranges.length;
@@ -95,30 +113,42 @@ export class MultiQueuePolicy implements Policy {
     return this.counts;
   }
 
-  add(ticket: Ticket, _now: number): void {
+  add(ticket: Ticket, now: number, slot?: TicketSlot): void {
+    // A ticket already held moves to its new position (never held twice).
+    const old = slot ? (slot.policyData as ArrivalNode | undefined) : this.held.get(ticket.id);
+    if (old && !old.gone) this.forget(old, true);
     if (ticket.enqueuedAt >= this.latestArrival) {
       this.latestArrival = ticket.enqueuedAt;
       this.rate.record(ticket.enqueuedAt, ticket.players.length);
       if (this.r === "auto" && ++this.arrivalsSinceReview >= AUTO_R_EVERY) this.reviewRangeCount();
     }
-    const range = this.cellOf(ticket);
-    this.rangeOf.set(ticket.id, range);
-    this.byArrival.add(ticket);
-    this.ranges[range].add(ticket);
+    const node = this.byArrival.addNode(ticket);
+    this.held.set(ticket.id, node);
+    if (slot) slot.policyData = node;
+    this.ranges[this.cellOf(ticket)].add(ticket, now, node);
   }
 
-  remove(ticketId: string): void {
-    const range = this.rangeOf.get(ticketId);
-    if (range === undefined) return;
-    this.rangeOf.delete(ticketId);
-    this.byArrival.remove(ticketId);
-    this.ranges[range].remove(ticketId);
+  remove(ticketId: string, slot?: TicketSlot): void {
+    const node = slot ? (slot.policyData as ArrivalNode | undefined) : this.held.get(ticketId);
+    if (node && !node.gone) this.forget(node, true);
+  }
+
+  /** Stop holding a ticket (`inRange`: its range's policy holds it too; not after that policy proposed it). */
+  private forget(node: ArrivalNode, inRange: boolean): void {
+    const ticket = node.ticket;
+    this.held.delete(ticket.id);
+    this.byArrival.removeNode(node);
+    if (inRange) this.ranges[this.cellOf(ticket)].remove(ticket.id, node);
   }
 
   poll(now: number): Ticket[][] {
     const games: Ticket[][] = [];
     for (const range of this.ranges) games.push(...range.poll());
-    for (const game of games) for (const t of game) this.forgetMatched(t.id);
+    for (const game of games)
+      for (const t of game) {
+        const node = this.held.get(t.id);
+        if (node) this.forget(node, false);
+      }
     if (this.context.maxWaitMs !== undefined) games.push(...this.radiusGrowth(now, this.context.maxWaitMs));
     return games;
   }
@@ -137,11 +167,12 @@ export class MultiQueuePolicy implements Policy {
    * the neighbouring ranges, so the window is then the whole divided range.
    */
   acceptanceWindow(ticketId: string, now: number): AcceptanceWindow | undefined {
-    const cell = this.rangeOf.get(ticketId);
-    if (cell === undefined) return undefined;
-    const ticket = this.byArrival.get(ticketId);
+    const node = this.held.get(ticketId);
+    if (node === undefined) return undefined;
+    const ticket = node.ticket;
+    const cell = this.cellOf(ticket);
     const { min, max } = this.bounds;
-    if (ticket && this.context.maxWaitMs !== undefined && reachedMaxWait(ticket, this.context.maxWaitMs, now))
+    if (this.context.maxWaitMs !== undefined && reachedMaxWait(ticket, this.context.maxWaitMs, now))
       return { min, max };
     // The rating is the grid's first coordinate (stride 1).
     const count = this.counts[0];
@@ -160,8 +191,8 @@ export class MultiQueuePolicy implements Policy {
     }
     const widest = Math.max(...this.counts);
     for (const t of overdue) {
-      const home = this.rangeOf.get(t.id);
-      if (home === undefined) continue; // taken by an earlier overdue ticket's game
+      if (!this.held.has(t.id)) continue; // taken by an earlier overdue ticket's game
+      const home = this.cellOf(t);
       for (let radius = 1; radius < widest; radius++) {
         const game = this.gameAround(t, home, radius);
         if (game) {
@@ -215,11 +246,6 @@ export class MultiQueuePolicy implements Policy {
     }
   }
 
-  private forgetMatched(ticketId: string): void {
-    this.rangeOf.delete(ticketId);
-    this.byArrival.remove(ticketId);
-  }
-
   /** The ticket's cell: on each criterion, the range of its (party's mean) value. */
   private cellOf(ticket: Ticket): number {
     let cell = 0;
@@ -257,14 +283,14 @@ export class MultiQueuePolicy implements Policy {
   }
 
   private rebuild(counts: number[]): void {
-    const waiting = [...this.byArrival.oldest()].map(([, t]) => t);
     this.counts = counts;
     const cells = counts.reduce((p, c) => p * c, 1);
     this.ranges = Array.from({ length: cells }, () => new GreedyPolicy(withoutAvoidance(this.context)));
-    for (const t of waiting) {
-      const range = this.cellOf(t);
-      this.rangeOf.set(t.id, range);
-      this.ranges[range].add(t);
+    const waiting: ArrivalNode[] = [];
+    this.byArrival.collect(Infinity, false, waiting);
+    for (const node of waiting) {
+      node.policyData = undefined; // the old range's record
+      this.ranges[this.cellOf(node.ticket)].add(node.ticket, node.ticket.enqueuedAt, node);
     }
   }
 }

@@ -107,6 +107,10 @@ describe("TicketSlot: a policy keeps its record in the engine's slot", () => {
     ["best-game", 1, { threshold: 50 }],
     ["expanding-window", 1, { initial: 100, growthPerSecond: 0 }],
     ["expanding-window", 2, { initial: 200, growthPerSecond: 0 }],
+    ["brackets", 1, {}],
+    ["multi-queue", 1, { r: 4, min: 1000, max: 2000 }],
+    ["multi-queue", 2, { r: 3, min: 1000, max: 2000 }],
+    ["two-queue", 2, {}],
   ] as const) {
     test.prop([fc.array(opArb(teamSize), { maxLength: 120 })], { numRuns: 60 })(
       `${name} ${teamSize}v${teamSize} ${JSON.stringify(params)}: the same proposals and sizes with and without slots`,
@@ -119,7 +123,7 @@ describe("TicketSlot: a policy keeps its record in the engine's slot", () => {
     );
   }
 
-  for (const name of ["greedy", "best-game", "expanding-window"]) {
+  for (const name of ["greedy", "best-game", "expanding-window", "multi-queue", "two-queue"]) {
     it(`${name}: a ticket added twice with its slot is held once; a stale slot (proposed, then handed back) is not acted on`, () => {
       const p = make(name, 1, name === "expanding-window" ? { initial: 100, growthPerSecond: 0 } : {});
       const size = () => (p as unknown as { size: number }).size;

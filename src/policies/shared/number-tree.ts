@@ -111,7 +111,9 @@ export class NumberTree<V> {
     const at = position(leaf, key) - 1;
     if (at < 0 || leaf.keys[at] !== key) return false;
     const n = leaf.size - 1;
-    leaf.keys.copyWithin(at, at + 1, n + 1);
+    // Plain loops: a leaf holds at most WIDTH keys, too few for copyWithin's call to pay.
+    const keys = leaf.keys;
+    for (let i = at; i < n; i++) keys[i] = keys[i + 1];
     for (let i = at; i < n; i++) leaf.values[i] = leaf.values[i + 1];
     leaf.values[n] = undefined;
     leaf.size = n;
@@ -208,9 +210,10 @@ function position<V>(leaf: Leaf<V>, key: number): number {
 
 function shiftIn<V>(leaf: Leaf<V>, pos: number, key: number, value: V): void {
   const n = leaf.size;
-  leaf.keys.copyWithin(pos + 1, pos, n);
+  const keys = leaf.keys;
+  for (let i = n; i > pos; i--) keys[i] = keys[i - 1];
   for (let i = n; i > pos; i--) leaf.values[i] = leaf.values[i - 1];
-  leaf.keys[pos] = key;
+  keys[pos] = key;
   leaf.values[pos] = value;
   leaf.size = n + 1;
 }

@@ -39,7 +39,7 @@
  * `budget` search steps per scan (so for teams the closest game is exact while within budget).
  */
 import { canAssemble } from "../../core/assembly.js";
-import type { AcceptanceWindow, Policy, PolicyContext } from "../../core/policy.js";
+import type { AcceptanceWindow, Policy, PolicyContext, TicketSlot } from "../../core/policy.js";
 import { repeatAllowedAt, type RepeatAvoidance } from "../../core/recent-opponents.js";
 import { meanRating, type Ticket } from "../../core/types.js";
 import type { CriteriaBox } from "./criteria-box.js";
@@ -62,6 +62,8 @@ interface Entry extends RatingLink<Entry> {
   /** Earliest pending wake-up and its version (older heap entries are stale). */
   wakeAt: number;
   wakeVersion: number;
+  /** Anchors whose candidate may include this entry (pruned lazily). */
+  dependents: Set<Entry> | undefined;
 }
 
 interface Candidate {
@@ -93,6 +95,8 @@ const compareCandidates = (a: Candidate, b: Candidate): number =>
 const isLiveCandidate = (c: Candidate): boolean =>
   c.anchor.alive && c.version === c.anchor.version && c.members.every((m) => m.alive);
 
+const NO_ENTRIES: readonly Entry[] = [];
+
 /** A wake-up stands while it is its ticket's latest. */
 const isLiveWake = (w: Wake): boolean => w.entry.alive && w.version === w.entry.wakeVersion;
 
@@ -102,9 +106,11 @@ export abstract class SweepMatcher implements Policy {
   private readonly budget: number;
   private readonly avoid: RepeatAvoidance | undefined;
   private readonly order = new RatingOrder<Entry>();
+  /** Entries of the tickets added without the engine's slot (with one, the entry is kept in the slot). */
   private readonly byId = new Map<string, Entry>();
-  /** Member → anchors whose candidate may include it (pruned lazily). */
-  private readonly dependents = new Map<Entry, Set<Entry>>();
+  private count = 0;
+  private readonly acceptableScratch: Entry[] = [];
+  private readonly outsideScratch: Entry[] = [];
   private readonly candidates = new LazyHeap<Candidate>(compareCandidates, isLiveCandidate);
   private readonly wakes = new LazyHeap<Wake>((a, b) => a.at - b.at, isLiveWake);
   private seq = 0;
@@ -147,11 +153,13 @@ export abstract class SweepMatcher implements Policy {
 
   /** Number of waiting tickets. */
   get size(): number {
-    return this.byId.size;
+    return this.count;
   }
 
-  add(ticket: Ticket, now: number): void {
-    this.remove(ticket.id);
+  add(ticket: Ticket, now: number, slot?: TicketSlot): void {
+    // A ticket already held moves to its new position (never held twice).
+    const held = slot ? (slot.policyData as Entry | undefined) : this.byId.get(ticket.id);
+    if (held?.alive) this.removeEntry(held);
     this.lastNow = Math.max(this.lastNow, now);
     const rating = meanRating(ticket);
     this.arrived(ticket);
@@ -167,22 +175,45 @@ export abstract class SweepMatcher implements Policy {
       candidate: undefined,
       wakeAt: Infinity,
       wakeVersion: 0,
+      dependents: undefined,
     };
     this.order.insert(entry);
-    this.byId.set(ticket.id, entry);
+    this.count++;
+    if (slot) slot.policyData = entry;
+    else this.byId.set(ticket.id, entry);
     this.scan(entry, this.lastNow);
   }
 
-  /** A waiting ticket's acceptance window at `now` (its party's mean rating ± its window), as ratings. */
-  acceptanceWindow(ticketId: string, now: number): AcceptanceWindow | undefined {
-    const entry = this.byId.get(ticketId);
+  /**
+   * A waiting ticket's acceptance window at `now` (its party's mean rating ± its window), as
+   * ratings. `slot`: the one the ticket was added with, if any (the engine passes it); a caller
+   * without it, asking for a ticket added with one, costs a walk over the waiting tickets.
+   */
+  acceptanceWindow(ticketId: string, now: number, slot?: TicketSlot): AcceptanceWindow | undefined {
+    const entry = this.entryOf(ticketId, slot);
     return entry && this.ratingWindow(entry.rating, this.width(entry.ticket, entry.rating, now));
   }
 
-  remove(ticketId: string): void {
+  remove(ticketId: string, slot?: TicketSlot): void {
+    const entry = slot ? (slot.policyData as Entry | undefined) : this.byId.get(ticketId);
+    if (entry?.alive) this.removeEntry(entry);
+  }
+
+  /** The live entry of a waiting ticket, from its slot, by id, or (added with a slot, asked without) by a walk. */
+  private entryOf(ticketId: string, slot: TicketSlot | undefined): Entry | undefined {
+    if (slot) {
+      const entry = slot.policyData as Entry | undefined;
+      return entry?.alive && entry.ticket.id === ticketId ? entry : undefined;
+    }
     const entry = this.byId.get(ticketId);
-    if (!entry) return;
-    for (const anchor of this.drop(entry)) this.scan(anchor, this.lastNow);
+    if (entry || this.byId.size === this.count) return entry;
+    for (let e = this.order.head; e; e = e.next) if (e.ticket.id === ticketId) return e;
+    return undefined;
+  }
+
+  private removeEntry(entry: Entry): void {
+    const affected = this.drop(entry);
+    for (let i = 0; i < affected.length; i++) this.scan(affected[i], this.lastNow);
   }
 
   poll(now: number): Ticket[][] {
@@ -210,7 +241,7 @@ export abstract class SweepMatcher implements Policy {
 
   nextWakeup(): number | undefined {
     const next = this.wakes.peek()?.at;
-    const own = this.byId.size > 0 ? this.ownWakeup() : undefined;
+    const own = this.count > 0 ? this.ownWakeup() : undefined;
     return own === undefined ? next : next === undefined ? own : Math.min(next, own);
   }
 
@@ -268,12 +299,15 @@ export abstract class SweepMatcher implements Policy {
     a.wakeAt = Infinity;
     let nextUp = a.next;
     let nextDown = a.prev;
-    const acceptable: Entry[] = [];
+    // Scratch reused by every scan (a scan never starts another).
+    const acceptable = this.acceptableScratch;
+    acceptable.length = 0;
     /** The closest game without a recent rematch, and the closest with one (used only without the former). */
     let best: Candidate | undefined;
     let fallback: Candidate | undefined;
     /** Per side, the nearest ticket beyond a's window. */
-    const outside: Entry[] = [];
+    const outside = this.outsideScratch;
+    outside.length = 0;
     this.steps = this.budget;
     while (nextUp || nextDown) {
       const takeUp = nextUp && (!nextDown || nextUp.rating - a.rating <= a.rating - nextDown.rating);
@@ -306,7 +340,8 @@ export abstract class SweepMatcher implements Policy {
       if (found.fresh) best = found.fresh;
       if (found.repeat) fallback = found.repeat;
     }
-    for (const x of outside) {
+    for (let i = 0; i < outside.length; i++) {
+      const x = outside[i];
       if (best && Math.abs(x.rating - a.rating) >= best.spread) continue;
       // When x enters the rating window a rescans (x is then in it, and a wake-up for the criteria
       // is set if they still part them), so a ticket beyond x is looked at in its turn.
@@ -318,9 +353,7 @@ export abstract class SweepMatcher implements Policy {
     this.candidates.push(chosen);
     for (const m of chosen.members) {
       if (m === a) continue;
-      let set = this.dependents.get(m);
-      if (!set) this.dependents.set(m, (set = new Set()));
-      set.add(a);
+      (m.dependents ??= new Set()).add(a);
     }
   }
 
@@ -425,19 +458,21 @@ export abstract class SweepMatcher implements Policy {
   }
 
   /** Forget a ticket; returns the anchors whose candidate included it (they must rescan). */
-  private drop(entry: Entry): Entry[] {
+  private drop(entry: Entry): readonly Entry[] {
     entry.alive = false;
     entry.version++;
     this.order.remove(entry);
-    this.byId.delete(entry.ticket.id);
-    const dependents = this.dependents.get(entry);
-    this.dependents.delete(entry);
-    if (entry.candidate) for (const m of entry.candidate.members) this.dependents.get(m)?.delete(entry);
+    this.count--;
+    const id = entry.ticket.id;
+    if (this.byId.size > 0 && this.byId.get(id) === entry) this.byId.delete(id);
+    const dependents = entry.dependents;
+    entry.dependents = undefined;
+    if (entry.candidate) for (const m of entry.candidate.members) m.dependents?.delete(entry);
     entry.candidate = undefined;
+    if (!dependents) return NO_ENTRIES;
     const affected: Entry[] = [];
-    if (dependents)
-      for (const anchor of dependents)
-        if (anchor.alive && anchor.candidate?.members.includes(entry)) affected.push(anchor);
+    for (const anchor of dependents)
+      if (anchor.alive && anchor.candidate?.members.includes(entry)) affected.push(anchor);
     return affected;
   }
 
@@ -447,7 +482,7 @@ export abstract class SweepMatcher implements Policy {
 
   /** Drop stale heap entries once they outnumber the live ones. */
   private compact(): void {
-    this.candidates.compact(this.byId.size, 64);
-    this.wakes.compact(this.byId.size, 64);
+    this.candidates.compact(this.count, 64);
+    this.wakes.compact(this.count, 64);
   }
 }
