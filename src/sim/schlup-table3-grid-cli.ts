@@ -1,16 +1,19 @@
 /**
- * `npm run sim -- --schlup-grid [--policy NAME] [--tickets N] [--seeds S] [--out FILE] [--json]`:
+ * `npm run sim -- --schlup-grid [--policy NAME] [--set KEY=VALUE]... [--tickets N] [--seeds S] [--out FILE] [--json]`:
  * a policy against the offline optimum on Schlup's cost at every a and tau_max of issue 21,
  * beside Schlup's four (see schlup-table3-grid.ts).
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { MatchmakerError } from "../core/errors.js";
+import { ratingSumDifference } from "../core/imbalance.js";
 import { defaultPolicies } from "../policies/default-registry.js";
-import { parseFlags, UsageError, wholeInRange } from "./options.js";
+import { keyValue, parseFlags, parseValue, UsageError, wholeInRange, withParam } from "./options.js";
 import { schlupGrid, schlupGridMarkdown, type SchlupGridOptions } from "./schlup-table3-grid.js";
 
-export const GRID_USAGE = `usage: npm run sim -- --schlup-grid [--policy NAME] [--tickets N] [--seeds S] [--out FILE] [--json]
+export const GRID_USAGE = `usage: npm run sim -- --schlup-grid [--policy NAME] [--set KEY=VALUE]... [--tickets N] [--seeds S] [--out FILE] [--json]
 
   --policy NAME  the policy run at its defaults beside Schlup's four (default density-window)
+  --set KEY=VALUE  one of its parameters instead of the default, repeatable (e.g. --set c=1.1)
   --tickets N    arrivals per run (default 2000)
   --seeds S      arrival sequences per cell (default 8)
   --out FILE     also write the markdown table into FILE, between the lines
@@ -21,7 +24,7 @@ export const GRID_START = "<!-- schlup-grid:start -->";
 export const GRID_END = "<!-- schlup-grid:end -->";
 
 export interface GridRequest {
-  readonly options: Pick<SchlupGridOptions, "policy" | "tickets" | "seeds">;
+  readonly options: Pick<SchlupGridOptions, "policy" | "params" | "tickets" | "seeds">;
   readonly out?: string;
   readonly json: boolean;
 }
@@ -30,6 +33,7 @@ export function parseGridArgs(argv: readonly string[]): GridRequest {
   const values = parseFlags("--schlup-grid", argv, {
     "schlup-grid": { type: "boolean" },
     policy: { type: "string" },
+    set: { type: "string", multiple: true },
     tickets: { type: "string" },
     seeds: { type: "string" },
     out: { type: "string" },
@@ -38,9 +42,28 @@ export function parseGridArgs(argv: readonly string[]): GridRequest {
   const policy = values.policy ?? "density-window";
   if (!defaultPolicies.names().includes(policy))
     throw new UsageError(`--policy: unknown policy ${policy} (one of ${defaultPolicies.names().join(", ")})`);
+  let params: Record<string, unknown> | undefined;
+  for (const pair of values.set ?? []) {
+    const [key, value] = keyValue("--set", pair);
+    params = withParam(params ?? {}, key, parseValue(value));
+  }
+  // Refuse a parameter the policy does not accept before two minutes of runs, not after.
+  if (params) {
+    try {
+      defaultPolicies.create(
+        policy,
+        { teamSize: 1, imbalance: ratingSumDifference, maxWaitMs: 5000, ratingRange: { min: 0, max: 1 } },
+        params,
+      );
+    } catch (error) {
+      if (!(error instanceof MatchmakerError)) throw error;
+      throw new UsageError(`--set: ${error.message}`);
+    }
+  }
   return {
     options: {
       policy,
+      ...(params ? { params } : {}),
       tickets: wholeInRange("--tickets", values.tickets ?? "2000", 100, 1_000_000),
       seeds: wholeInRange("--seeds", values.seeds ?? "8", 2, 1000),
     },

@@ -5,6 +5,7 @@
  * beside Schlup's four at their best swept parameter in each cell. Issue 21 asks for a policy
  * within 1.30x of the optimum at every a in {1, 3, 4, 10} and tau_max in {2, 5, 10}.
  */
+import type { PolicyParams } from "../core/policy.js";
 import { SCHLUP_POLICIES, schlupTable3, type SchlupCell, type SchlupGrid, type SeedMean } from "./schlup-table3.js";
 
 export const GRID_RATES: readonly number[] = [1, 3, 4, 10];
@@ -13,8 +14,10 @@ export const GRID_TAU_MAX: readonly number[] = [2, 5, 10];
 export const GRID_GOAL = 1.3;
 
 export interface SchlupGridOptions {
-  /** The policy run at its defaults beside Schlup's four (default `density-window`). */
+  /** The policy run beside Schlup's four (default `density-window`), at its defaults unless `params`. */
   readonly policy?: string;
+  /** Parameters of `policy` (e.g. to see how far its defaults are from a setting's best). */
+  readonly params?: PolicyParams;
   readonly tickets: number;
   /** Arrival sequences per cell (seeds 1..seeds), shared by every policy. */
   readonly seeds: number;
@@ -41,6 +44,8 @@ export interface SchlupGridCell {
 
 export interface SchlupGridResult {
   readonly policy: string;
+  /** The policy's parameters when not its defaults. */
+  readonly params?: PolicyParams;
   readonly tickets: number;
   readonly seeds: number;
   readonly cells: readonly SchlupGridCell[];
@@ -62,7 +67,7 @@ export function schlupGrid(options: SchlupGridOptions): SchlupGridResult {
       tauMax,
       settings: rates.map((rate) => ({ label: label(rate), rate, rising: false })),
       ...(options.grids ? { grids: options.grids } : {}),
-      others: { [policy]: { values: [undefined] } },
+      others: { [policy]: { values: [undefined], ...(options.params ? { params: options.params } : {}) } },
       onProgress: (done, total) => {
         perTau = total;
         options.onProgress?.(offset + done, total * tauMaxes.length);
@@ -80,7 +85,13 @@ export function schlupGrid(options: SchlupGridOptions): SchlupGridResult {
       });
     }
   }
-  return { policy, tickets: options.tickets, seeds: options.seeds, cells };
+  return {
+    policy,
+    ...(options.params ? { params: options.params } : {}),
+    tickets: options.tickets,
+    seeds: options.seeds,
+    cells,
+  };
 }
 
 /** The best of Schlup's four in a cell (lowest mean ratio). */
@@ -103,7 +114,7 @@ export function schlupGridMarkdown(result: SchlupGridResult): string {
   const mine = (c: SchlupGridCell) => c.policies[result.policy].ratio;
   const met = result.cells.filter((c) => mine(c).mean <= GRID_GOAL).length;
   const lines = [
-    `\`${result.policy}\` at its defaults, cost / OPT on the same arrivals (mean over ${result.seeds} seeds ± one standard error; ${result.tickets} arrivals per run):`,
+    `\`${result.policy}\` ${describeParams(result.params)}, cost / OPT on the same arrivals (mean over ${result.seeds} seeds ± one standard error; ${result.tickets} arrivals per run):`,
     "",
     `| a \\ tau_max | ${taus.map((t) => `${t}`).join(" | ")} |`,
     `|---|${taus.map(() => "---").join("|")}|`,
@@ -138,6 +149,13 @@ export function schlupGridMarkdown(result: SchlupGridResult): string {
       );
     }
   return lines.join("\n");
+}
+
+/** "at its defaults", or the parameters given (`with c = 1.1, combine = min`). */
+function describeParams(params: PolicyParams | undefined): string {
+  const entries = Object.entries(params ?? {});
+  if (entries.length === 0) return "at its defaults";
+  return `with ${entries.map(([k, v]) => `${k} = ${typeof v === "object" ? JSON.stringify(v) : String(v)}`).join(", ")}`;
 }
 
 function seedMean(values: readonly number[]): SeedMean {

@@ -42,6 +42,8 @@ export type SchlupPolicy = "greedy" | "periodic" | "multi-queue" | "difference-w
 export interface SchlupGrid {
   readonly key?: string;
   readonly values: readonly unknown[];
+  /** Parameters fixed beside the swept one (default none: the policy's defaults). */
+  readonly params?: PolicyParams;
 }
 
 /**
@@ -157,9 +159,9 @@ export function schlupTable3(options: SchlupTable3Options): SchlupTable3 {
     for (let seed = firstSeed; seed < firstSeed + options.seeds; seed++) {
       let optimum: number | undefined;
       for (const policy of policies) {
-        const { key, values } = grid(policy);
+        const { key, values, params: fixed = {} } = grid(policy);
         values.forEach((value, i) => {
-          const params: PolicyParams = key === undefined ? {} : { [key]: value };
+          const params: PolicyParams = key === undefined ? fixed : { ...fixed, [key]: value };
           const trace = simulate({
             policy,
             params,

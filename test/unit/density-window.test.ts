@@ -1,6 +1,7 @@
 /**
  * `density-window` (src/policies/density-window.ts): its parameters, games only within every
- * member's window, nobody past the maximum wait, and the same games for the same arrivals.
+ * member's window, nobody past the maximum wait, the same games for the same arrivals, and the
+ * measured rate (the first after 4 arrivals; with a maximum wait, bounded by a silence).
  */
 import { describe, expect, it } from "vitest";
 import { Matchmaker, type Match, type PolicyParams, type Ticket } from "../../src/core/index.js";
@@ -209,5 +210,64 @@ describe("density-window follows the arrival rate", () => {
     // Measured over the last 64 arrivals and refolded when it moves by 10%: the burst is forgotten.
     expect(policy.status().arrivalRate).toBeGreaterThan(0.9);
     expect(policy.status().arrivalRate).toBeLessThan(1.15);
+  });
+});
+
+describe("density-window when traffic stops", () => {
+  /** 200 arrivals at 10 per second spread over the range; some are still waiting at the end. */
+  const feed = (mm: Matchmaker) => {
+    let now = 0;
+    for (let i = 0; i < 200; i++) {
+      now += 100;
+      mm.enqueue(solo(`p${i}`, (i * 1237) % 3000, { at: now }), now);
+      mm.tick(now);
+    }
+    return now;
+  };
+
+  it("with a maximum wait, a silence lowers the rate (at most 4 / silence) and widens the windows", () => {
+    const mm = engine({}, 60_000);
+    const policy = mm.policy as DensityWindowPolicy;
+    const last = feed(mm);
+    expect(policy.status().arrivalRate).toBeCloseTo(10, 0);
+    const waiting = [...mm.waiting()];
+    expect(waiting.length).toBeGreaterThan(0);
+    const ticket = waiting[waiting.length - 1];
+    // Woken while tickets wait, even with no game due, until the silence has spoken.
+    let now = last;
+    const widths: number[] = [policy.windowOf(ticket, now).width];
+    while (now < last + 5000) {
+      const wake = mm.nextWakeup(now);
+      expect(wake).toBeDefined();
+      expect(wake!).toBeGreaterThan(now);
+      now = Math.min(wake!, last + 5000);
+      mm.tick(now);
+      if (![...mm.waiting()].some((t) => t.id === ticket.id)) break;
+      widths.push(policy.windowOf(ticket, now).width);
+    }
+    // 5 s without an arrival: the rate is at most 4 / 5 per second (a step of 10% above it at most).
+    expect(policy.status().arrivalRate).toBeLessThanOrEqual(0.8 * 1.1);
+    for (let i = 1; i < widths.length; i++) expect(widths[i]).toBeGreaterThanOrEqual(widths[i - 1]);
+    // At 10 per second the window is about sqrt(10) times narrower than at 1 per second.
+    expect(widths[widths.length - 1]).toBeGreaterThan(2 * widths[0]);
+  });
+
+  it("without a maximum wait the silence changes nothing: the measured rate stands", () => {
+    const mm = engine({});
+    const policy = mm.policy as DensityWindowPolicy;
+    const last = feed(mm);
+    mm.tick(last + 5000);
+    expect(policy.status().arrivalRate).toBeCloseTo(10, 0);
+  });
+
+  it("the first rate is measured after 4 arrivals, not assumed to be one per second", () => {
+    const mm = engine({});
+    const policy = mm.policy as DensityWindowPolicy;
+    for (let i = 0; i < 4; i++) {
+      mm.enqueue(solo(`p${i}`, 1000 * i, { at: 100 * i }), 100 * i);
+      mm.tick(100 * i);
+      if (i < 3) expect(policy.status().arrivalRate).toBeUndefined();
+    }
+    expect(policy.status().arrivalRate).toBeCloseTo(10, 5);
   });
 });
