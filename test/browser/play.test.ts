@@ -118,8 +118,12 @@ describe.skipIf(!haveChromium)("the player page in Chromium", () => {
     const gone = (await queueRoom()).clients.getById(first!)!;
     gone.send("handover", { reason: "shutdown", retryInMs: 0 });
     gone.leave(4001);
+    // A new session shown (not the note's empty state while the page reconnects).
     await page.waitForFunction(
-      (old) => /your session (\S+)\./.exec(document.getElementById("queue-note")?.textContent ?? "")?.[1] !== old,
+      (old) => {
+        const shown = /your session (\S+)\./.exec(document.getElementById("queue-note")?.textContent ?? "")?.[1];
+        return shown !== undefined && shown !== old;
+      },
       { timeout: 15_000 },
       first,
     );
