@@ -256,6 +256,11 @@ export class BestGamePolicy implements Policy {
   private readonly splitter: RatingSumSplitter | undefined;
   /** The splitter, when every search of a window of plain solos scores just its first 2k (see {@link searchBlock}). */
   private readonly blockOnly: RatingSumSplitter | undefined;
+  /**
+   * 2v2 with the splitter, where the general search's step cap cannot bind (it visits at most
+   * 2^(window+1) nodes, within the cap 16·budget + 64·window): {@link searchQuads} applies.
+   */
+  private readonly quads: boolean;
   private readonly state: SearchState = {
     anchor: undefined,
     win: [],
@@ -292,6 +297,11 @@ export class BestGamePolicy implements Policy {
     // first set when a second would overrun the budget.
     const blockCost = binomial(2 * this.teamSize - 1, this.teamSize - 1) + 1;
     this.blockOnly = this.splitter && !this.lowerBound && 2 * blockCost > this.budget ? this.splitter : undefined;
+    this.quads =
+      this.splitter !== undefined &&
+      this.teamSize === 2 &&
+      !this.lowerBound &&
+      2 ** (this.window + 1) <= 16 * this.budget + 64 * this.window;
     this.countingImbalance = (a, b) => {
       this.evaluations++;
       return this.imbalance(a, b);
@@ -508,6 +518,10 @@ export class BestGamePolicy implements Policy {
       if (found !== undefined) return found;
     }
     if (this.teamSize === 1 && this.splitter) return this.searchPairs(anchor);
+    if (this.quads) {
+      const found = this.searchQuads(anchor);
+      if (found !== undefined) return found;
+    }
     const k = this.teamSize;
     const seats = 2 * k;
     const s = this.state;
@@ -625,6 +639,95 @@ export class BestGamePolicy implements Policy {
     this.setReach(anchor, reach);
     anchor.cut = cut;
     return s.found;
+  }
+
+  /**
+   * {@link search} for 2v2 with the rating-sum imbalance over a window of plain solos (no side):
+   * the candidate sets are the anchor, two tickets a < b between it and offset j, and the ticket
+   * at j, in the general search's order (j, then (a, b) lexicographic), each scored as the
+   * splitter scores it (the anchor on A with one of the other three: three splits, four
+   * evaluations), with the same budget stop; so the same result and reach. Returns undefined
+   * (and the general search runs) when it meets a party or a side preference before it stops.
+   * Only used where the general search's step cap cannot bind (see {@link quads}).
+   */
+  private searchQuads(anchor: Entry): boolean | undefined {
+    if (anchor.seats !== 1 || anchor.side !== undefined) return undefined;
+    const s = this.state;
+    const win = s.win;
+    const x0 = anchor.sum;
+    const budget = this.budget;
+    const beta = this.beta > 0;
+    s.found = false;
+    s.stop = false;
+    let evaluations = 0;
+    let reach = this.window;
+    let plain = true;
+    let last: Entry | undefined = anchor;
+    win[0] = anchor;
+    outer: for (let j = 1; j <= this.window; j++) {
+      last = last.next;
+      if (!last) {
+        reach = j;
+        break;
+      }
+      if (last.seats !== 1 || last.side !== undefined) {
+        plain = false;
+        break;
+      }
+      win[j] = last;
+      const xl = last.sum;
+      for (let a = 1; a < j - 1; a++) {
+        const xa = win[a].sum;
+        const x0a = x0 + xa;
+        for (let b = a + 1; b < j; b++) {
+          const xb = win[b].sum;
+          // As the splitter adds them: the total in the order of adding, each split as 2·(A's sum) − total.
+          const total = x0a + xb + xl;
+          let f = Math.abs(2 * x0a - total);
+          let value = Math.abs(2 * (x0 + xb) - total);
+          if (value < f) f = value;
+          value = Math.abs(2 * (x0 + xl) - total);
+          if (value < f) f = value;
+          evaluations += 4;
+          if (beta || !s.found || f < s.priority) this.keepQuad(anchor, win[a], win[b], last, f);
+          if (evaluations + 4 > budget) {
+            s.stop = true;
+            reach = j;
+            break outer;
+          }
+        }
+      }
+    }
+    for (let i = 0; i <= this.window && win[i] !== undefined; i++) win[i] = undefined!;
+    if (!plain) return undefined;
+    this.setReach(anchor, reach);
+    anchor.cut = false;
+    return s.found;
+  }
+
+  /** {@link keep} for the set of {@link searchQuads} (no chosen list to copy). */
+  private keepQuad(anchor: Entry, a: Entry, b: Entry, last: Entry, f: number): void {
+    const s = this.state;
+    let priority = f;
+    if (this.beta > 0) {
+      const oldest = Math.min(
+        anchor.ticket.enqueuedAt,
+        a.ticket.enqueuedAt,
+        b.ticket.enqueuedAt,
+        last.ticket.enqueuedAt,
+      );
+      priority = f + (this.beta * (oldest - this.epoch!)) / 1000;
+    }
+    if (s.found && !(priority < s.priority)) return;
+    s.found = true;
+    s.priority = priority;
+    s.imbalance = f;
+    const members = s.members;
+    members[0] = anchor;
+    members[1] = a;
+    members[2] = b;
+    members[3] = last;
+    s.memberCount = 4;
   }
 
   /** Choose among win[i..j-1] the tickets that fill the game beside the anchor and win[j]. */
