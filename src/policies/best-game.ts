@@ -204,9 +204,15 @@ interface Entry extends RatingLink<Entry>, HeapItem {
   /**
    * The anchor's best game while it has one (then it is in the heap, keyed by the game's
    * priority): its tickets in rating order, the anchor first. The array is the entry's own,
-   * reused by later searches.
+   * reused by later searches. Not kept when `block` (see {@link BestGamePolicy.gameOf}).
    */
   members: Entry[] | undefined;
+  /**
+   * Its best game is the 2k consecutive tickets from it ({@link BestGamePolicy.searchBlock}):
+   * they are not copied into `members`, as any change among them marks the anchor dirty and the
+   * game is read only after the dirty anchors are searched again.
+   */
+  block: boolean;
   imbalance: number;
 }
 
@@ -350,12 +356,13 @@ export class BestGamePolicy implements Policy {
     entry.alive = false;
     this.heap.delete(entry);
     entry.members = undefined;
+    entry.block = false;
   }
 
   poll(now: number): Ticket[][] {
     const games: Ticket[][] = [];
     for (let top = this.top(); top && this.qualifiesAt(top) <= now; top = this.top()) {
-      const members = top.members!.slice();
+      const members = this.gameOf(top).slice();
       for (const e of members) this.removeEntry(e);
       games.push(members.map(ticketOf));
     }
@@ -375,10 +382,10 @@ export class BestGamePolicy implements Policy {
     const top = this.top();
     return (
       top && {
-        tickets: top.members!.map(ticketOf),
+        tickets: this.gameOf(top).map(ticketOf),
         imbalance: top.imbalance,
         priority: this.heap.keyOf(top),
-        oldestEnqueuedAt: oldestOf(top.members!),
+        oldestEnqueuedAt: oldestOf(this.gameOf(top)),
       }
     );
   }
@@ -397,7 +404,19 @@ export class BestGamePolicy implements Policy {
   private qualifiesAt(c: Entry): number {
     if (c.imbalance <= this.threshold) return -Infinity;
     if (this.thresholdGrowthPerSecond <= 0) return Infinity;
-    return oldestOf(c.members!) + (1000 * (c.imbalance - this.threshold)) / this.thresholdGrowthPerSecond;
+    return oldestOf(this.gameOf(c)) + (1000 * (c.imbalance - this.threshold)) / this.thresholdGrowthPerSecond;
+  }
+
+  /**
+   * The tickets of an anchor's best game (it has one, and no anchor is dirty): its `members`, or
+   * for a `block` game the 2k tickets from it in rating order.
+   */
+  private gameOf(anchor: Entry): Entry[] {
+    if (!anchor.block) return anchor.members!;
+    const game = new Array<Entry>(2 * this.teamSize);
+    let e: Entry = anchor;
+    for (let i = 0; i < game.length; i++, e = e.next!) game[i] = e;
+    return game;
   }
 
   /** The anchor of the best game, after searching every anchor whose window changed. */
@@ -479,6 +498,7 @@ export class BestGamePolicy implements Policy {
       cut: false,
       dirty: false,
       members: undefined,
+      block: false,
       imbalance: 0,
     };
     this.order.insert(entry);
@@ -493,9 +513,12 @@ export class BestGamePolicy implements Policy {
     if (!this.search(anchor)) {
       this.heap.delete(anchor);
       anchor.members = undefined;
+      anchor.block = false;
       return;
     }
-    if (!s.inPlace) {
+    anchor.block = s.inPlace;
+    if (s.inPlace) anchor.members = undefined;
+    else {
       const found = s.members;
       const n = s.memberCount;
       let members = anchor.members;
@@ -582,23 +605,22 @@ export class BestGamePolicy implements Policy {
   private searchBlock(anchor: Entry, splitter: RatingSumSplitter): boolean | undefined {
     const n = 2 * this.teamSize;
     const s = this.state;
+    const beta = this.beta > 0;
+    let oldest = Infinity;
     let e: Entry | undefined = anchor;
     splitter.reset();
     for (let i = 0; i < n; i++, e = e.next) {
       if (!e || e.seats !== 1 || e.side !== undefined) return undefined;
       splitter.add(e.sum, 1, undefined);
+      if (beta && e.ticket.enqueuedAt < oldest) oldest = e.ticket.enqueuedAt;
     }
     splitter.solve(this.teamSize);
-    // The game's tickets go straight into the anchor's own array (recompute then copies nothing).
-    let members = anchor.members;
-    if (!members || members.length !== n) anchor.members = members = new Array<Entry>(n);
-    e = anchor;
-    for (let i = 0; i < n; i++, e = e!.next) members[i] = e!;
+    // The game is the block itself: recompute marks the anchor `block` and copies nothing.
     s.inPlace = true;
     const f = splitter.best;
     s.found = true;
     s.imbalance = f;
-    s.priority = this.beta > 0 ? f + (this.beta * (oldestOf(members) - this.epoch!)) / 1000 : f;
+    s.priority = beta ? f + (this.beta * (oldest - this.epoch!)) / 1000 : f;
     s.memberCount = n;
     this.setReach(anchor, n - 1);
     anchor.cut = false;
@@ -866,7 +888,7 @@ interface SearchState {
   found: boolean;
   readonly members: Entry[];
   memberCount: number;
-  /** The search wrote the game straight into the anchor's `members` (not into `members` here). */
+  /** The game is the 2k-block from the anchor (recompute marks it `block`; nothing in `members` here). */
   inPlace: boolean;
   imbalance: number;
   priority: number;

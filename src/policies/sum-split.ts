@@ -26,6 +26,8 @@ export class RatingSumSplitter {
   private forced = false;
   /** Every choice-free ticket so far is a solo. */
   private solos = true;
+  /** The choice-free tickets' sums so far are in ascending order (as a rating-ordered search adds solos). */
+  private sorted = true;
   /** Splits scored by the last {@link solve} (0: no split exists). */
   splits = 0;
   /** The least imbalance found by the last {@link solve} (Infinity when none). */
@@ -38,6 +40,7 @@ export class RatingSumSplitter {
     this.total = 0;
     this.forced = false;
     this.solos = true;
+    this.sorted = true;
   }
 
   /** Add a ticket: its players' rating sum, its size and its side preference. */
@@ -50,6 +53,7 @@ export class RatingSumSplitter {
     } else if (side === "B") this.forced = true;
     else {
       if (this.free === SUM_SPLIT_LIMIT) return false;
+      if (this.free > 0 && sum < this.sums[this.free - 1]) this.sorted = false;
       this.sums[this.free] = sum;
       this.sizes[this.free] = size;
       this.free++;
@@ -91,7 +95,9 @@ export class RatingSumSplitter {
       if (take <= 4) {
         // The small subsets (every game up to 5v5) by nested loops, in the same arithmetic.
         if (take > m) return 0;
-        this.best = smallSubsets(pairs, m, take, base, total);
+        this.best = this.sorted
+          ? sortedSmallSubsets(pairs, m, take, base, total)
+          : smallSubsets(pairs, m, take, base, total);
         this.splits = BINOMIAL[m][take];
         return this.splits;
       }
@@ -167,6 +173,54 @@ function smallSubsets(pairs: Float64Array, m: number, take: number, base: number
             if (value < best) best = value;
           }
         }
+      }
+    }
+  }
+  return best;
+}
+
+/**
+ * {@link smallSubsets} when the sums are in ascending order: the same least value, found by two
+ * pointers over the last two members of the subset instead of every pair of them. Each subset's
+ * signed value 2·((base + p(a, b)) + p(c, d)) − total is computed as there, and is non-decreasing
+ * in each member's index (rounded additions are monotone), so with c < d: when the value at
+ * (c, d) is not negative every (c', d) with c ≤ c' < d scores no better, and when it is negative
+ * every (c, d') with c < d' ≤ d scores no better; moving past them loses no least value.
+ */
+function sortedSmallSubsets(pairs: Float64Array, m: number, take: number, base: number, total: number): number {
+  if (take === 1) return smallSubsets(pairs, m, take, base, total);
+  let best = Infinity;
+  if (take === 2) {
+    // The pair (a, b) itself.
+    for (let a = 0, b = m - 1; a < b;) {
+      const signed = 2 * (base + pairs[a * PAIR + b]) - total;
+      const value = Math.abs(signed);
+      if (value < best) best = value;
+      if (signed >= 0) b--;
+      else a++;
+    }
+    return best;
+  }
+  for (let a = 0; a < m; a++) {
+    if (take === 3) {
+      // (a, b) from the pair table, c by itself: two pointers over b < c.
+      for (let b = a + 1, c = m - 1; b < c;) {
+        const signed = 2 * (base + pairs[a * PAIR + b] + pairs[c * PAIR + SUM_SPLIT_LIMIT]) - total;
+        const value = Math.abs(signed);
+        if (value < best) best = value;
+        if (signed >= 0) c--;
+        else b++;
+      }
+      continue;
+    }
+    for (let b = a + 1; b < m; b++) {
+      const ab = base + pairs[a * PAIR + b];
+      for (let c = b + 1, d = m - 1; c < d;) {
+        const signed = 2 * (ab + pairs[c * PAIR + d]) - total;
+        const value = Math.abs(signed);
+        if (value < best) best = value;
+        if (signed >= 0) d--;
+        else c++;
       }
     }
   }
