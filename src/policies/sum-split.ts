@@ -84,20 +84,23 @@ export class RatingSumSplitter {
       // added to `base` in order: (base + p(a0, a1)) + p(a2, a3) + ...
       const m = n - first;
       const sums = this.sums;
+      const total = this.total;
+      if (this.sorted && take >= 2 && take <= 4) {
+        if (take > m) return 0;
+        this.best = sortedSmallSubsets(sums, first, m, take, base, total);
+        return (this.splits = BINOMIAL[m][take]);
+      }
       const pairs = this.pairs;
       for (let i = 0; i < m; i++) {
         const si = sums[first + i];
         pairs[i * PAIR + SUM_SPLIT_LIMIT] = si;
         for (let j = i + 1; j < m; j++) pairs[i * PAIR + j] = si + sums[first + j];
       }
-      const total = this.total;
       let best = Infinity;
       if (take <= 4) {
         // The small subsets (every game up to 5v5) by nested loops, in the same arithmetic.
         if (take > m) return 0;
-        this.best = this.sorted
-          ? sortedSmallSubsets(pairs, m, take, base, total)
-          : smallSubsets(pairs, m, take, base, total);
+        this.best = smallSubsets(pairs, m, take, base, total);
         this.splits = BINOMIAL[m][take];
         return this.splits;
       }
@@ -180,20 +183,28 @@ function smallSubsets(pairs: Float64Array, m: number, take: number, base: number
 }
 
 /**
- * {@link smallSubsets} when the sums are in ascending order: the same least value, found by two
- * pointers over the last two members of the subset instead of every pair of them. Each subset's
+ * {@link smallSubsets} when the sums (sums[first..first+m−1]) are in ascending order: the same
+ * least value, found by two pointers over the last two members of the subset instead of every
+ * pair of them, with the pair sums p(a, b) = s(a) + s(b) added as the table holds them. Each subset's
  * signed value 2·((base + p(a, b)) + p(c, d)) − total is computed as there, and is non-decreasing
  * in each member's index (rounded additions are monotone), so with c < d: when the value at
  * (c, d) is not negative every (c', d) with c ≤ c' < d scores no better, and when it is negative
  * every (c, d') with c < d' ≤ d scores no better; moving past them loses no least value.
  */
-function sortedSmallSubsets(pairs: Float64Array, m: number, take: number, base: number, total: number): number {
-  if (take === 1) return smallSubsets(pairs, m, take, base, total);
+function sortedSmallSubsets(
+  sums: Float64Array,
+  first: number,
+  m: number,
+  take: number,
+  base: number,
+  total: number,
+): number {
   let best = Infinity;
+  const end = first + m - 1;
   if (take === 2) {
     // The pair (a, b) itself.
-    for (let a = 0, b = m - 1; a < b;) {
-      const signed = 2 * (base + pairs[a * PAIR + b]) - total;
+    for (let a = first, b = end; a < b;) {
+      const signed = 2 * (base + (sums[a] + sums[b])) - total;
       const value = Math.abs(signed);
       if (value < best) best = value;
       if (signed >= 0) b--;
@@ -201,11 +212,12 @@ function sortedSmallSubsets(pairs: Float64Array, m: number, take: number, base: 
     }
     return best;
   }
-  for (let a = 0; a < m; a++) {
+  for (let a = first; a <= end; a++) {
+    const sa = sums[a];
     if (take === 3) {
-      // (a, b) from the pair table, c by itself: two pointers over b < c.
-      for (let b = a + 1, c = m - 1; b < c;) {
-        const signed = 2 * (base + pairs[a * PAIR + b] + pairs[c * PAIR + SUM_SPLIT_LIMIT]) - total;
+      // (a, b) as a pair sum, c by itself: two pointers over b < c.
+      for (let b = a + 1, c = end; b < c;) {
+        const signed = 2 * (base + (sa + sums[b]) + sums[c]) - total;
         const value = Math.abs(signed);
         if (value < best) best = value;
         if (signed >= 0) c--;
@@ -213,10 +225,10 @@ function sortedSmallSubsets(pairs: Float64Array, m: number, take: number, base: 
       }
       continue;
     }
-    for (let b = a + 1; b < m; b++) {
-      const ab = base + pairs[a * PAIR + b];
-      for (let c = b + 1, d = m - 1; c < d;) {
-        const signed = 2 * (ab + pairs[c * PAIR + d]) - total;
+    for (let b = a + 1; b <= end; b++) {
+      const ab = base + (sa + sums[b]);
+      for (let c = b + 1, d = end; c < d;) {
+        const signed = 2 * (ab + (sums[c] + sums[d])) - total;
         const value = Math.abs(signed);
         if (value < best) best = value;
         if (signed >= 0) d--;
