@@ -204,9 +204,15 @@ interface Entry extends RatingLink<Entry>, HeapItem {
   /**
    * The anchor's best game while it has one (then it is in the heap, keyed by the game's
    * priority): its tickets in rating order, the anchor first. The array is the entry's own,
-   * reused by later searches.
+   * reused by later searches. Not kept when `block` (see {@link BestGamePolicy.gameOf}).
    */
   members: Entry[] | undefined;
+  /**
+   * Its best game is the 2k consecutive tickets from it ({@link BestGamePolicy.searchBlock}):
+   * they are not copied into `members`, as any change among them marks the anchor dirty and the
+   * game is read only after the dirty anchors are searched again.
+   */
+  block: boolean;
   imbalance: number;
 }
 
@@ -256,6 +262,11 @@ export class BestGamePolicy implements Policy {
   private readonly splitter: RatingSumSplitter | undefined;
   /** The splitter, when every search of a window of plain solos scores just its first 2k (see {@link searchBlock}). */
   private readonly blockOnly: RatingSumSplitter | undefined;
+  /**
+   * 2v2 with the splitter, where the general search's step cap cannot bind (it visits at most
+   * 2^(window+1) nodes, within the cap 16·budget + 64·window): {@link searchQuads} applies.
+   */
+  private readonly quads: boolean;
   private readonly state: SearchState = {
     anchor: undefined,
     win: [],
@@ -292,6 +303,11 @@ export class BestGamePolicy implements Policy {
     // first set when a second would overrun the budget.
     const blockCost = binomial(2 * this.teamSize - 1, this.teamSize - 1) + 1;
     this.blockOnly = this.splitter && !this.lowerBound && 2 * blockCost > this.budget ? this.splitter : undefined;
+    this.quads =
+      this.splitter !== undefined &&
+      this.teamSize === 2 &&
+      !this.lowerBound &&
+      2 ** (this.window + 1) <= 16 * this.budget + 64 * this.window;
     this.countingImbalance = (a, b) => {
       this.evaluations++;
       return this.imbalance(a, b);
@@ -340,12 +356,13 @@ export class BestGamePolicy implements Policy {
     entry.alive = false;
     this.heap.delete(entry);
     entry.members = undefined;
+    entry.block = false;
   }
 
   poll(now: number): Ticket[][] {
     const games: Ticket[][] = [];
     for (let top = this.top(); top && this.qualifiesAt(top) <= now; top = this.top()) {
-      const members = top.members!.slice();
+      const members = this.gameOf(top).slice();
       for (const e of members) this.removeEntry(e);
       games.push(members.map(ticketOf));
     }
@@ -365,10 +382,10 @@ export class BestGamePolicy implements Policy {
     const top = this.top();
     return (
       top && {
-        tickets: top.members!.map(ticketOf),
+        tickets: this.gameOf(top).map(ticketOf),
         imbalance: top.imbalance,
         priority: this.heap.keyOf(top),
-        oldestEnqueuedAt: oldestOf(top.members!),
+        oldestEnqueuedAt: oldestOf(this.gameOf(top)),
       }
     );
   }
@@ -387,7 +404,19 @@ export class BestGamePolicy implements Policy {
   private qualifiesAt(c: Entry): number {
     if (c.imbalance <= this.threshold) return -Infinity;
     if (this.thresholdGrowthPerSecond <= 0) return Infinity;
-    return oldestOf(c.members!) + (1000 * (c.imbalance - this.threshold)) / this.thresholdGrowthPerSecond;
+    return oldestOf(this.gameOf(c)) + (1000 * (c.imbalance - this.threshold)) / this.thresholdGrowthPerSecond;
+  }
+
+  /**
+   * The tickets of an anchor's best game (it has one, and no anchor is dirty): its `members`, or
+   * for a `block` game the 2k tickets from it in rating order.
+   */
+  private gameOf(anchor: Entry): Entry[] {
+    if (!anchor.block) return anchor.members!;
+    const game = new Array<Entry>(2 * this.teamSize);
+    let e: Entry = anchor;
+    for (let i = 0; i < game.length; i++, e = e.next!) game[i] = e;
+    return game;
   }
 
   /** The anchor of the best game, after searching every anchor whose window changed. */
@@ -469,6 +498,7 @@ export class BestGamePolicy implements Policy {
       cut: false,
       dirty: false,
       members: undefined,
+      block: false,
       imbalance: 0,
     };
     this.order.insert(entry);
@@ -483,9 +513,12 @@ export class BestGamePolicy implements Policy {
     if (!this.search(anchor)) {
       this.heap.delete(anchor);
       anchor.members = undefined;
+      anchor.block = false;
       return;
     }
-    if (!s.inPlace) {
+    anchor.block = s.inPlace;
+    if (s.inPlace) anchor.members = undefined;
+    else {
       const found = s.members;
       const n = s.memberCount;
       let members = anchor.members;
@@ -508,6 +541,10 @@ export class BestGamePolicy implements Policy {
       if (found !== undefined) return found;
     }
     if (this.teamSize === 1 && this.splitter) return this.searchPairs(anchor);
+    if (this.quads) {
+      const found = this.searchQuads(anchor);
+      if (found !== undefined) return found;
+    }
     const k = this.teamSize;
     const seats = 2 * k;
     const s = this.state;
@@ -568,23 +605,22 @@ export class BestGamePolicy implements Policy {
   private searchBlock(anchor: Entry, splitter: RatingSumSplitter): boolean | undefined {
     const n = 2 * this.teamSize;
     const s = this.state;
+    const beta = this.beta > 0;
+    let oldest = Infinity;
     let e: Entry | undefined = anchor;
     splitter.reset();
     for (let i = 0; i < n; i++, e = e.next) {
       if (!e || e.seats !== 1 || e.side !== undefined) return undefined;
       splitter.add(e.sum, 1, undefined);
+      if (beta && e.ticket.enqueuedAt < oldest) oldest = e.ticket.enqueuedAt;
     }
     splitter.solve(this.teamSize);
-    // The game's tickets go straight into the anchor's own array (recompute then copies nothing).
-    let members = anchor.members;
-    if (!members || members.length !== n) anchor.members = members = new Array<Entry>(n);
-    e = anchor;
-    for (let i = 0; i < n; i++, e = e!.next) members[i] = e!;
+    // The game is the block itself: recompute marks the anchor `block` and copies nothing.
     s.inPlace = true;
     const f = splitter.best;
     s.found = true;
     s.imbalance = f;
-    s.priority = this.beta > 0 ? f + (this.beta * (oldestOf(members) - this.epoch!)) / 1000 : f;
+    s.priority = beta ? f + (this.beta * (oldest - this.epoch!)) / 1000 : f;
     s.memberCount = n;
     this.setReach(anchor, n - 1);
     anchor.cut = false;
@@ -625,6 +661,95 @@ export class BestGamePolicy implements Policy {
     this.setReach(anchor, reach);
     anchor.cut = cut;
     return s.found;
+  }
+
+  /**
+   * {@link search} for 2v2 with the rating-sum imbalance over a window of plain solos (no side):
+   * the candidate sets are the anchor, two tickets a < b between it and offset j, and the ticket
+   * at j, in the general search's order (j, then (a, b) lexicographic), each scored as the
+   * splitter scores it (the anchor on A with one of the other three: three splits, four
+   * evaluations), with the same budget stop; so the same result and reach. Returns undefined
+   * (and the general search runs) when it meets a party or a side preference before it stops.
+   * Only used where the general search's step cap cannot bind (see {@link quads}).
+   */
+  private searchQuads(anchor: Entry): boolean | undefined {
+    if (anchor.seats !== 1 || anchor.side !== undefined) return undefined;
+    const s = this.state;
+    const win = s.win;
+    const x0 = anchor.sum;
+    const budget = this.budget;
+    const beta = this.beta > 0;
+    s.found = false;
+    s.stop = false;
+    let evaluations = 0;
+    let reach = this.window;
+    let plain = true;
+    let last: Entry | undefined = anchor;
+    win[0] = anchor;
+    outer: for (let j = 1; j <= this.window; j++) {
+      last = last.next;
+      if (!last) {
+        reach = j;
+        break;
+      }
+      if (last.seats !== 1 || last.side !== undefined) {
+        plain = false;
+        break;
+      }
+      win[j] = last;
+      const xl = last.sum;
+      for (let a = 1; a < j - 1; a++) {
+        const xa = win[a].sum;
+        const x0a = x0 + xa;
+        for (let b = a + 1; b < j; b++) {
+          const xb = win[b].sum;
+          // As the splitter adds them: the total in the order of adding, each split as 2·(A's sum) − total.
+          const total = x0a + xb + xl;
+          let f = Math.abs(2 * x0a - total);
+          let value = Math.abs(2 * (x0 + xb) - total);
+          if (value < f) f = value;
+          value = Math.abs(2 * (x0 + xl) - total);
+          if (value < f) f = value;
+          evaluations += 4;
+          if (beta || !s.found || f < s.priority) this.keepQuad(anchor, win[a], win[b], last, f);
+          if (evaluations + 4 > budget) {
+            s.stop = true;
+            reach = j;
+            break outer;
+          }
+        }
+      }
+    }
+    for (let i = 0; i <= this.window && win[i] !== undefined; i++) win[i] = undefined!;
+    if (!plain) return undefined;
+    this.setReach(anchor, reach);
+    anchor.cut = false;
+    return s.found;
+  }
+
+  /** {@link keep} for the set of {@link searchQuads} (no chosen list to copy). */
+  private keepQuad(anchor: Entry, a: Entry, b: Entry, last: Entry, f: number): void {
+    const s = this.state;
+    let priority = f;
+    if (this.beta > 0) {
+      const oldest = Math.min(
+        anchor.ticket.enqueuedAt,
+        a.ticket.enqueuedAt,
+        b.ticket.enqueuedAt,
+        last.ticket.enqueuedAt,
+      );
+      priority = f + (this.beta * (oldest - this.epoch!)) / 1000;
+    }
+    if (s.found && !(priority < s.priority)) return;
+    s.found = true;
+    s.priority = priority;
+    s.imbalance = f;
+    const members = s.members;
+    members[0] = anchor;
+    members[1] = a;
+    members[2] = b;
+    members[3] = last;
+    s.memberCount = 4;
   }
 
   /** Choose among win[i..j-1] the tickets that fill the game beside the anchor and win[j]. */
@@ -763,7 +888,7 @@ interface SearchState {
   found: boolean;
   readonly members: Entry[];
   memberCount: number;
-  /** The search wrote the game straight into the anchor's `members` (not into `members` here). */
+  /** The game is the 2k-block from the anchor (recompute marks it `block`; nothing in `members` here). */
   inPlace: boolean;
   imbalance: number;
   priority: number;

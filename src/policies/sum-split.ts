@@ -26,6 +26,8 @@ export class RatingSumSplitter {
   private forced = false;
   /** Every choice-free ticket so far is a solo. */
   private solos = true;
+  /** The choice-free tickets' sums so far are in ascending order (as a rating-ordered search adds solos). */
+  private sorted = true;
   /** Splits scored by the last {@link solve} (0: no split exists). */
   splits = 0;
   /** The least imbalance found by the last {@link solve} (Infinity when none). */
@@ -38,6 +40,7 @@ export class RatingSumSplitter {
     this.total = 0;
     this.forced = false;
     this.solos = true;
+    this.sorted = true;
   }
 
   /** Add a ticket: its players' rating sum, its size and its side preference. */
@@ -50,6 +53,7 @@ export class RatingSumSplitter {
     } else if (side === "B") this.forced = true;
     else {
       if (this.free === SUM_SPLIT_LIMIT) return false;
+      if (this.free > 0 && sum < this.sums[this.free - 1]) this.sorted = false;
       this.sums[this.free] = sum;
       this.sizes[this.free] = size;
       this.free++;
@@ -80,13 +84,18 @@ export class RatingSumSplitter {
       // added to `base` in order: (base + p(a0, a1)) + p(a2, a3) + ...
       const m = n - first;
       const sums = this.sums;
+      const total = this.total;
+      if (this.sorted && take >= 2 && take <= 4) {
+        if (take > m) return 0;
+        this.best = sortedSmallSubsets(sums, first, m, take, base, total);
+        return (this.splits = BINOMIAL[m][take]);
+      }
       const pairs = this.pairs;
       for (let i = 0; i < m; i++) {
         const si = sums[first + i];
         pairs[i * PAIR + SUM_SPLIT_LIMIT] = si;
         for (let j = i + 1; j < m; j++) pairs[i * PAIR + j] = si + sums[first + j];
       }
-      const total = this.total;
       let best = Infinity;
       if (take <= 4) {
         // The small subsets (every game up to 5v5) by nested loops, in the same arithmetic.
@@ -167,6 +176,63 @@ function smallSubsets(pairs: Float64Array, m: number, take: number, base: number
             if (value < best) best = value;
           }
         }
+      }
+    }
+  }
+  return best;
+}
+
+/**
+ * {@link smallSubsets} when the sums (sums[first..first+m−1]) are in ascending order: the same
+ * least value, found by two pointers over the last two members of the subset instead of every
+ * pair of them, with the pair sums p(a, b) = s(a) + s(b) added as the table holds them. Each subset's
+ * signed value 2·((base + p(a, b)) + p(c, d)) − total is computed as there, and is non-decreasing
+ * in each member's index (rounded additions are monotone), so with c < d: when the value at
+ * (c, d) is not negative every (c', d) with c ≤ c' < d scores no better, and when it is negative
+ * every (c, d') with c < d' ≤ d scores no better; moving past them loses no least value.
+ */
+function sortedSmallSubsets(
+  sums: Float64Array,
+  first: number,
+  m: number,
+  take: number,
+  base: number,
+  total: number,
+): number {
+  let best = Infinity;
+  const end = first + m - 1;
+  if (take === 2) {
+    // The pair (a, b) itself.
+    for (let a = first, b = end; a < b;) {
+      const signed = 2 * (base + (sums[a] + sums[b])) - total;
+      const value = Math.abs(signed);
+      if (value < best) best = value;
+      if (signed >= 0) b--;
+      else a++;
+    }
+    return best;
+  }
+  for (let a = first; a <= end; a++) {
+    const sa = sums[a];
+    if (take === 3) {
+      // (a, b) as a pair sum, c by itself: two pointers over b < c.
+      for (let b = a + 1, c = end; b < c;) {
+        const signed = 2 * (base + (sa + sums[b]) + sums[c]) - total;
+        const value = Math.abs(signed);
+        if (value < best) best = value;
+        if (signed >= 0) c--;
+        else b++;
+      }
+      continue;
+    }
+    for (let b = a + 1; b <= end; b++) {
+      const ab = base + (sa + sums[b]);
+      for (let c = b + 1, d = end; c < d;) {
+        const signed = 2 * (ab + (sums[c] + sums[d])) - total;
+        const value = Math.abs(signed);
+        if (value < best) best = value;
+        if (signed >= 0) d--;
+        else c++;
       }
     }
   }

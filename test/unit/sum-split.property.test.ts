@@ -55,3 +55,50 @@ describe("RatingSumSplitter", () => {
     },
   );
 });
+
+describe("RatingSumSplitter over solos in ascending order (its two-pointer search)", () => {
+  test.prop(
+    [
+      fc.integer({ min: 1, max: 8 }).chain((k) =>
+        fc.record({
+          k: fc.constant(k),
+          ratings: fc.array(fc.integer({ min: 0, max: 3000 }), { minLength: 2 * k, maxLength: 2 * k }),
+          fraction: fc.boolean(),
+        }),
+      ),
+    ],
+    { numRuns: 500 },
+  )("the same count and least imbalance as every split scored one by one", ({ k, ratings, fraction }) => {
+    // Fractional ratings make the rounded sums differ from the exact ones; the least must still match.
+    const sorted = ratings.map((r) => (fraction ? r / 7 : r)).sort((a, b) => a - b);
+    const splitter = new RatingSumSplitter();
+    splitter.reset();
+    for (const r of sorted) splitter.add(r, 1, undefined);
+    const splits = splitter.solve(k);
+    // Every split with the first ticket on A, each scored as the splitter sums it: the first
+    // ticket, then the chosen ones in index order, in pairs.
+    const total = sorted.reduce((s, r) => s + r, 0);
+    let best = Infinity;
+    let count = 0;
+    const pick: number[] = [];
+    const walk = (from: number): void => {
+      if (pick.length === k - 1) {
+        count++;
+        let sumA = sorted[0];
+        for (let j = 0; j < pick.length; j += 2) {
+          sumA += j + 1 < pick.length ? sorted[pick[j]] + sorted[pick[j + 1]] : sorted[pick[j]];
+        }
+        best = Math.min(best, Math.abs(2 * sumA - total));
+        return;
+      }
+      for (let i = from; i < sorted.length; i++) {
+        pick.push(i);
+        walk(i + 1);
+        pick.pop();
+      }
+    };
+    walk(1);
+    expect(splits).toBe(count);
+    expect(splitter.best).toBe(best);
+  });
+});
