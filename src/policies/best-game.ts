@@ -727,6 +727,16 @@ export class BestGamePolicy implements Policy {
     return s.found;
   }
 
+  /** Whether a game of this priority and imbalance beats the search's best so far; if so it is recorded as found (its members are the caller's to copy). */
+  private improves(priority: number, f: number): boolean {
+    const s = this.state;
+    if (s.found && !(priority < s.priority)) return false;
+    s.found = true;
+    s.priority = priority;
+    s.imbalance = f;
+    return true;
+  }
+
   /** {@link keep} for the set of {@link searchQuads} (no chosen list to copy). */
   private keepQuad(anchor: Entry, a: Entry, b: Entry, last: Entry, f: number): void {
     const s = this.state;
@@ -740,10 +750,7 @@ export class BestGamePolicy implements Policy {
       );
       priority = f + (this.beta * (oldest - this.epoch!)) / 1000;
     }
-    if (s.found && !(priority < s.priority)) return;
-    s.found = true;
-    s.priority = priority;
-    s.imbalance = f;
+    if (!this.improves(priority, f)) return;
     const members = s.members;
     members[0] = anchor;
     members[1] = a;
@@ -845,10 +852,7 @@ export class BestGamePolicy implements Policy {
       for (const e of s.chosen) if (e.ticket.enqueuedAt < oldest) oldest = e.ticket.enqueuedAt;
       priority = f + (this.beta * (oldest - this.epoch!)) / 1000;
     }
-    if (s.found && !(priority < s.priority)) return;
-    s.found = true;
-    s.priority = priority;
-    s.imbalance = f;
+    if (!this.improves(priority, f)) return;
     const chosen = s.chosen;
     const members = s.members;
     members[0] = anchor;
