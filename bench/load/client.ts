@@ -94,6 +94,7 @@ async function arrival(job: ArrivalJob): Promise<ArrivalResult> {
   const players: Player[] = [];
   const done: Promise<void>[] = [];
   const before = await serverStats(job.endpoint, "?reset=1");
+  const clientCpu0 = process.cpuUsage();
   const t0 = now();
   // Arrivals on a fixed schedule: player i starts at t0 + i / rate.
   while (players.length < total) {
@@ -115,6 +116,7 @@ async function arrival(job: ArrivalJob): Promise<ArrivalResult> {
   // Drain: wait for every player to be seated and in its game, at most `drainS`.
   await Promise.race([Promise.all(done), sleep(job.drainS * 1000)]);
   const end = now();
+  const clientCpu = process.cpuUsage(clientCpu0);
   const after = await serverStats(job.endpoint);
   const joined = players.filter((p) => p.joined !== undefined);
   const seated = players.filter((p) => p.seated !== undefined);
@@ -146,6 +148,7 @@ async function arrival(job: ArrivalJob): Promise<ArrivalResult> {
     cpuMs: after.cpuMs - before.cpuMs,
     systemMs: after.systemMs - before.systemMs,
     mainThreadMs: (after.threads.node ?? NaN) - (before.threads.node ?? NaN),
+    clientCpuMs: (clientCpu.user + clientCpu.system) / 1000,
     wallMs: end - t0,
     streamMs: streamEnd - t0,
     rss: after.rss,

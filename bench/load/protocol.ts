@@ -64,6 +64,8 @@ export interface ArrivalResult {
   /** Its kernel part, and the event loop thread's (the rest is the garbage collector's and libuv's threads). */
   readonly systemMs: number;
   readonly mainThreadMs: number;
+  /** The client process's own CPU over the same span (the SDK clients driving the load). */
+  readonly clientCpuMs: number;
   readonly wallMs: number;
   readonly streamMs: number;
   readonly rss: number;

@@ -311,6 +311,9 @@ function arrivalTable(runs: ArrivalRow[][]): string {
           ),
         f(ratioTo("queueroom"), 2),
         f(ratioTo("queueroom_20ms"), 2),
+        f(median(cells.map((c) => c.clientCpuMs / Math.max(1, c.seated))), 2),
+        // Both processes' CPU over the run's span: near the core count, the host is saturated.
+        f(median(cells.map((c) => (c.cpuMs + c.clientCpuMs) / c.wallMs)), 2),
         mb(m("rss")),
         f(m("eventLoopP99Ms"), 0),
         `${f(m("lost"), 0)} / ${f(m("players"), 0)}`,
@@ -329,6 +332,8 @@ function arrivalTable(runs: ArrivalRow[][]): string {
       "CPU ms / seated (min-max)",
       "CPU vs QueueRoom",
       "CPU vs QueueRoom at 20 ms",
+      "clients' CPU ms / seated",
+      "cores busy (server + clients)",
       "RSS MB",
       "loop delay p99 ms",
       "lost / players",
@@ -422,7 +427,7 @@ for (let rep = 0; rep < repeat; rep++) {
         });
         if (!row) continue;
         console.log(
-          `[${rep + 1}/${repeat}] arrival ${room} @${rate}/s: ${row.seated}/${row.players} seated, seat p50 ${f(row.seatP50Ms, 0)} p99 ${f(row.seatP99Ms, 0)} ms, CPU ${f(row.cpuPerSeatedMs, 2)} ms/seated (event loop ${f(row.mainThreadMs / row.seated, 2)}, kernel ${f(row.systemMs / row.seated, 2)}), lost ${row.lost}`,
+          `[${rep + 1}/${repeat}] arrival ${room} @${rate}/s: ${row.seated}/${row.players} seated, seat p50 ${f(row.seatP50Ms, 0)} p99 ${f(row.seatP99Ms, 0)} ms, CPU ${f(row.cpuPerSeatedMs, 2)} ms/seated (event loop ${f(row.mainThreadMs / row.seated, 2)}, kernel ${f(row.systemMs / row.seated, 2)}; clients ${f(row.clientCpuMs / row.seated, 2)}), ${f((row.cpuMs + row.clientCpuMs) / row.wallMs, 2)} cores busy, lost ${row.lost}`,
         );
         arrivalRun.push(row);
       }
