@@ -145,39 +145,50 @@ export function solveOnlineDp(options: OnlineDpOptions): OnlineDpSolution {
   const pairCost = new Float64Array(R * R);
   for (let i = 0; i < R; i++)
     for (let j = 0; j < R; j++) pairCost[i * R + j] = i === j ? 2 / (3 * R) : (2 * Math.abs(i - j)) / R;
-  const byCount = Array.from({ length: N + 2 }, (_, m) => matchings(m));
   let values = new Float32Array(size);
   let next = new Float32Array(size);
   const age = new Int32Array(N + 2);
   const bin = new Int32Array(N + 2);
   const qa = new Int32Array(N + 2);
   const qb = new Int32Array(N + 2);
-  const la = new Int32Array(N + 2);
-  const lb = new Int32Array(N + 2);
   let costPerStep = 0;
   let span = Infinity;
   let iterations: number;
 
+  // Every partial matching of m players, flattened: matching t's pairs are pairs[start[t]..start[t + 1]).
+  const plans = Array.from({ length: N + 2 }, (_, m) => {
+    const list = matchings(m);
+    const start = new Int32Array(list.length + 1);
+    list.forEach((pairs, t) => (start[t + 1] = start[t] + pairs.length));
+    const used = new Int32Array(list.map((pairs) => pairs.reduce((mask, i) => mask | (1 << i), 0)));
+    return { count: list.length, start, pairs: Int32Array.from(list.flat()), used };
+  });
+  const binom = new Float64Array(122 * 7);
+  for (let n = 0; n <= 121; n++) for (let k = 0; k <= 6; k++) binom[n * 7 + k] = BINOM[n][k];
+
   // The cheapest decision on the pre-decision pool qa/qb (m players, `due` at tau_max or -1).
   const decide = (m: number, due: number, v: Float32Array): number => {
     let best = Infinity;
-    for (const pairs of byCount[m]) {
-      let used = 0;
-      let cost = 0;
-      for (let k = 0; k < pairs.length; k += 2) {
-        used |= (1 << pairs[k]) | (1 << pairs[k + 1]);
-        cost += pairCost[qb[pairs[k]] * R + qb[pairs[k + 1]]];
-      }
-      if (due >= 0 && !((used >> due) & 1)) cost += 3;
+    const plan = plans[m];
+    for (let t = 0; t < plan.count; t++) {
+      const used = plan.used[t];
+      let cost = due >= 0 && !((used >> due) & 1) ? 3 : 0;
+      for (let k = plan.start[t]; k < plan.start[t + 1]; k += 2)
+        cost += pairCost[qb[plan.pairs[k]] * R + qb[plan.pairs[k + 1]]];
+      // The pool left waiting, indexed as in poolIndex (ages ascending as qa is).
       let left = 0;
+      let subset = 0;
+      let digits = 0;
+      let power = 1;
       for (let i = 0; i < m; i++) {
         if ((used >> i) & 1 || i === due) continue;
-        la[left] = qa[i];
-        lb[left] = qb[i];
         left++;
+        subset += binom[qa[i] * 7 + left];
+        digits += qb[i] * power;
+        power *= R;
       }
       if (left > N) continue;
-      cost += v[poolIndex(offsets, R, left, la, lb)];
+      cost += v[offsets[left] + subset * power + digits];
       if (cost < best) best = cost;
     }
     return best;
