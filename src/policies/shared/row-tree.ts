@@ -53,6 +53,41 @@ export interface RowCursor<V> {
   index: number;
 }
 
+/** Move `at` to the next row in order; false (`at` unchanged) at the last row. */
+export function nextRow<V>(at: RowCursor<V>): boolean {
+  if (at.index + 1 < at.leaf.size) {
+    at.index++;
+    return true;
+  }
+  const next = at.leaf.next;
+  if (!next) return false;
+  at.leaf = next;
+  at.index = 0;
+  return true;
+}
+
+/** Move `at` to the previous row in order; false (`at` unchanged) at the first row. */
+export function previousRow<V>(at: RowCursor<V>): boolean {
+  if (at.index > 0) {
+    at.index--;
+    return true;
+  }
+  const prev = at.leaf.prev;
+  if (!prev) return false;
+  at.leaf = prev;
+  at.index = prev.size - 1;
+  return true;
+}
+
+/** The rating of the row at `at`. */
+export const ratingAt = <V>(at: RowCursor<V>): number => at.leaf.rows[RATING * WIDTH + at.index];
+
+/** The value of the row at `at`. */
+export const valueAt = <V>(at: RowCursor<V>): V => at.leaf.values[at.index]!;
+
+/** A new cursor (to be placed by {@link RowTree.insert}, {@link RowTree.find} or {@link RowTree.first}). */
+export const rowCursor = <V>(): RowCursor<V> => ({ leaf: undefined as unknown as RowLeaf<V>, index: 0 });
+
 const newInner = <V>(): RowInner<V> => ({
   leaf: false,
   sepRating: new Float64Array(WIDTH),
