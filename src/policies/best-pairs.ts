@@ -240,8 +240,8 @@ export class BestPairs {
     this.setReach(reachOf(leaf.rows[row + META]), -1);
     if (leaf.rows[row + PRIORITY_AT] !== Infinity) this.games--;
     this.tree.remove(at);
-    const id = handle.ticket.id;
-    if (this.byId.size > 0 && this.byId.get(id) === handle) this.byId.delete(id);
+    // (The map is empty when the engine passes slots: the ticket is then not reached.)
+    if (this.byId.size > 0 && this.byId.get(handle.ticket.id) === handle) this.byId.delete(handle.ticket.id);
     handle.alive = false;
     this.searchAffected(undefined);
   }

@@ -498,8 +498,8 @@ export abstract class SweepMatcher implements Policy {
     entry.version++;
     if (this.order.find(entry.rating, entry.seq, this.at)) this.order.remove(this.at);
     this.count--;
-    const id = entry.ticket.id;
-    if (this.byId.size > 0 && this.byId.get(id) === entry) this.byId.delete(id);
+    // (The map is empty when the engine passes slots: the ticket is then not reached.)
+    if (this.byId.size > 0 && this.byId.get(entry.ticket.id) === entry) this.byId.delete(entry.ticket.id);
     const dependents = entry.dependents;
     entry.dependents = undefined;
     if (entry.candidate) for (const m of entry.candidate.members) m.dependents?.delete(entry);
