@@ -160,6 +160,9 @@ export class BestPairs {
   }
 
   poll(now: number): Ticket[][] {
+    // Without beta the best game's imbalance is the least priority; without growth a game above
+    // the threshold never qualifies: then no game forms, and the best need not be looked up.
+    if (this.beta <= 0 && this.growth <= 0 && !(this.tree.leastPriority() <= this.threshold)) return [];
     const games: Ticket[][] = [];
     while (this.tree.least(this.at) && this.qualifiesAt(this.at) <= now) {
       const [anchor, partner] = this.pairAt(this.at);

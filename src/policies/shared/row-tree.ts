@@ -219,6 +219,11 @@ export class RowTree<V> {
     }
   }
 
+  /** The least priority of any row (Infinity when none has one). */
+  leastPriority(): number {
+    return leastOf(this.root);
+  }
+
   /** Put `at` on the row of least priority (the first such row in order); false when every priority is Infinity. */
   least(at: RowCursor<V>): boolean {
     let node = this.root;
