@@ -1,4 +1,4 @@
-import type { Side, Ticket } from "./types.js";
+import type { Ticket } from "./types.js";
 import { compareRanked, sortedTree, type RankedKey, type SortedTree } from "./sorted-tree.js";
 
 /** Position of a ticket in arrival order: enqueue time, then the order it was added in. */
@@ -44,15 +44,7 @@ export class ArrivalOrder {
     const queue = this.queue;
     const last = queue.length > this.head ? queue[queue.length - 1] : undefined;
     const inQueue = !last || last.ticket.enqueuedAt <= ticket.enqueuedAt;
-    const node: ArrivalNode = {
-      ticket,
-      seq,
-      inQueue,
-      gone: false,
-      policyData: undefined,
-      seats: ticket.players.length,
-      side: ticket.side,
-    };
+    const node: ArrivalNode = { ticket, seq, inQueue, gone: false, policyData: undefined };
     if (inQueue) {
       if (this.goneInQueue > 32 && this.goneInQueue * 2 > queue.length - this.head) this.compact();
       queue.push(node);
@@ -239,13 +231,6 @@ export interface ArrivalNode {
   readonly ticket: Ticket;
   readonly seq: number;
   readonly inQueue: boolean;
-  /**
-   * The ticket's player count and side, copied: a leave (the engine's `cancel`) counts them down
-   * without reaching the ticket (and its players array) through the node, two cache misses less
-   * in a large pool.
-   */
-  readonly seats: number;
-  readonly side: Side | undefined;
   /** Removed from its order. */
   gone: boolean;
   /**

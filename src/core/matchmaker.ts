@@ -414,7 +414,7 @@ export class Matchmaker {
     this.tickets.set(ticket.id, node);
     for (const p of ticket.players) if (p.sessionId !== ticket.id) this.otherPlayers.add(p.sessionId);
     this.waitingPlayerCount += ticket.players.length;
-    this.countWaiting(ticket.id, ticket.side, ticket.players.length, 1);
+    this.countWaiting(ticket, 1);
     this.router.add(ticket, this.zones && this.zonesOf.get(ticket.id), now, node);
   }
 
@@ -430,15 +430,15 @@ export class Matchmaker {
   private forget(ticketId: string): ArrivalNode | undefined {
     const node = this.tickets.get(ticketId);
     if (!node) return undefined;
+    const ticket = node.ticket;
     this.tickets.delete(ticketId);
     // (Nearly always empty: a solo's ticket is named after its player.)
     if (this.otherPlayers.size > 0) {
-      for (const p of node.ticket.players) if (p.sessionId !== ticketId) this.otherPlayers.delete(p.sessionId);
+      for (const p of ticket.players) if (p.sessionId !== ticketId) this.otherPlayers.delete(p.sessionId);
     }
-    // Seats and side from the node: the ticket itself is not reached.
-    this.waitingPlayerCount -= node.seats;
+    this.waitingPlayerCount -= ticket.players.length;
     this.byArrival.removeNode(node);
-    this.countWaiting(ticketId, node.side, node.seats, -1);
+    this.countWaiting(ticket, -1);
     if (this.zones) this.zonesOf.delete(ticketId);
     this.latency?.forget(ticketId);
     return node;
@@ -462,10 +462,11 @@ export class Matchmaker {
   }
 
   /** Add (+1) or take away (−1) a ticket in the per-side and per-zone waiting counts. */
-  private countWaiting(ticketId: string, side: Side | undefined, seats: number, sign: 1 | -1): void {
-    addWaiting(this.waitingBySide, side ?? "any", sign, seats);
+  private countWaiting(ticket: Ticket, sign: 1 | -1): void {
+    addWaiting(this.waitingBySide, ticket.side ?? "any", sign, ticket.players.length);
     if (!this.zones) return;
-    for (const zone of this.zonesOf.get(ticketId) ?? []) addWaiting(this.waitingByZone, zone, sign, seats);
+    for (const zone of this.zonesOf.get(ticket.id) ?? [])
+      addWaiting(this.waitingByZone, zone, sign, ticket.players.length);
   }
 
   /** A team split for the proposal; throws `MatchmakerError("policy_contract")` if the proposal breaks the contract. */
