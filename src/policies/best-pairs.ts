@@ -2,8 +2,9 @@
  * `best-game` for 1v1 with the rating-sum imbalance ({@link BestGamePolicy} hands such a queue
  * to this class): the same anchor searches, windows, stops and priorities as its pair search,
  * over a layout made for the pool's size. Each waiting ticket is one row of a {@link RowTree}
- * (rating, seq, its anchor's best game's priority and imbalance, its side, sum, reach, partner
- * offset and cut) in the tree's leaves, so a search walks its window by index within a leaf;
+ * (rating, seq, its anchor's best game's priority, its sum, and its side, cut, reach and
+ * partner's offset packed in one number) in the tree's leaves, so a search walks its window by
+ * index within a leaf;
  * and the tree keeps the least priority per subtree, so the best game is one descent away and a
  * change of an anchor's game is a refresh along one leaf's path (no heap, no list of entries).
  *
@@ -18,7 +19,15 @@
  */
 import type { TicketSlot } from "../core/policy.js";
 import { ratingSum, type Ticket } from "../core/types.js";
-import { PRIORITY, RATING, ROW_TREE_WIDTH, RowTree, type RowCursor, type RowLeaf } from "./shared/row-tree.js";
+import {
+  PRIORITY,
+  RATING,
+  ROW_TREE_WIDTH,
+  rowCursor,
+  RowTree,
+  type RowCursor,
+  type RowLeaf,
+} from "./shared/row-tree.js";
 
 /**
  * Where each column starts in a leaf's rows (column c of row r at c·width + r): the tree's
@@ -102,9 +111,8 @@ export class BestPairs {
   private readonly reachCounts: Int32Array;
   /** The largest reach of any waiting anchor. */
   private maxReach = 0;
-  /** Scratch cursors (one operation runs at a time). */
-  private readonly at: RowCursor<PairHandle>;
-  private readonly walk: RowCursor<PairHandle>;
+  /** Scratch cursor (one operation runs at a time). */
+  private readonly at = rowCursor<PairHandle>();
   /** The anchors a change affects (leaf and index of each). */
   private readonly affectedLeaves: RowLeaf<PairHandle>[] = [];
   private readonly affectedIndex: number[] = [];
@@ -118,9 +126,6 @@ export class BestPairs {
     this.beta = options.beta;
     this.lowerBound = options.lowerBound;
     this.reachCounts = new Int32Array(options.window + 1);
-    const none = { leaf: undefined as unknown as RowLeaf<PairHandle>, index: 0 };
-    this.at = { ...none };
-    this.walk = { ...none };
   }
 
   get size(): number {

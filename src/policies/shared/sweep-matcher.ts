@@ -7,10 +7,10 @@
  *
  * Event driven, over the rating axis:
  * - the tickets sit in rating order (in the leaves of a B+tree, {@link RowTree}, whose rows hold
- *   the ratings: a scan reads its neighbours' ratings without touching them); a ticket's *scan* walks outward from it in order
- *   of rating distance, through its own window only, and keeps the closest game containing it
- *   whose tickets all accept each other (a candidate in a min-heap by spread, lazily
- *   invalidated);
+ *   the ratings: a scan reads its neighbours' ratings without touching them); a ticket's *scan*
+ *   walks outward from it in order of rating distance, through its own window only, and keeps
+ *   the closest game containing it whose tickets all accept each other (a candidate in a
+ *   min-heap by spread, lazily invalidated);
  * - a ticket inside the scanner's window that does not yet accept the scanner is woken at the
  *   moment it will (its own window reaching the scanner); the scanner itself is woken when its
  *   window reaches the nearest ticket outside it that could still make a closer game;
