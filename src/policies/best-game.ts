@@ -76,6 +76,7 @@ import { ratingSumDifference, type ImbalanceFn, type ResolvedImbalance } from ".
 import type { Policy, PolicyContext, PolicyDefinition, PolicyParams, TicketSlot } from "../core/policy.js";
 import { ratingSum, type Ticket } from "../core/types.js";
 import { parseConfig, unknownKeyMessage } from "../core/validation.js";
+import { BestPairs } from "./best-pairs.js";
 import { IndexedHeap, type HeapItem } from "./shared/indexed-heap.js";
 import { RatingOrder, type RatingLink } from "./shared/rating-order.js";
 import { RatingSumSplitter, SUM_SPLIT_LIMIT } from "./sum-split.js";
@@ -267,6 +268,8 @@ export class BestGamePolicy implements Policy {
    * 2^(window+1) nodes, within the cap 16·budget + 64·window): {@link searchQuads} applies.
    */
   private readonly quads: boolean;
+  /** 1v1 with the rating-sum imbalance: the whole queue is held by {@link BestPairs} (same searches, a leaf layout). */
+  private readonly pairs: BestPairs | undefined;
   private readonly state: SearchState = {
     anchor: undefined,
     win: [],
@@ -308,6 +311,17 @@ export class BestGamePolicy implements Policy {
       this.teamSize === 2 &&
       !this.lowerBound &&
       2 ** (this.window + 1) <= 16 * this.budget + 64 * this.window;
+    this.pairs =
+      this.teamSize === 1 && this.splitter
+        ? new BestPairs({
+            window: this.window,
+            budget: this.budget,
+            threshold: this.threshold,
+            thresholdGrowthPerSecond: this.thresholdGrowthPerSecond,
+            beta: this.beta,
+            lowerBound: this.lowerBound,
+          })
+        : undefined;
     this.countingImbalance = (a, b) => {
       this.evaluations++;
       return this.imbalance(a, b);
@@ -316,10 +330,11 @@ export class BestGamePolicy implements Policy {
 
   /** Number of waiting tickets. */
   get size(): number {
-    return this.count;
+    return this.pairs ? this.pairs.size : this.count;
   }
 
   add(ticket: Ticket, _now?: number, slot?: TicketSlot): void {
+    if (this.pairs) return this.pairs.add(ticket, slot);
     // A ticket already held moves to its new position (never held twice).
     const held = slot ? (slot.policyData as Entry | undefined) : this.byId.get(ticket.id);
     if (held?.alive) this.removeEntry(held);
@@ -340,6 +355,7 @@ export class BestGamePolicy implements Policy {
   }
 
   remove(ticketId: string, slot?: TicketSlot): void {
+    if (this.pairs) return this.pairs.remove(ticketId, slot);
     const entry = slot ? (slot.policyData as Entry | undefined) : this.byId.get(ticketId);
     if (entry?.alive) this.removeEntry(entry);
   }
@@ -360,6 +376,7 @@ export class BestGamePolicy implements Policy {
   }
 
   poll(now: number): Ticket[][] {
+    if (this.pairs) return this.pairs.poll(now);
     const games: Ticket[][] = [];
     for (let top = this.top(); top && this.qualifiesAt(top) <= now; top = this.top()) {
       const members = this.gameOf(top).slice();
@@ -370,6 +387,7 @@ export class BestGamePolicy implements Policy {
   }
 
   nextWakeup(now: number): number | undefined {
+    if (this.pairs) return this.pairs.nextWakeup(now);
     const top = this.top();
     if (!top) return undefined;
     const at = this.qualifiesAt(top);
@@ -379,6 +397,7 @@ export class BestGamePolicy implements Policy {
 
   /** The best candidate game now (what `poll` would form first if it qualifies), without forming it. */
   peek(): BestGameCandidate | undefined {
+    if (this.pairs) return this.pairs.peek();
     const top = this.top();
     return (
       top && {
@@ -392,6 +411,7 @@ export class BestGamePolicy implements Policy {
 
   /** Candidates held in the heap: one per anchor whose window holds a game (for tests and benchmarks). */
   get heapSize(): number {
+    if (this.pairs) return this.pairs.heapSize;
     this.flush();
     return this.heap.size;
   }

@@ -6,10 +6,11 @@
  * spread, then the longest waiting) forms first, not the first one found.
  *
  * Event driven, over the rating axis:
- * - the tickets sit in rating order (a linked list indexed by a B+tree, {@link RatingOrder}); a ticket's *scan* walks outward from it in order
- *   of rating distance, through its own window only, and keeps the closest game containing it
- *   whose tickets all accept each other (a candidate in a min-heap by spread, lazily
- *   invalidated);
+ * - the tickets sit in rating order (in the leaves of a B+tree, {@link RowTree}, whose rows hold
+ *   the ratings: a scan reads its neighbours' ratings without touching them); a ticket's *scan*
+ *   walks outward from it in order of rating distance, through its own window only, and keeps
+ *   the closest game containing it whose tickets all accept each other (a candidate in a
+ *   min-heap by spread, lazily invalidated);
  * - a ticket inside the scanner's window that does not yet accept the scanner is woken at the
  *   moment it will (its own window reaching the scanner); the scanner itself is woken when its
  *   window reaches the nearest ticket outside it that could still make a closer game;
@@ -44,12 +45,12 @@ import { repeatAllowedAt, type RepeatAvoidance } from "../../core/recent-opponen
 import { meanRating, type Ticket } from "../../core/types.js";
 import type { CriteriaBox } from "./criteria-box.js";
 import { LazyHeap } from "./lazy-heap.js";
-import { RatingOrder, type RatingLink } from "./rating-order.js";
+import { nextRow, previousRow, ratingAt, rowCursor, RowTree, valueAt, type RowCursor } from "./row-tree.js";
 
 /** Default search steps per scan for teams (teamSize > 1). */
 export const DEFAULT_WINDOW_BUDGET = 512;
 
-interface Entry extends RatingLink<Entry> {
+interface Entry {
   readonly ticket: Ticket;
   /** Position in rating order: the party's mean rating, then `seq` (the order it was added in). */
   readonly rating: number;
@@ -105,12 +106,18 @@ export abstract class SweepMatcher implements Policy {
   private readonly teamSize: number;
   private readonly budget: number;
   private readonly avoid: RepeatAvoidance | undefined;
-  private readonly order = new RatingOrder<Entry>();
+  /** The entries in rating order (rows of (rating, seq); the priority column is not used). */
+  private readonly order = new RowTree<Entry>(3);
+  /** Cursors of the running scan (its own position, then outward) and of other walks. */
+  private readonly up = rowCursor<Entry>();
+  private readonly down = rowCursor<Entry>();
+  private readonly at = rowCursor<Entry>();
   /** Entries of the tickets added without the engine's slot (with one, the entry is kept in the slot). */
   private readonly byId = new Map<string, Entry>();
   private count = 0;
   private readonly acceptableScratch: Entry[] = [];
-  private readonly outsideScratch: Entry[] = [];
+  /** Ratings of the nearest tickets beyond the scanner's window. */
+  private readonly outsideScratch: number[] = [];
   private readonly candidates = new LazyHeap<Candidate>(compareCandidates, isLiveCandidate);
   private readonly wakes = new LazyHeap<Wake>((a, b) => a.at - b.at, isLiveWake);
   private seq = 0;
@@ -167,8 +174,6 @@ export abstract class SweepMatcher implements Policy {
       ticket,
       rating,
       seq: this.seq++,
-      prev: undefined,
-      next: undefined,
       seats: ticket.players.length,
       alive: true,
       version: 0,
@@ -177,11 +182,11 @@ export abstract class SweepMatcher implements Policy {
       wakeVersion: 0,
       dependents: undefined,
     };
-    this.order.insert(entry);
+    this.order.insert(rating, entry.seq, entry, this.up);
     this.count++;
     if (slot) slot.policyData = entry;
     else this.byId.set(ticket.id, entry);
-    this.scan(entry, this.lastNow);
+    this.scanFrom(this.up, this.lastNow);
   }
 
   /**
@@ -207,7 +212,10 @@ export abstract class SweepMatcher implements Policy {
     }
     const entry = this.byId.get(ticketId);
     if (entry || this.byId.size === this.count) return entry;
-    for (let e = this.order.head; e; e = e.next) if (e.ticket.id === ticketId) return e;
+    const at = this.at;
+    if (!this.order.first(at)) return undefined;
+    do if (valueAt(at).ticket.id === ticketId) return valueAt(at);
+    while (nextRow(at));
     return undefined;
   }
 
@@ -254,13 +262,19 @@ export abstract class SweepMatcher implements Policy {
 
   /** Rescan every waiting ticket (after distances changed). */
   protected rescanAll(now: number): void {
-    for (let entry = this.order.head; entry; entry = entry.next) this.scan(entry, now);
+    const entries: Entry[] = [];
+    const at = this.at;
+    if (this.order.first(at))
+      do entries.push(valueAt(at));
+      while (nextRow(at));
+    for (const entry of entries) this.scan(entry, now);
   }
 
   // ---- acceptance -------------------------------------------------------------------------
 
-  private acceptsEntry(a: Entry, b: Entry, now: number): boolean {
-    return this.distance(a.rating, b.rating) <= this.width(a.ticket, a.rating, now);
+  /** Does `a` accept a ticket rated `rating` by its rating window (the criteria aside)? */
+  private acceptsRating(a: Entry, rating: number, now: number): boolean {
+    return this.distance(a.rating, rating) <= this.width(a.ticket, a.rating, now);
   }
 
   /** When `a`'s window will reach `b` (Infinity: never). */
@@ -273,7 +287,12 @@ export abstract class SweepMatcher implements Policy {
 
   /** When `a`'s rating window will reach `b` (Infinity: never), whatever the criteria. */
   private ratingAcceptTime(a: Entry, b: Entry): number {
-    return a.ticket.enqueuedAt + this.waitToReach(a.ticket, a.rating, this.distance(a.rating, b.rating));
+    return this.ratingAcceptTimeOf(a, b.rating);
+  }
+
+  /** When `a`'s rating window will reach a ticket rated `rating` (Infinity: never). */
+  private ratingAcceptTimeOf(a: Entry, rating: number): number {
+    return a.ticket.enqueuedAt + this.waitToReach(a.ticket, a.rating, this.distance(a.rating, rating));
   }
 
   /** The earliest time `a` and `b` may play together: both accept, and no recent rematch unless both waited the fallback. */
@@ -293,12 +312,25 @@ export abstract class SweepMatcher implements Policy {
 
   /** Recompute `a`'s closest game and the wake-ups that keep the heap's minimum exact. */
   private scan(a: Entry, now: number): void {
+    if (this.order.find(a.rating, a.seq, this.up)) this.scanFrom(this.up, now);
+  }
+
+  /** {@link scan} of the entry at `from` (the cursor is the scan's own: it walks upward from there). */
+  private scanFrom(from: RowCursor<Entry>, now: number): void {
+    const a = valueAt(from);
     a.version++;
     a.candidate = undefined;
     a.wakeVersion++;
     a.wakeAt = Infinity;
-    let nextUp = a.next;
-    let nextDown = a.prev;
+    // Two cursors walk outward: `up` from the entry's row, `down` from a copy of it.
+    const up = this.up;
+    const down = this.down;
+    up.leaf = from.leaf;
+    up.index = from.index;
+    down.leaf = from.leaf;
+    down.index = from.index;
+    let hasUp = nextRow(up);
+    let hasDown = previousRow(down);
     // Scratch reused by every scan (a scan never starts another).
     const acceptable = this.acceptableScratch;
     acceptable.length = 0;
@@ -309,19 +341,22 @@ export abstract class SweepMatcher implements Policy {
     const outside = this.outsideScratch;
     outside.length = 0;
     this.steps = this.budget;
-    while (nextUp || nextDown) {
-      const takeUp = nextUp && (!nextDown || nextUp.rating - a.rating <= a.rating - nextDown.rating);
-      const x = (takeUp ? nextUp : nextDown)!;
-      if (best && Math.abs(x.rating - a.rating) >= best.spread) break;
-      if (!this.acceptsEntry(a, x, now)) {
+    while (hasUp || hasDown) {
+      const upRating = hasUp ? ratingAt(up) : 0;
+      const downRating = hasDown ? ratingAt(down) : 0;
+      const takeUp = hasUp && (!hasDown || upRating - a.rating <= a.rating - downRating);
+      const xRating = takeUp ? upRating : downRating;
+      if (best && Math.abs(xRating - a.rating) >= best.spread) break;
+      if (!this.acceptsRating(a, xRating, now)) {
         // Distances only grow further out: this side of the window is done.
-        outside.push(x);
-        if (takeUp) nextUp = undefined;
-        else nextDown = undefined;
+        outside.push(xRating);
+        if (takeUp) hasUp = false;
+        else hasDown = false;
         continue;
       }
-      if (takeUp) nextUp = nextUp!.next;
-      else nextDown = nextDown!.prev;
+      const x = takeUp ? valueAt(up) : valueAt(down);
+      if (takeUp) hasUp = nextRow(up);
+      else hasDown = previousRow(down);
       const at = this.mutualAt(a, x);
       if (at > now) {
         // x does not accept a yet (or a rematch waits for the fallback): x looks again then.
@@ -341,11 +376,11 @@ export abstract class SweepMatcher implements Policy {
       if (found.repeat) fallback = found.repeat;
     }
     for (let i = 0; i < outside.length; i++) {
-      const x = outside[i];
-      if (best && Math.abs(x.rating - a.rating) >= best.spread) continue;
+      const xRating = outside[i];
+      if (best && Math.abs(xRating - a.rating) >= best.spread) continue;
       // When x enters the rating window a rescans (x is then in it, and a wake-up for the criteria
       // is set if they still part them), so a ticket beyond x is looked at in its turn.
-      this.wake(a, this.ratingAcceptTime(a, x), now);
+      this.wake(a, this.ratingAcceptTimeOf(a, xRating), now);
     }
     const chosen = best ?? fallback;
     if (!chosen) return;
@@ -461,10 +496,10 @@ export abstract class SweepMatcher implements Policy {
   private drop(entry: Entry): readonly Entry[] {
     entry.alive = false;
     entry.version++;
-    this.order.remove(entry);
+    if (this.order.find(entry.rating, entry.seq, this.at)) this.order.remove(this.at);
     this.count--;
-    const id = entry.ticket.id;
-    if (this.byId.size > 0 && this.byId.get(id) === entry) this.byId.delete(id);
+    // (The map is empty when the engine passes slots: the ticket is then not reached.)
+    if (this.byId.size > 0 && this.byId.get(entry.ticket.id) === entry) this.byId.delete(entry.ticket.id);
     const dependents = entry.dependents;
     entry.dependents = undefined;
     if (entry.candidate) for (const m of entry.candidate.members) m.dependents?.delete(entry);
