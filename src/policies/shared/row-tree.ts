@@ -207,9 +207,9 @@ export class RowTree<V> {
     else if (hadLeast) this.refresh(leaf);
   }
 
-  /** Bring the least priorities above `leaf` up to date after its rows' priorities changed. */
-  refresh(leaf: RowLeaf<V>): void {
-    let node: RowNode<V> = leaf;
+  /** Bring the least priorities above `from` (a leaf whose rows' priorities changed, or an inner node whose children did) up to date. */
+  refresh(from: RowNode<V>): void {
+    let node: RowNode<V> = from;
     let least = leastOf(node);
     for (let p = node.parent; p; node = p, p = p.parent) {
       const c = p.children.indexOf(node);
@@ -351,19 +351,7 @@ export class RowTree<V> {
       this.root.parent = undefined;
     }
     if (!this.root.leaf && this.root.size === 0) this.root = this.newLeaf();
-    if (parent && parent.size > 0) this.refreshInner(parent);
-  }
-
-  /** {@link refresh} from an inner node whose children changed. */
-  private refreshInner(from: RowInner<V>): void {
-    let node: RowNode<V> = from;
-    let least = leastOf(node);
-    for (let p = node.parent; p; node = p, p = p.parent) {
-      const c = p.children.indexOf(node);
-      if (p.mins[c] === least) return;
-      p.mins[c] = least;
-      least = leastOf(p);
-    }
+    if (parent && parent.size > 0) this.refresh(parent);
   }
 }
 
