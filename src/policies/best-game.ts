@@ -560,7 +560,6 @@ export class BestGamePolicy implements Policy {
       const found = this.searchBlock(anchor, this.blockOnly);
       if (found !== undefined) return found;
     }
-    if (this.teamSize === 1 && this.splitter) return this.searchPairs(anchor);
     if (this.quads) {
       const found = this.searchQuads(anchor);
       if (found !== undefined) return found;
@@ -645,42 +644,6 @@ export class BestGamePolicy implements Policy {
     this.setReach(anchor, n - 1);
     anchor.cut = false;
     return true;
-  }
-
-  /**
-   * {@link search} for 1v1 with the rating-sum imbalance: the candidate sets are the pairs
-   * (anchor, offset j), j = 1, 2, ..., each scored by {@link scorePair} unless both tickets are
-   * bound to one side (the general search then skips the offset), with the same stops (the lower
-   * bound, the budget, the end of the list) and so the same result and reach.
-   */
-  private searchPairs(anchor: Entry): boolean {
-    const s = this.state;
-    s.found = false;
-    s.stop = false;
-    this.evaluations = 0;
-    let reach = this.window;
-    let cut = false;
-    let last: Entry | undefined = anchor;
-    for (let j = 1; j <= this.window; j++) {
-      last = last.next;
-      if (!last) {
-        reach = j;
-        break;
-      }
-      if (s.found && this.lowerBound && this.lowerBound(anchor.rating, last.rating) >= s.priority) {
-        reach = j;
-        cut = true;
-        break;
-      }
-      if (anchor.side === undefined || anchor.side !== last.side) this.scorePair(anchor, last); // (s.chosen is empty)
-      if (s.stop) {
-        reach = j;
-        break;
-      }
-    }
-    this.setReach(anchor, reach);
-    anchor.cut = cut;
-    return s.found;
   }
 
   /**
@@ -831,7 +794,6 @@ export class BestGamePolicy implements Policy {
     const s = this.state;
     const anchor = s.anchor!;
     const chosen = s.chosen;
-    if (this.teamSize === 1) return this.scorePair(anchor, last);
     splitter.reset();
     splitter.add(anchor.sum, anchor.seats, anchor.side);
     for (let i = 0; i < chosen.length; i++) {
@@ -846,21 +808,6 @@ export class BestGamePolicy implements Policy {
     this.evaluations += s.lastCost;
     if (this.evaluations + s.lastCost > this.budget) s.stop = true;
     this.keep(anchor, last, splitter.best);
-  }
-
-  /**
-   * {@link scoreSums} for two solos (1v1): one split, unless both are bound to the same side,
-   * with the value computed as the splitter computes it, |2·(team A's sum) − total|.
-   */
-  private scorePair(anchor: Entry, last: Entry): void {
-    const s = this.state;
-    if (anchor.side !== undefined && anchor.side === last.side) return; // no split: not scored
-    const onA = anchor.side === "B" || last.side === "A" ? last.sum : anchor.sum;
-    const f = Math.abs(2 * onA - (anchor.sum + last.sum));
-    s.lastCost = 2;
-    this.evaluations += 2;
-    if (this.evaluations + 2 > this.budget) s.stop = true;
-    this.keep(anchor, last, f);
   }
 
   /** Keep the scored set (the anchor, the chosen tickets, `last`) if it beats the anchor's best so far. */
