@@ -8,7 +8,8 @@
  * and the tree keeps the least priority per subtree, so the best game is one descent away and a
  * change of an anchor's game is a refresh along one leaf's path (no heap, no list of entries).
  *
- * Anchor search (as {@link BestGamePolicy}'s `searchPairs`): the pairs (anchor, offset j),
+ * Anchor search (the sets {@link BestGamePolicy}'s general search scores in 1v1, in its order and
+ * with its budget): the pairs (anchor, offset j),
  * j = 1, ..., window, each scored |2·(A's sum) − total| unless both tickets are bound to one
  * side; it stops at the end of the pool, where the lower bound (the spread, only with beta = 0)
  * proves no further pair wins, or once one more pair would overrun the budget. A join or a leave
@@ -111,8 +112,9 @@ export class BestPairs {
   private readonly reachCounts: Int32Array;
   /** The largest reach of any waiting anchor. */
   private maxReach = 0;
-  /** Scratch cursor (one operation runs at a time). */
+  /** Scratch cursors (one operation runs at a time): the row worked on, and its partner's. */
   private readonly at = rowCursor<PairHandle>();
+  private readonly partner = rowCursor<PairHandle>();
   /** The anchors a change affects (leaf and index of each). */
   private readonly affectedLeaves: RowLeaf<PairHandle>[] = [];
   private readonly affectedIndex: number[] = [];
@@ -147,13 +149,11 @@ export class BestPairs {
     else this.byId.set(ticket.id, handle);
     const at = this.at;
     this.tree.insert(handle.rating, handle.seq, handle, at);
-    const rows = at.leaf.rows;
-    const row = at.index;
-    rows[row + META] = ticket.side === "A" ? SIDE_A : ticket.side === "B" ? SIDE_B : 0;
-    rows[row + SUM] = sum;
-    this.reachCounts[0]++;
     const leaf = at.leaf;
     const index = at.index;
+    leaf.rows[index + META] = ticket.side === "A" ? SIDE_A : ticket.side === "B" ? SIDE_B : 0;
+    leaf.rows[index + SUM] = sum;
+    this.reachCounts[0]++;
     this.collectBefore(leaf, index, handle.rating, false);
     this.search(leaf, index);
     this.searchAffected(leaf);
@@ -189,25 +189,30 @@ export class BestPairs {
     const at = this.at;
     if (!this.tree.least(at)) return undefined;
     const [anchor, partner] = this.pairAt(at);
-    const row = at.index;
     return {
       tickets: [anchor.ticket, partner.ticket],
       imbalance: this.imbalanceAt(at),
-      priority: at.leaf.rows[row + PRIORITY_AT],
+      priority: at.leaf.rows[at.index + PRIORITY_AT],
       oldestEnqueuedAt: Math.min(anchor.ticket.enqueuedAt, partner.ticket.enqueuedAt),
     };
   }
 
   /** The anchor at `at` and its partner (the anchor has a game). */
   private pairAt(at: RowCursor<PairHandle>): [PairHandle, PairHandle] {
-    const anchor = at.leaf.values[at.index]!;
-    let leaf = at.leaf;
-    let index = at.index + partnerOf(leaf.rows[at.index + META]);
-    while (index >= leaf.size) {
-      index -= leaf.size;
-      leaf = leaf.next!;
+    const partner = this.partnerAt(at);
+    return [at.leaf.values[at.index]!, partner.leaf.values[partner.index]!];
+  }
+
+  /** The row of the partner of the anchor at `at` (the anchor has a game), in the scratch {@link partner} cursor. */
+  private partnerAt(at: RowCursor<PairHandle>): RowCursor<PairHandle> {
+    const p = this.partner;
+    p.leaf = at.leaf;
+    p.index = at.index + partnerOf(at.leaf.rows[at.index + META]);
+    while (p.index >= p.leaf.size) {
+      p.index -= p.leaf.size;
+      p.leaf = p.leaf.next!;
     }
-    return [anchor, leaf.values[index]!];
+    return p;
   }
 
   /** Time the game of the anchor at `at` qualifies: f ≤ threshold + growth·(t − oldest)/1000. */
@@ -224,29 +229,24 @@ export class BestPairs {
   private imbalanceAt(at: RowCursor<PairHandle>): number {
     const rows = at.leaf.rows;
     if (this.beta <= 0) return rows[at.index + PRIORITY_AT];
-    let leaf = at.leaf;
-    let index = at.index + partnerOf(rows[at.index + META]);
-    while (index >= leaf.size) {
-      index -= leaf.size;
-      leaf = leaf.next!;
-    }
+    const partner = this.partnerAt(at);
+    const other = partner.leaf.rows;
     return pairImbalance(
       rows[at.index + SUM],
       sideOf(rows[at.index + META]),
-      leaf.rows[index + SUM],
-      sideOf(leaf.rows[index + META]),
+      other[partner.index + SUM],
+      sideOf(other[partner.index + META]),
     );
   }
 
   private removeHandle(handle: PairHandle): void {
     const at = this.at;
     if (!this.tree.find(handle.rating, handle.seq, at)) return;
-    const leaf = at.leaf;
-    const row = at.index;
+    const rows = at.leaf.rows;
     // The anchors whose last search looked at this position (found before it is taken out).
-    this.collectBefore(leaf, at.index, handle.rating, true);
-    this.setReach(reachOf(leaf.rows[row + META]), -1);
-    if (leaf.rows[row + PRIORITY_AT] !== Infinity) this.games--;
+    this.collectBefore(at.leaf, at.index, handle.rating, true);
+    this.setReach(reachOf(rows[at.index + META]), -1);
+    if (rows[at.index + PRIORITY_AT] !== Infinity) this.games--;
     this.tree.remove(at);
     // (The map is empty when the engine passes slots: the ticket is then not reached.)
     if (this.byId.size > 0 && this.byId.get(handle.ticket.id) === handle) this.byId.delete(handle.ticket.id);
@@ -272,13 +272,12 @@ export class BestPairs {
         i = l.size - 1;
       }
       const rows = l.rows;
-      const row = i;
-      const meta = rows[row + META];
+      const meta = rows[i + META];
       const reach = reachOf(meta);
       if (offset > reach) continue;
       // (A cut needs the lower bound, so beta is 0 and the imbalance is the priority.)
       if (offset === reach && (meta & CUT_BIT) !== 0) {
-        if (leaving || this.lowerBound!(rows[row + RATING_AT], rating) >= rows[row + PRIORITY_AT]) continue;
+        if (leaving || this.lowerBound!(rows[i + RATING_AT], rating) >= rows[i + PRIORITY_AT]) continue;
       }
       this.affectedLeaves[this.affectedCount] = l;
       this.affectedIndex[this.affectedCount++] = i;
@@ -321,11 +320,10 @@ export class BestPairs {
    */
   private search(leaf: RowLeaf<PairHandle>, index: number): void {
     const rows = leaf.rows;
-    const row = index;
-    const rating = rows[row + RATING_AT];
-    const meta = rows[row + META];
+    const rating = rows[index + RATING_AT];
+    const meta = rows[index + META];
     const side = sideOf(meta);
-    const sum = rows[row + SUM];
+    const sum = rows[index + SUM];
     const bound = this.lowerBound;
     const budget = this.budget;
     const beta = this.beta > 0;
@@ -348,15 +346,14 @@ export class BestPairs {
         i = 0;
       }
       const other = l.rows;
-      const o = i;
-      if (found && bound && bound(rating, other[o + RATING_AT]) >= priority) {
+      if (found && bound && bound(rating, other[i + RATING_AT]) >= priority) {
         reach = j;
         cut = true;
         break;
       }
-      const otherSide = sideOf(other[o + META]);
+      const otherSide = sideOf(other[i + META]);
       if (side !== 0 && side === otherSide) continue; // no split: not scored
-      const f = pairImbalance(sum, side, other[o + SUM], otherSide);
+      const f = pairImbalance(sum, side, other[i + SUM], otherSide);
       evaluations += 2;
       let p = f;
       if (beta) {
@@ -373,9 +370,9 @@ export class BestPairs {
         break;
       }
     }
-    if ((rows[row + PRIORITY_AT] !== Infinity) !== found) this.games += found ? 1 : -1;
+    if ((rows[index + PRIORITY_AT] !== Infinity) !== found) this.games += found ? 1 : -1;
     this.setReach(reachOf(meta), reach);
-    rows[row + META] = side | (cut ? CUT_BIT : 0) | (reach << REACH_SHIFT) | (partner << PARTNER_SHIFT);
-    rows[row + PRIORITY_AT] = found ? priority : Infinity;
+    rows[index + META] = side | (cut ? CUT_BIT : 0) | (reach << REACH_SHIFT) | (partner << PARTNER_SHIFT);
+    rows[index + PRIORITY_AT] = found ? priority : Infinity;
   }
 }

@@ -279,19 +279,14 @@ export abstract class SweepMatcher implements Policy {
 
   /** When `a`'s window will reach `b` (Infinity: never). */
   private acceptTime(a: Entry, b: Entry): number {
-    const rating = this.ratingAcceptTime(a, b);
+    const rating = this.ratingAcceptTime(a, b.rating);
     return this.criteria
       ? Math.max(rating, a.ticket.enqueuedAt + this.criteria.waitToAccept(a.ticket, b.ticket))
       : rating;
   }
 
-  /** When `a`'s rating window will reach `b` (Infinity: never), whatever the criteria. */
-  private ratingAcceptTime(a: Entry, b: Entry): number {
-    return this.ratingAcceptTimeOf(a, b.rating);
-  }
-
-  /** When `a`'s rating window will reach a ticket rated `rating` (Infinity: never). */
-  private ratingAcceptTimeOf(a: Entry, rating: number): number {
+  /** When `a`'s rating window will reach a ticket rated `rating` (Infinity: never), whatever the criteria. */
+  private ratingAcceptTime(a: Entry, rating: number): number {
     return a.ticket.enqueuedAt + this.waitToReach(a.ticket, a.rating, this.distance(a.rating, rating));
   }
 
@@ -380,7 +375,7 @@ export abstract class SweepMatcher implements Policy {
       if (best && Math.abs(xRating - a.rating) >= best.spread) continue;
       // When x enters the rating window a rescans (x is then in it, and a wake-up for the criteria
       // is set if they still part them), so a ticket beyond x is looked at in its turn.
-      this.wake(a, this.ratingAcceptTimeOf(a, xRating), now);
+      this.wake(a, this.ratingAcceptTime(a, xRating), now);
     }
     const chosen = best ?? fallback;
     if (!chosen) return;
