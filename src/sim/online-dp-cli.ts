@@ -9,7 +9,7 @@ import { schlupTotalCost } from "./measures.js";
 import { onlineDpPolicy, solveOnlineDp, type OnlineDpOptions, type OnlineDpSolution } from "./online-dp.js";
 import { schlupOptimum } from "./optimum.js";
 import { parseFlags, UsageError, wholeInRange } from "./options.js";
-import { schlupTraffic, type SeedMean } from "./schlup-table3.js";
+import { formatSeedMean, schlupTraffic, seedMean, type SeedMean } from "./schlup-table3.js";
 import { simulate } from "./simulator.js";
 
 export const ONLINE_DP_USAGE = `usage: npm run sim -- --online-dp --rate A --max-wait T [--bins R] [--steps K] [--pool N] [--seeds S] [--tickets N] [--json]
@@ -143,8 +143,6 @@ export function onlineDpRun(
   };
 }
 
-const pm = (m: SeedMean, digits = 3) => `${m.mean.toFixed(digits)} ± ${m.standardError.toFixed(digits)}`;
-
 export function onlineDpText(r: OnlineDpResult): string {
   const m = r.model;
   const lines = [
@@ -153,8 +151,8 @@ export function onlineDpText(r: OnlineDpResult): string {
   ];
   if (r.optPerArrival && r.modelRatio !== undefined && r.difference) {
     lines.push(
-      `offline optimum over ${r.seeds} seeds of ${r.tickets} arrivals: ${pm(r.optPerArrival, 5)} per arrival; model / OPT = ${r.modelRatio.toFixed(3)}`,
-      `cost / OPT, same arrivals: online-dp ${pm(r.ratios["online-dp"])}, density-window ${pm(r.ratios["density-window"])}; difference ${pm(r.difference)}`,
+      `offline optimum over ${r.seeds} seeds of ${r.tickets} arrivals: ${formatSeedMean(r.optPerArrival, 5)} per arrival; model / OPT = ${r.modelRatio.toFixed(3)}`,
+      `cost / OPT, same arrivals: online-dp ${formatSeedMean(r.ratios["online-dp"])}, density-window ${formatSeedMean(r.ratios["density-window"])}; difference ${formatSeedMean(r.difference)}`,
     );
   }
   return lines.join("\n");
@@ -173,10 +171,4 @@ export function runOnlineDp(argv: readonly string[]): number {
   const result = onlineDpRun(request);
   console.log(request.json ? JSON.stringify(result) : onlineDpText(result));
   return 0;
-}
-
-function seedMean(values: readonly number[]): SeedMean {
-  const mean = values.reduce((s, x) => s + x, 0) / values.length;
-  const variance = values.reduce((s, x) => s + (x - mean) ** 2, 0) / (values.length - 1);
-  return { mean, standardError: Math.sqrt(variance / values.length) };
 }

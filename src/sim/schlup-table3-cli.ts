@@ -5,6 +5,7 @@
 import Table from "cli-table3";
 import { parseFlags, UsageError, wholeInRange } from "./options.js";
 import {
+  formatSeedMean,
   SCHLUP_POLICIES,
   SCHLUP_TABLE2,
   SCHLUP_TABLE3_PAPER,
@@ -58,9 +59,9 @@ export function table3Text(result: SchlupTable3): string {
     summary.push([
       policy,
       paper.toFixed(2),
-      `${rom.mean.toFixed(3)} ± ${rom.standardError.toFixed(3)}`,
+      formatSeedMean(rom),
       pct(rom.mean, paper),
-      `${mor.mean.toFixed(3)} ± ${mor.standardError.toFixed(3)}`,
+      formatSeedMean(mor),
       pct(mor.mean, paper),
     ]);
   }

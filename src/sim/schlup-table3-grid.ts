@@ -6,7 +6,15 @@
  * within 1.30x of the optimum at every a in {1, 3, 4, 10} and tau_max in {2, 5, 10}.
  */
 import type { PolicyParams } from "../core/policy.js";
-import { SCHLUP_POLICIES, schlupTable3, type SchlupCell, type SchlupGrid, type SeedMean } from "./schlup-table3.js";
+import {
+  formatSeedMean,
+  SCHLUP_POLICIES,
+  schlupTable3,
+  seedMean,
+  type SchlupCell,
+  type SchlupGrid,
+  type SeedMean,
+} from "./schlup-table3.js";
 
 export const GRID_RATES: readonly number[] = [1, 3, 4, 10];
 export const GRID_TAU_MAX: readonly number[] = [2, 5, 10];
@@ -122,8 +130,7 @@ export function schlupGridMarkdown(result: SchlupGridResult): string {
       (rate) =>
         `| ${rate} | ${taus
           .map((tau) => {
-            const r = mine(cell(rate, tau));
-            return `${r.mean.toFixed(3)} ± ${r.standardError.toFixed(3)}`;
+            return formatSeedMean(mine(cell(rate, tau)));
           })
           .join(" | ")} |`,
     ),
@@ -156,11 +163,4 @@ function describeParams(params: PolicyParams | undefined): string {
   const entries = Object.entries(params ?? {});
   if (entries.length === 0) return "at its defaults";
   return `with ${entries.map(([k, v]) => `${k} = ${typeof v === "object" ? JSON.stringify(v) : String(v)}`).join(", ")}`;
-}
-
-function seedMean(values: readonly number[]): SeedMean {
-  const mean = values.reduce((s, x) => s + x, 0) / values.length;
-  if (values.length < 2) return { mean, standardError: NaN };
-  const variance = values.reduce((s, x) => s + (x - mean) ** 2, 0) / (values.length - 1);
-  return { mean, standardError: Math.sqrt(variance / values.length) };
 }

@@ -222,11 +222,17 @@ function mean(values: readonly number[]): number {
   return values.reduce((s, x) => s + x, 0) / values.length;
 }
 
-function seedMean(values: readonly number[]): SeedMean {
+/** The mean of per-seed values and its standard error (NaN with fewer than two seeds). */
+export function seedMean(values: readonly number[]): SeedMean {
   const m = mean(values);
   if (values.length < 2) return { mean: m, standardError: NaN };
   return {
     mean: m,
     standardError: Math.sqrt(values.reduce((s, x) => s + (x - m) ** 2, 0) / (values.length - 1) / values.length),
   };
+}
+
+/** "mean ± standard error", each to `digits` decimals. */
+export function formatSeedMean(m: SeedMean, digits = 3): string {
+  return `${m.mean.toFixed(digits)} ± ${m.standardError.toFixed(digits)}`;
 }
