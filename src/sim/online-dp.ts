@@ -94,6 +94,9 @@ function matchings(m: number): number[][] {
   return out;
 }
 
+/** {@link matchings} of up to 6 players, each listed once (the policy asks at every poll). */
+const MATCHINGS: readonly (readonly number[][])[] = Array.from({ length: 7 }, (_, m) => matchings(m));
+
 function validate(o: OnlineDpOptions): void {
   const whole = (x: number, lo: number, hi: number) => Number.isInteger(x) && x >= lo && x <= hi;
   if (!(Number.isFinite(o.lambda) && o.lambda > 0))
@@ -157,7 +160,7 @@ export function solveOnlineDp(options: OnlineDpOptions): OnlineDpSolution {
 
   // Every partial matching of m players, flattened: matching t's pairs are pairs[start[t]..start[t + 1]).
   const plans = Array.from({ length: N + 2 }, (_, m) => {
-    const list = matchings(m);
+    const list = MATCHINGS[m];
     const start = new Int32Array(list.length + 1);
     list.forEach((pairs, t) => (start[t + 1] = start[t] + pairs.length));
     const used = new Int32Array(list.map((pairs) => pairs.reduce((mask, i) => mask | (1 << i), 0)));
@@ -316,8 +319,8 @@ export class OnlineDpPolicy implements Policy {
     // Within 2 ms of tau_max: play now or take the bot.
     const due = pool.map((w) => w.ticket.enqueuedAt + this.tauMs - now <= 2);
     let best = Infinity;
-    let bestPairs: number[] = [];
-    for (const pairs of matchings(Math.min(pool.length, 6))) {
+    let bestPairs: readonly number[] = [];
+    for (const pairs of MATCHINGS[Math.min(pool.length, 6)]) {
       const used = new Set(pairs);
       let cost = 0;
       for (let k = 0; k < pairs.length; k += 2) cost += 2 * Math.abs(pool[pairs[k]].rating - pool[pairs[k + 1]].rating);
