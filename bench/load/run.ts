@@ -168,6 +168,9 @@ interface ArrivalRow extends ArrivalResult {
   room: string;
   rate: number;
   cpuPerSeatedMs: number;
+  clientCpuPerSeatedMs: number;
+  /** Both processes' CPU over the run's span (cores): near the core count, the host is saturated. */
+  coresBusy: number;
 }
 
 async function runArrival(room: string, rate: number, seed: number): Promise<ArrivalRow> {
@@ -176,7 +179,15 @@ async function runArrival(room: string, rate: number, seed: number): Promise<Arr
   try {
     const job: ArrivalJob = { endpoint: server.endpoint, room, rate, durationS, drainS, seed };
     const r = await client.call<ArrivalResult>({ cmd: "arrival", job }, (durationS + drainS + 60) * 1000);
-    return { ...r, room, rate, cpuPerSeatedMs: r.cpuMs / Math.max(1, r.seated) };
+    const seated = Math.max(1, r.seated);
+    return {
+      ...r,
+      room,
+      rate,
+      cpuPerSeatedMs: r.cpuMs / seated,
+      clientCpuPerSeatedMs: r.clientCpuMs / seated,
+      coresBusy: (r.cpuMs + r.clientCpuMs) / r.wallMs,
+    };
   } finally {
     await stopProcess(client.proc, "SIGTERM");
     await server.stop();
@@ -311,9 +322,8 @@ function arrivalTable(runs: ArrivalRow[][]): string {
           ),
         f(ratioTo("queueroom"), 2),
         f(ratioTo("queueroom_20ms"), 2),
-        f(median(cells.map((c) => c.clientCpuMs / Math.max(1, c.seated))), 2),
-        // Both processes' CPU over the run's span: near the core count, the host is saturated.
-        f(median(cells.map((c) => (c.cpuMs + c.clientCpuMs) / c.wallMs)), 2),
+        f(m("clientCpuPerSeatedMs"), 2),
+        f(m("coresBusy"), 2),
         mb(m("rss")),
         f(m("eventLoopP99Ms"), 0),
         `${f(m("lost"), 0)} / ${f(m("players"), 0)}`,
@@ -427,7 +437,7 @@ for (let rep = 0; rep < repeat; rep++) {
         });
         if (!row) continue;
         console.log(
-          `[${rep + 1}/${repeat}] arrival ${room} @${rate}/s: ${row.seated}/${row.players} seated, seat p50 ${f(row.seatP50Ms, 0)} p99 ${f(row.seatP99Ms, 0)} ms, CPU ${f(row.cpuPerSeatedMs, 2)} ms/seated (event loop ${f(row.mainThreadMs / row.seated, 2)}, kernel ${f(row.systemMs / row.seated, 2)}; clients ${f(row.clientCpuMs / row.seated, 2)}), ${f((row.cpuMs + row.clientCpuMs) / row.wallMs, 2)} cores busy, lost ${row.lost}`,
+          `[${rep + 1}/${repeat}] arrival ${room} @${rate}/s: ${row.seated}/${row.players} seated, seat p50 ${f(row.seatP50Ms, 0)} p99 ${f(row.seatP99Ms, 0)} ms, CPU ${f(row.cpuPerSeatedMs, 2)} ms/seated (event loop ${f(row.mainThreadMs / row.seated, 2)}, kernel ${f(row.systemMs / row.seated, 2)}; clients ${f(row.clientCpuPerSeatedMs, 2)}), ${f(row.coresBusy, 2)} cores busy, lost ${row.lost}`,
         );
         arrivalRun.push(row);
       }
