@@ -40,7 +40,7 @@ import { spawn } from "node:child_process";
 import Table from "cli-table3";
 import { Bench, type Task } from "tinybench";
 import { GrowingPool, JoinQueryLeave } from "./pool.js";
-import { runSteady, STEADY_POLICIES, steadyGrowth, type SteadyCell } from "./steady.js";
+import { FLOOR_ACCOUNTING, runSteady, STEADY_POLICIES, steadyGrowth, type SteadyCell } from "./steady.js";
 
 const args = process.argv.slice(2);
 const json = args.includes("--json");
@@ -274,7 +274,7 @@ const growth = TEAM_SIZES.filter((k) => rows.filter((r) => r.teamSize === k).len
 const totalSeconds = (performance.now() - started) / 1000;
 const steadyNotes = [
   "steady pool: one step = enqueue a fresh solo (rating N(1500, 300)) + cancel a random waiting ticket + tick; nothing forms (best-game threshold 0, expanding-window window 0, others all side A)",
-  "floor: one sorted-btree insert + delete at the same N (on a copy of sorted-btree of its own), alternating with the engine in slices of equal length; medians of 3 rounds",
+  `floor: one sorted-btree insert + delete at the same N (on a copy of sorted-btree of its own), alternating with the engine in slices of equal length; medians of 3 rounds; CPU time: ${FLOOR_ACCOUNTING === "main-thread" ? "the floor's main thread, the engine's whole process (the collector's helper threads included, also those that ran during the floor's slices)" : "the process's, for both (no per-thread CPU time on this system)"}`,
   "x fastest: steps/s over the fastest floor of any cell of this run at the same N (a slow floor cannot flatter it; on a busy machine it reads low)",
   "B/ticket: heap held by the engine and its policy per waiting ticket (after global.gc), beside the ticket objects (ticket B)",
 ];

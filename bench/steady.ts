@@ -14,15 +14,18 @@
  * key) on a tree of N numbers, with the same bookkeeping (a swap-remove array) as the engine loop,
  * on a copy of sorted-btree loaded for the floor alone (see `privateBTree`), so that its speed
  * does not depend on which other trees ran before it. Floors still vary from cell to cell at
- * 100,000 (up to 2x on a busy machine), so each cell also reports `ratioToFastest`.
+ * 100,000 (the collector's marking of the engine's heap, on another core, slows the floor's
+ * thread too), so each cell also reports `ratioToFastest`.
  *
  * Each cell: the pool is built (enqueue N tickets, one tick), then three rounds, each of about
  * `floorMs + stepMs`, in which floor and engine alternate in slices of about 20 ms of CPU time
- * (so that on a shared machine both see the same load; CPU time of this process, so that time
- * spent descheduled does not count); the figures are the medians of the three rounds. Heap per waiting
+ * (so that on a shared machine both see the same load; CPU time, so that time spent descheduled
+ * does not count: the floor's main thread, the engine's process with the collector's helper
+ * threads, see `interleaved`); the figures are the medians of the three rounds. Heap per waiting
  * ticket: heap used after global.gc before and after the N tickets are created (the ticket
  * objects) and after they are enqueued (the engine and its policy).
  */
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { Matchmaker, type PolicyParams, type Ticket } from "../src/core/index.js";
 import type { SortedTree } from "../src/core/sorted-tree.js";
@@ -216,18 +219,42 @@ function rate(step: () => void, ms: number): number {
   return (n * 1000) / (t - t0);
 }
 
-/** CPU time (user + system) of this process in ms: on a shared machine, time spent descheduled does not count. */
+/** CPU time (user + system) of this process in ms, all its threads: on a shared machine, time spent descheduled does not count. */
 function cpuMs(): number {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
 }
 
 /**
+ * CPU time of the main thread alone in ms (Linux: the first field of its `schedstat`, in ns);
+ * undefined where that cannot be read, and the bench then charges each side its process time.
+ */
+const mainThreadCpuMs: (() => number) | undefined = (() => {
+  const path = `/proc/self/task/${process.pid}/schedstat`;
+  const read = (): number => Number(readFileSync(path, "latin1").split(" ")[0]) / 1e6;
+  try {
+    return Number.isFinite(read()) ? read : undefined;
+  } catch {
+    return undefined;
+  }
+})();
+
+/** How a round's CPU time was divided between the floor and the engine (see {@link interleaved}). */
+export const FLOOR_ACCOUNTING = mainThreadCpuMs ? "main-thread" : "process";
+
+/**
  * One round: the floor and the engine in alternating slices of about `SLICE_MS` of CPU time
  * each, for about `ms` in all, so that both see the same load (caches, memory bandwidth, the
- * other engineers' processes). Each slice is timed in this process's CPU time, not wall time:
- * on an oversubscribed machine wall time mostly measures the scheduler. Returns each one's steps
- * per CPU second over its own slices.
+ * other engineers' processes). Slices are timed in CPU time, not wall time: on an oversubscribed
+ * machine wall time mostly measures the scheduler. Returns each one's steps per CPU second.
+ *
+ * Who pays for the collector's helper threads: the engine's tickets live about N steps, so its
+ * garbage is old and V8 marks it on helper threads, concurrently, whichever slice is running.
+ * Timed by process CPU, a floor slice during such marking was charged the marking too and read
+ * up to half its speed (the "two speeds" of the floor at 100,000, docs/engine-speed.md), which
+ * flattered the ratio. So the floor (which allocates next to nothing) is timed by its main thread
+ * alone, and the engine is charged its own slices' process time plus the helper threads' time
+ * that fell in the floor's slices: every CPU second of the round is the engine's or the floor's.
  */
 function interleaved(
   floor: () => void,
@@ -242,18 +269,24 @@ function interleaved(
   let engineBatch = 16;
   const ratios: number[] = [];
   const end = performance.now() + ms;
+  const thread = mainThreadCpuMs ?? cpuMs;
   while (performance.now() < end || engineSteps === 0) {
     const c0 = cpuMs();
+    const m0 = thread();
     for (let i = 0; i < floorBatch; i++) floor();
+    const m1 = thread();
     const c1 = cpuMs();
     for (let i = 0; i < engineBatch; i++) engine();
     const c2 = cpuMs();
+    const floorSlice = m1 - m0;
+    // The helper threads' time during the floor's slice is the engine's (see above).
+    const engineSlice = c2 - c1 + Math.max(0, c1 - c0 - floorSlice);
     floorSteps += floorBatch;
-    floorTime += c1 - c0;
+    floorTime += floorSlice;
     engineSteps += engineBatch;
-    engineTime += c2 - c1;
-    if (c1 > c0 && c2 > c1) ratios.push((engineBatch / (c2 - c1)) * ((c1 - c0) / floorBatch));
-    floorBatch = nextBatch(floorBatch, c1 - c0);
+    engineTime += engineSlice;
+    if (floorSlice > 0 && engineSlice > 0) ratios.push((engineBatch / engineSlice) * (floorSlice / floorBatch));
+    floorBatch = nextBatch(floorBatch, floorSlice);
     engineBatch = nextBatch(engineBatch, c2 - c1);
   }
   return {
