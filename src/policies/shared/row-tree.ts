@@ -102,8 +102,15 @@ export class RowTree<V> {
   private root: RowNode<V>;
   private count = 0;
 
-  /** @param columns numbers per row (at least 3: rating, seq, priority, then the caller's columns). */
-  constructor(readonly columns: number) {
+  /**
+   * @param columns numbers per row (at least 3: rating, seq, priority, then the caller's columns).
+   * @param moved called with each value whose row a split moves to a new leaf (for callers that
+   *   keep each value's leaf, to reach its row again with {@link RowTree.findIn} instead of a descent).
+   */
+  constructor(
+    readonly columns: number,
+    private readonly moved?: (value: V, leaf: RowLeaf<V>) => void,
+  ) {
     if (columns < 3) throw new RangeError("a row needs at least its rating, seq and priority");
     this.root = this.newLeaf();
   }
@@ -178,7 +185,14 @@ export class RowTree<V> {
 
   /** Put `at` on the row (rating, seq); false (and `at` unchanged) when it is not held. */
   find(rating: number, seq: number, at: RowCursor<V>): boolean {
-    const leaf = this.leafFor(rating, seq);
+    return this.findIn(this.leafFor(rating, seq), rating, seq, at);
+  }
+
+  /**
+   * Put `at` on the row (rating, seq) looked for in `leaf` alone (the leaf the row was inserted
+   * in or last {@link moved} to); false (and `at` unchanged) when that leaf does not hold it.
+   */
+  findIn(leaf: RowLeaf<V>, rating: number, seq: number, at: RowCursor<V>): boolean {
     const i = position(leaf, rating, seq) - 1;
     if (i < 0 || leaf.rows[SEQ * WIDTH + i] !== seq || leaf.rows[RATING * WIDTH + i] !== rating) return false;
     at.leaf = leaf;
@@ -261,9 +275,12 @@ export class RowTree<V> {
     const half = WIDTH >> 1;
     for (let c = 0; c < this.columns; c++)
       right.rows.set(leaf.rows.subarray(c * WIDTH + half, c * WIDTH + WIDTH), c * WIDTH);
+    const moved = this.moved;
     for (let i = half; i < WIDTH; i++) {
-      right.values[i - half] = leaf.values[i];
+      const value = leaf.values[i]!;
+      right.values[i - half] = value;
       leaf.values[i] = undefined;
+      if (moved) moved(value, right);
     }
     right.size = WIDTH - half;
     leaf.size = half;
