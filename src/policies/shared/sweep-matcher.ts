@@ -117,8 +117,8 @@ export abstract class SweepMatcher implements Policy {
   private readonly teamSize: number;
   private readonly budget: number;
   private readonly avoid: RepeatAvoidance | undefined;
-  /** The entries in rating order (rows of (rating, seq); the priority column is not used). */
-  private readonly order = new RowTree<Entry>(3, (entry, leaf) => (entry.leaf = leaf));
+  /** The entries in rating order (rows of (rating, seq) alone: no priorities). */
+  private readonly order = new RowTree<Entry>(2, (entry, leaf) => (entry.leaf = leaf));
   /** Cursors of the running scan (its own position, then outward) and of other walks. */
   private readonly up = rowCursor<Entry>();
   private readonly down = rowCursor<Entry>();
