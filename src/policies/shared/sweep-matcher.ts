@@ -52,7 +52,6 @@ import {
   companionAt,
   nextRow,
   previousRow,
-  RATING,
   ratingAt,
   ROW_TREE_WIDTH,
   rowCursor,
@@ -77,33 +76,30 @@ type Holder = TicketSlot;
 
 /**
  * Row columns beside the rating and seq: the version of the ticket's last scan (from one
- * counter, never reused), its earliest pending wake-up, and where its {@link Member} record is
- * (0: it has none).
+ * counter, never reused), its earliest pending wake-up, and where its {@link Links} are (0: it
+ * has none).
  */
 const VERSION = 2;
 const WAKE_AT = 3;
-const MEMBER = 4;
+const LINKS = 4;
 const COLUMNS = 5;
 
 /**
- * A waiting ticket's record, made once a game is in its reach (a scan finds it acceptable, or
- * it finds a ticket acceptable); until then a ticket has only its row. One per arrival: a
- * ticket that leaves and is added again gets a new one.
+ * A waiting ticket's links to games, made once it has any (with no game in reach, none is):
+ * its candidate, and the anchors whose candidate may include it (pruned lazily).
  */
+interface Links {
+  candidate: Candidate | undefined;
+  dependents: Set<Holder> | undefined;
+}
+
+/** A ticket met by a scan (within the scanner's window) or in a candidate game. */
 interface Member {
   readonly holder: Holder;
   readonly ticket: Ticket;
   /** Position in rating order: the party's mean rating, then `seq` (the order it was added in). */
   readonly rating: number;
   readonly seq: number;
-  readonly seats: number;
-  /** Still waiting (cleared when it leaves). */
-  held: boolean;
-  /** Its row's scan version (kept equal from the record's making on). */
-  version: number;
-  candidate: Candidate | undefined;
-  /** Anchors whose candidate may include this ticket (pruned lazily). */
-  dependents: Set<Member> | undefined;
 }
 
 interface Candidate {
@@ -135,6 +131,12 @@ const compareCandidates = (a: Candidate, b: Candidate): number =>
 
 const NO_HOLDERS: readonly Holder[] = [];
 
+/** Is the arrival `seq` of `holder`'s ticket in `candidate`? */
+function includes(candidate: Candidate, holder: Holder, seq: number): boolean {
+  for (const m of candidate.members) if (m.holder === holder && m.seq === seq) return true;
+  return false;
+}
+
 export abstract class SweepMatcher implements Policy {
   abstract readonly name: string;
   private readonly teamSize: number;
@@ -153,9 +155,9 @@ export abstract class SweepMatcher implements Policy {
   private readonly probe = rowCursor<Holder, Ticket>();
   /** Stand-in holders of the tickets added without the engine's slot. */
   private readonly byId = new Map<string, Holder>();
-  /** The tickets' records, by the number in their row's MEMBER column (entry 0 unused); numbers freed on a leave are reused. */
-  private readonly members: (Member | undefined)[] = [undefined];
-  private readonly freeMembers: number[] = [];
+  /** The tickets' links, by the number in their row's LINKS column (entry 0 unused); numbers freed on a leave are reused. */
+  private readonly links: (Links | undefined)[] = [undefined];
+  private readonly freeLinks: number[] = [];
   private count = 0;
   private readonly acceptableScratch: Member[] = [];
   /** Ratings of the nearest tickets beyond the scanner's window. */
@@ -265,10 +267,15 @@ export abstract class SweepMatcher implements Policy {
     return false;
   }
 
+  /** Is the ticket of `m` still waiting, as the same arrival (not left and added again)? */
+  private holds(m: Member): boolean {
+    return this.locate(m.holder, this.probe) && columnAt(this.probe, SEQ) === m.seq;
+  }
+
   /** A candidate stands while its anchor has not rescanned and all its tickets still wait. */
   private isLiveCandidate(c: Candidate): boolean {
-    if (c.version !== c.anchor.version || !c.anchor.held) return false;
-    for (let i = 0; i < c.members.length; i++) if (!c.members[i].held) return false;
+    if (!this.locate(c.anchor.holder, this.probe) || columnAt(this.probe, VERSION) !== c.version) return false;
+    for (let i = 0; i < c.members.length; i++) if (!this.holds(c.members[i])) return false;
     return true;
   }
 
@@ -349,13 +356,8 @@ export abstract class SweepMatcher implements Policy {
     return this.avoid ? Math.max(both, repeatAllowedAt(a, b, this.avoid)) : both;
   }
 
-  /** {@link mutualAt} of two records (written out: the team search calls it most, and one call level less keeps it inlined). */
   private mutualMembers(a: Member, b: Member): number {
-    const both = Math.max(
-      this.acceptTime(a.ticket, a.rating, b.ticket, b.rating),
-      this.acceptTime(b.ticket, b.rating, a.ticket, a.rating),
-    );
-    return this.avoid ? Math.max(both, repeatAllowedAt(a.ticket, b.ticket, this.avoid)) : both;
+    return this.mutualAt(a.ticket, a.rating, b.ticket, b.rating);
   }
 
   private stillAcceptable(members: readonly Member[], now: number): boolean {
@@ -377,17 +379,17 @@ export abstract class SweepMatcher implements Policy {
     // The scanner's row (the tree does not change during a scan, so its place holds).
     const leaf = from.leaf;
     const index = from.index;
+    const holder = leaf.values[index]!;
     const ticket = leaf.companions![index]!;
     const rating = ratingAt(from);
+    const seq = columnAt(from, SEQ);
     const version = ++this.version;
     setColumnAt(from, VERSION, version);
     setColumnAt(from, WAKE_AT, Infinity);
-    /** The scanner's record: made once a game is in reach. */
-    let anchor = this.memberOf(leaf, index);
-    if (anchor) {
-      anchor.version = version;
-      anchor.candidate = undefined;
-    }
+    const own = this.linksOf(leaf, index);
+    if (own) own.candidate = undefined;
+    /** The scanner as a member of a game, made once a game is in reach. */
+    let anchor: Member | undefined;
     // Two cursors walk outward: `up` from the scanner's row, `down` from a copy of it.
     const up = this.up;
     const down = this.down;
@@ -427,8 +429,8 @@ export abstract class SweepMatcher implements Policy {
         // x does not accept the scanner yet (or a rematch waits for the fallback): x looks again then.
         this.wake(cursor.leaf, cursor.index, at, now);
       } else {
-        const x = this.memberFor(cursor.leaf, cursor.index);
-        anchor ??= this.memberFor(leaf, index);
+        const x: Member = { holder: valueAt(cursor), ticket: xTicket, rating: xRating, seq: columnAt(cursor, SEQ) };
+        anchor ??= { holder, ticket, rating, seq };
         const found = this.gameWith(
           anchor,
           version,
@@ -453,39 +455,31 @@ export abstract class SweepMatcher implements Policy {
       this.wake(leaf, index, this.ratingAcceptTime(ticket, rating, xRating), now);
     }
     const chosen = best ?? fallback;
-    if (!chosen || !anchor) return;
-    anchor.candidate = chosen;
+    if (!chosen) return;
+    this.linksFor(leaf, index).candidate = chosen;
     this.candidates.push(chosen);
-    for (const m of chosen.members) if (m !== anchor) (m.dependents ??= new Set()).add(anchor);
+    const probe = this.probe;
+    for (const m of chosen.members) {
+      if (m.holder === holder || !this.locate(m.holder, probe)) continue;
+      (this.linksFor(probe.leaf, probe.index).dependents ??= new Set()).add(holder);
+    }
   }
 
-  /** The record of the ticket of row `index` of `leaf`, if it has one. */
-  private memberOf(leaf: RowLeaf<Holder, Ticket>, index: number): Member | undefined {
-    const k = leaf.rows[MEMBER * ROW_TREE_WIDTH + index];
-    return k === 0 ? undefined : this.members[k];
+  /** The links of the ticket of row `index` of `leaf`, if it has any. */
+  private linksOf(leaf: RowLeaf<Holder, Ticket>, index: number): Links | undefined {
+    const k = leaf.rows[LINKS * ROW_TREE_WIDTH + index];
+    return k === 0 ? undefined : this.links[k];
   }
 
-  /** The record of the ticket of row `index` of `leaf`, made if it has none. */
-  private memberFor(leaf: RowLeaf<Holder, Ticket>, index: number): Member {
-    const rows = leaf.rows;
-    const k = rows[MEMBER * ROW_TREE_WIDTH + index];
-    if (k !== 0) return this.members[k]!;
-    const ticket = leaf.companions![index]!;
-    const member: Member = {
-      holder: leaf.values[index]!,
-      ticket,
-      rating: rows[RATING * ROW_TREE_WIDTH + index],
-      seq: rows[SEQ * ROW_TREE_WIDTH + index],
-      seats: ticket.players.length,
-      held: true,
-      version: rows[VERSION * ROW_TREE_WIDTH + index],
-      candidate: undefined,
-      dependents: undefined,
-    };
-    const free = this.freeMembers.pop() ?? this.members.length;
-    this.members[free] = member;
-    rows[MEMBER * ROW_TREE_WIDTH + index] = free;
-    return member;
+  /** The links of the ticket of row `index` of `leaf`, made if it has none. */
+  private linksFor(leaf: RowLeaf<Holder, Ticket>, index: number): Links {
+    const k = leaf.rows[LINKS * ROW_TREE_WIDTH + index];
+    if (k !== 0) return this.links[k]!;
+    const links: Links = { candidate: undefined, dependents: undefined };
+    const free = this.freeLinks.pop() ?? this.links.length;
+    this.links[free] = links;
+    leaf.rows[LINKS * ROW_TREE_WIDTH + index] = free;
+    return links;
   }
 
   /** Wake the ticket of row `index` of `leaf` at `at` (unless it wakes earlier already). */
@@ -521,7 +515,7 @@ export abstract class SweepMatcher implements Policy {
     repeatLimit: number,
   ): { fresh?: Candidate; repeat?: Candidate } {
     const seats = 2 * this.teamSize;
-    const base = a.seats + x.seats;
+    const base = a.ticket.players.length + x.ticket.players.length;
     if (base > seats) return {};
     const low0 = Math.min(a.rating, x.rating);
     const high0 = Math.max(a.rating, x.rating);
@@ -533,7 +527,7 @@ export abstract class SweepMatcher implements Policy {
       const game = this.candidate(a, version, [a, x], high0 - low0, repeat0);
       return repeat0 ? { repeat: game } : { fresh: game };
     }
-    const pool = nearer.filter((y) => y.seats <= seats - base && this.mutualMembers(x, y) <= now);
+    const pool = nearer.filter((y) => y.ticket.players.length <= seats - base && this.mutualMembers(x, y) <= now);
     const found: { fresh?: Candidate; repeat?: Candidate } = {};
     let freshLimit = limit;
     let repLimit = repeatLimit;
@@ -557,7 +551,7 @@ export abstract class SweepMatcher implements Policy {
       }
       for (let i = from; i < pool.length; i++) {
         const y = pool[i];
-        if (filled + y.seats > seats) continue;
+        if (filled + y.ticket.players.length > seats) continue;
         let fits = true;
         let withRepeat = repeat || this.isRepeat(a, y, now) || this.isRepeat(x, y, now);
         for (let c = 2; c < chosen.length && fits; c++) {
@@ -566,7 +560,7 @@ export abstract class SweepMatcher implements Policy {
         }
         if (!fits) continue;
         chosen.push(y);
-        search(i + 1, filled + y.seats, Math.min(low, y.rating), Math.max(high, y.rating), withRepeat);
+        search(i + 1, filled + y.ticket.players.length, Math.min(low, y.rating), Math.max(high, y.rating), withRepeat);
         chosen.pop();
       }
     };
@@ -594,7 +588,8 @@ export abstract class SweepMatcher implements Policy {
   /** Forget the ticket at `at`; returns the anchors whose candidate included it (they must rescan). */
   private drop(at: RowCursor<Holder, Ticket>): readonly Holder[] {
     const holder = valueAt(at);
-    const k = columnAt(at, MEMBER);
+    const seq = columnAt(at, SEQ);
+    const k = columnAt(at, LINKS);
     // (The map is empty when the engine passes slots: the ticket is then not reached.)
     if (this.byId.size > 0) {
       const id = companionAt(at).id;
@@ -603,20 +598,22 @@ export abstract class SweepMatcher implements Policy {
     this.order.remove(at);
     holder.policyData = undefined;
     this.count--;
-    if (k === 0) return NO_HOLDERS; // no game was in reach: no record
-    const member = this.members[k]!;
-    this.members[k] = undefined;
-    this.freeMembers.push(k);
-    member.held = false;
-    member.version++;
-    const dependents = member.dependents;
-    member.dependents = undefined;
-    if (member.candidate) for (const m of member.candidate.members) m.dependents?.delete(member);
-    member.candidate = undefined;
-    if (!dependents) return NO_HOLDERS;
+    if (k === 0) return NO_HOLDERS; // no game was in reach
+    const links = this.links[k]!;
+    this.links[k] = undefined;
+    this.freeLinks.push(k);
+    const probe = this.probe;
+    if (links.candidate) {
+      for (const m of links.candidate.members)
+        if (this.locate(m.holder, probe)) this.linksOf(probe.leaf, probe.index)?.dependents?.delete(holder);
+    }
+    if (!links.dependents) return NO_HOLDERS;
     const affected: Holder[] = [];
-    for (const anchor of dependents)
-      if (anchor.held && anchor.candidate?.members.includes(member)) affected.push(anchor.holder);
+    for (const anchor of links.dependents) {
+      if (!this.locate(anchor, probe)) continue;
+      const candidate = this.linksOf(probe.leaf, probe.index)?.candidate;
+      if (candidate && includes(candidate, holder, seq)) affected.push(anchor);
+    }
     return affected;
   }
 
