@@ -74,24 +74,10 @@ export const DEFAULT_WINDOW_BUDGET = 512;
  */
 type Holder = TicketSlot;
 
-/**
- * Row columns beside the rating and seq: the version of the ticket's last scan (from one
- * counter, never reused), its earliest pending wake-up, and where its {@link Links} are (0: it
- * has none).
- */
+/** Row columns beside the rating and seq: the version of the ticket's last scan (from one counter, never reused) and its earliest pending wake-up. */
 const VERSION = 2;
 const WAKE_AT = 3;
-const LINKS = 4;
-const COLUMNS = 5;
-
-/**
- * A waiting ticket's links to games, made once it has any (with no game in reach, none is):
- * its candidate, and the anchors whose candidate may include it (pruned lazily).
- */
-interface Links {
-  candidate: Candidate | undefined;
-  dependents: Set<Holder> | undefined;
-}
+const COLUMNS = 4;
 
 /** A ticket met by a scan (within the scanner's window) or in a candidate game. */
 interface Member {
@@ -131,12 +117,6 @@ const compareCandidates = (a: Candidate, b: Candidate): number =>
 
 const NO_HOLDERS: readonly Holder[] = [];
 
-/** Is the arrival `seq` of `holder`'s ticket in `candidate`? */
-function includes(candidate: Candidate, holder: Holder, seq: number): boolean {
-  for (const m of candidate.members) if (m.holder === holder && m.seq === seq) return true;
-  return false;
-}
-
 export abstract class SweepMatcher implements Policy {
   abstract readonly name: string;
   private readonly teamSize: number;
@@ -155,9 +135,10 @@ export abstract class SweepMatcher implements Policy {
   private readonly probe = rowCursor<Holder, Ticket>();
   /** Stand-in holders of the tickets added without the engine's slot. */
   private readonly byId = new Map<string, Holder>();
-  /** The tickets' links, by the number in their row's LINKS column (entry 0 unused); numbers freed on a leave are reused. */
-  private readonly links: (Links | undefined)[] = [undefined];
-  private readonly freeLinks: number[] = [];
+  /** Each anchor's current candidate, while it has one. */
+  private readonly candidateOf = new Map<Holder, Candidate>();
+  /** Anchors whose candidate may include the ticket (pruned lazily), while there are any. */
+  private readonly dependentsOf = new Map<Holder, Set<Holder>>();
   private count = 0;
   private readonly acceptableScratch: Member[] = [];
   /** Ratings of the nearest tickets beyond the scanner's window. */
@@ -386,8 +367,7 @@ export abstract class SweepMatcher implements Policy {
     const version = ++this.version;
     setColumnAt(from, VERSION, version);
     setColumnAt(from, WAKE_AT, Infinity);
-    const own = this.linksOf(leaf, index);
-    if (own) own.candidate = undefined;
+    if (this.candidateOf.size > 0) this.candidateOf.delete(holder);
     /** The scanner as a member of a game, made once a game is in reach. */
     let anchor: Member | undefined;
     // Two cursors walk outward: `up` from the scanner's row, `down` from a copy of it.
@@ -456,30 +436,14 @@ export abstract class SweepMatcher implements Policy {
     }
     const chosen = best ?? fallback;
     if (!chosen) return;
-    this.linksFor(leaf, index).candidate = chosen;
+    this.candidateOf.set(holder, chosen);
     this.candidates.push(chosen);
-    const probe = this.probe;
     for (const m of chosen.members) {
-      if (m.holder === holder || !this.locate(m.holder, probe)) continue;
-      (this.linksFor(probe.leaf, probe.index).dependents ??= new Set()).add(holder);
+      if (m.holder === holder) continue;
+      let dependents = this.dependentsOf.get(m.holder);
+      if (!dependents) this.dependentsOf.set(m.holder, (dependents = new Set()));
+      dependents.add(holder);
     }
-  }
-
-  /** The links of the ticket of row `index` of `leaf`, if it has any. */
-  private linksOf(leaf: RowLeaf<Holder, Ticket>, index: number): Links | undefined {
-    const k = leaf.rows[LINKS * ROW_TREE_WIDTH + index];
-    return k === 0 ? undefined : this.links[k];
-  }
-
-  /** The links of the ticket of row `index` of `leaf`, made if it has none. */
-  private linksFor(leaf: RowLeaf<Holder, Ticket>, index: number): Links {
-    const k = leaf.rows[LINKS * ROW_TREE_WIDTH + index];
-    if (k !== 0) return this.links[k]!;
-    const links: Links = { candidate: undefined, dependents: undefined };
-    const free = this.freeLinks.pop() ?? this.links.length;
-    this.links[free] = links;
-    leaf.rows[LINKS * ROW_TREE_WIDTH + index] = free;
-    return links;
   }
 
   /** Wake the ticket of row `index` of `leaf` at `at` (unless it wakes earlier already). */
@@ -589,7 +553,6 @@ export abstract class SweepMatcher implements Policy {
   private drop(at: RowCursor<Holder, Ticket>): readonly Holder[] {
     const holder = valueAt(at);
     const seq = columnAt(at, SEQ);
-    const k = columnAt(at, LINKS);
     // (The map is empty when the engine passes slots: the ticket is then not reached.)
     if (this.byId.size > 0) {
       const id = companionAt(at).id;
@@ -598,21 +561,20 @@ export abstract class SweepMatcher implements Policy {
     this.order.remove(at);
     holder.policyData = undefined;
     this.count--;
-    if (k === 0) return NO_HOLDERS; // no game was in reach
-    const links = this.links[k]!;
-    this.links[k] = undefined;
-    this.freeLinks.push(k);
-    const probe = this.probe;
-    if (links.candidate) {
-      for (const m of links.candidate.members)
-        if (this.locate(m.holder, probe)) this.linksOf(probe.leaf, probe.index)?.dependents?.delete(holder);
+    // (Both maps are empty while no ticket has a game in reach.)
+    if (this.candidateOf.size === 0 && this.dependentsOf.size === 0) return NO_HOLDERS;
+    const own = this.candidateOf.get(holder);
+    if (own) {
+      this.candidateOf.delete(holder);
+      for (const m of own.members) this.dependentsOf.get(m.holder)?.delete(holder);
     }
-    if (!links.dependents) return NO_HOLDERS;
+    const dependents = this.dependentsOf.get(holder);
+    if (!dependents) return NO_HOLDERS;
+    this.dependentsOf.delete(holder);
     const affected: Holder[] = [];
-    for (const anchor of links.dependents) {
-      if (!this.locate(anchor, probe)) continue;
-      const candidate = this.linksOf(probe.leaf, probe.index)?.candidate;
-      if (candidate && includes(candidate, holder, seq)) affected.push(anchor);
+    for (const anchor of dependents) {
+      const candidate = this.candidateOf.get(anchor);
+      if (candidate?.members.some((m) => m.holder === holder && m.seq === seq)) affected.push(anchor);
     }
     return affected;
   }
