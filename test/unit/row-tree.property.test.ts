@@ -27,8 +27,7 @@ const COLUMNS = 4;
 /** Column c of row i of a leaf. */
 const cell = (c: number, i: number): number => c * ROW_TREE_WIDTH + i;
 
-const byKey = (a: { rating: number; seq: number }, b: { rating: number; seq: number }): number =>
-  a.rating - b.rating || a.seq - b.seq;
+const byKey = (a: Row, b: Row): number => a.rating - b.rating || a.seq - b.seq;
 
 /** Rows of the tree in order, by the leaves' `next` links (and checked against the `prev` links). */
 function rowsOf(tree: RowTree<Row>): Row[] {
@@ -153,7 +152,7 @@ describe("RowTree", () => {
         readonly seq: number;
         leaf: RowLeaf<Tracked> | undefined;
       }
-      const tree = new RowTree<Tracked>(2, { priorities: false, moved: (row, leaf) => (row.leaf = leaf) });
+      const tree = new RowTree<Tracked>(2, (row, leaf) => (row.leaf = leaf));
       const model: Tracked[] = [];
       const at: RowCursor<Tracked> = { leaf: undefined as unknown as RowLeaf<Tracked>, index: 0 };
       let seq = 0;

@@ -1,8 +1,8 @@
 /**
  * A B+tree of rows kept in its leaves, ordered by (rating, seq): each row is `columns` numbers
- * (column 0 the rating, column 1 the sequence number that breaks ties, column 2 a priority in a
- * tree that keeps priorities) plus one value (and, in a tree made with `companions`, a second
- * one), stored column by column in its leaf's single `Float64Array` (column c of row r
+ * (column 0 the rating, column 1 the sequence number that breaks ties, column 2 a priority, if
+ * the tree has more than two columns)
+ * plus one value, stored column by column in its leaf's single `Float64Array` (column c of row r
  * at `rows[c * ROW_TREE_WIDTH + r]`: a binary search reads the ratings alone, the least priority
  * of a leaf is one short scan), so that neighbours in rating order are reached by index within a
  * leaf (or through the leaf's `next` and `prev`) without touching any object. Each inner node keeps, per
@@ -23,41 +23,39 @@ export const RATING = 0;
 export const SEQ = 1;
 export const PRIORITY = 2;
 
-export interface RowLeaf<V, W = undefined> {
+export interface RowLeaf<V> {
   readonly leaf: true;
   /** Column c of row r at rows[c·WIDTH + r]. */
   readonly rows: Float64Array;
   readonly values: (V | undefined)[];
-  /** Each row's second value, in a tree made with `companions` (else undefined). */
-  readonly companions: (W | undefined)[] | undefined;
   size: number;
-  prev: RowLeaf<V, W> | undefined;
-  next: RowLeaf<V, W> | undefined;
-  parent: RowInner<V, W> | undefined;
+  prev: RowLeaf<V> | undefined;
+  next: RowLeaf<V> | undefined;
+  parent: RowInner<V> | undefined;
 }
 
-interface RowInner<V, W> {
+interface RowInner<V> {
   readonly leaf: false;
   /** sepRating[c], sepSeq[c] for c ≥ 1: the least key child c may hold. */
   readonly sepRating: Float64Array;
   readonly sepSeq: Float64Array;
   /** mins[c]: the least priority of the rows below child c (Infinity when none). */
   readonly mins: Float64Array;
-  readonly children: RowNode<V, W>[];
+  readonly children: RowNode<V>[];
   size: number;
-  parent: RowInner<V, W> | undefined;
+  parent: RowInner<V> | undefined;
 }
 
-type RowNode<V, W> = RowLeaf<V, W> | RowInner<V, W>;
+type RowNode<V> = RowLeaf<V> | RowInner<V>;
 
 /** A position in the tree: row `index` of `leaf` (a reusable cursor, not a snapshot). */
-export interface RowCursor<V, W = undefined> {
-  leaf: RowLeaf<V, W>;
+export interface RowCursor<V> {
+  leaf: RowLeaf<V>;
   index: number;
 }
 
 /** Move `at` to the next row in order; false (`at` unchanged) at the last row. */
-export function nextRow<V, W>(at: RowCursor<V, W>): boolean {
+export function nextRow<V>(at: RowCursor<V>): boolean {
   if (at.index + 1 < at.leaf.size) {
     at.index++;
     return true;
@@ -70,7 +68,7 @@ export function nextRow<V, W>(at: RowCursor<V, W>): boolean {
 }
 
 /** Move `at` to the previous row in order; false (`at` unchanged) at the first row. */
-export function previousRow<V, W>(at: RowCursor<V, W>): boolean {
+export function previousRow<V>(at: RowCursor<V>): boolean {
   if (at.index > 0) {
     at.index--;
     return true;
@@ -83,46 +81,15 @@ export function previousRow<V, W>(at: RowCursor<V, W>): boolean {
 }
 
 /** The rating of the row at `at`. */
-export const ratingAt = <V, W>(at: RowCursor<V, W>): number => at.leaf.rows[RATING * WIDTH + at.index];
-
-/** Column `column` of the row at `at`. */
-export const columnAt = <V, W>(at: RowCursor<V, W>, column: number): number => at.leaf.rows[column * WIDTH + at.index];
-
-/** Set column `column` of the row at `at` (not the rating or seq: they place the row). */
-export function setColumnAt<V, W>(at: RowCursor<V, W>, column: number, value: number): void {
-  at.leaf.rows[column * WIDTH + at.index] = value;
-}
+export const ratingAt = <V>(at: RowCursor<V>): number => at.leaf.rows[RATING * WIDTH + at.index];
 
 /** The value of the row at `at`. */
-export const valueAt = <V, W>(at: RowCursor<V, W>): V => at.leaf.values[at.index]!;
-
-/** The second value of the row at `at` (a tree made with `companions`). */
-export const companionAt = <V, W>(at: RowCursor<V, W>): W => at.leaf.companions![at.index]!;
+export const valueAt = <V>(at: RowCursor<V>): V => at.leaf.values[at.index]!;
 
 /** A new cursor (to be placed by {@link RowTree.insert}, {@link RowTree.find} or {@link RowTree.first}). */
-export const rowCursor = <V, W = undefined>(): RowCursor<V, W> => ({
-  leaf: undefined as unknown as RowLeaf<V, W>,
-  index: 0,
-});
+export const rowCursor = <V>(): RowCursor<V> => ({ leaf: undefined as unknown as RowLeaf<V>, index: 0 });
 
-/** Options of a {@link RowTree}. */
-export interface RowTreeOptions<V, W> {
-  /**
-   * Keep a priority per row (column 2) and the least below each child, for
-   * {@link RowTree.least} (default true). Without, the caller's columns start at 2.
-   */
-  readonly priorities?: boolean;
-  /** Keep a second value per row, beside its value (`companions`; default false). */
-  readonly companions?: boolean;
-  /**
-   * Called with each value whose row a split moves to a new leaf: for callers that keep each
-   * value's leaf, to reach its row again with {@link RowTree.findIn} or
-   * {@link RowTree.indexIn} instead of a descent.
-   */
-  readonly moved?: (value: V, leaf: RowLeaf<V, W>) => void;
-}
-
-const newInner = <V, W>(): RowInner<V, W> => ({
+const newInner = <V>(): RowInner<V> => ({
   leaf: false,
   sepRating: new Float64Array(WIDTH),
   sepSeq: new Float64Array(WIDTH),
@@ -132,25 +99,21 @@ const newInner = <V, W>(): RowInner<V, W> => ({
   parent: undefined,
 });
 
-export class RowTree<V, W = undefined> {
-  private root: RowNode<V, W>;
+export class RowTree<V> {
+  private root: RowNode<V>;
   private count = 0;
-  private readonly priorities: boolean;
-  private readonly companions: boolean;
-  private readonly moved: ((value: V, leaf: RowLeaf<V, W>) => void) | undefined;
 
   /**
-   * @param columns numbers per row: rating, seq, the priority (unless `options.priorities` is
-   *   false), then the caller's columns.
+   * @param columns numbers per row: rating, seq, then the priority and the caller's columns; 2
+   *   for a tree without priorities (its rows are only ordered: {@link RowTree.least} finds none).
+   * @param moved called with each value whose row a split moves to a new leaf (for callers that
+   *   keep each value's leaf, to reach its row again with {@link RowTree.findIn} instead of a descent).
    */
   constructor(
     readonly columns: number,
-    options: RowTreeOptions<V, W> = {},
+    private readonly moved?: (value: V, leaf: RowLeaf<V>) => void,
   ) {
-    this.priorities = options.priorities ?? true;
-    this.companions = options.companions ?? false;
-    this.moved = options.moved;
-    if (columns < (this.priorities ? 3 : 2)) throw new RangeError("a row needs at least its rating, seq and priority");
+    if (columns < 2) throw new RangeError("a row needs at least its rating and seq");
     this.root = this.newLeaf();
   }
 
@@ -158,12 +121,11 @@ export class RowTree<V, W = undefined> {
     return this.count;
   }
 
-  private newLeaf(): RowLeaf<V, W> {
+  private newLeaf(): RowLeaf<V> {
     return {
       leaf: true,
       rows: new Float64Array(WIDTH * this.columns),
       values: new Array<V | undefined>(WIDTH).fill(undefined),
-      companions: this.companions ? new Array<W | undefined>(WIDTH).fill(undefined) : undefined,
       size: 0,
       prev: undefined,
       next: undefined,
@@ -172,7 +134,7 @@ export class RowTree<V, W = undefined> {
   }
 
   /** The leaf whose range holds (rating, seq). */
-  private leafFor(rating: number, seq: number): RowLeaf<V, W> {
+  private leafFor(rating: number, seq: number): RowLeaf<V> {
     let node = this.root;
     while (!node.leaf) {
       // The last child whose separator is ≤ the key (child 0 when none is).
@@ -191,10 +153,10 @@ export class RowTree<V, W = undefined> {
   }
 
   /**
-   * Insert a row for (rating, seq) (a key not held) with priority Infinity (if kept), the other
-   * columns 0 and `companion` as its second value (in a tree that keeps them); `at` is left on it. Returns nothing: write the row's columns through `at`.
+   * Insert a row for (rating, seq) (a key not held) with priority Infinity and the other
+   * columns 0; `at` is left on it. Returns nothing: write the row's columns through `at`.
    */
-  insert(rating: number, seq: number, value: V, at: RowCursor<V, W>, companion?: W): void {
+  insert(rating: number, seq: number, value: V, at: RowCursor<V>): void {
     let leaf = this.leafFor(rating, seq);
     let pos = position(leaf, rating, seq);
     if (leaf.size === WIDTH) {
@@ -212,15 +174,9 @@ export class RowTree<V, W = undefined> {
     }
     const values = leaf.values;
     for (let i = n; i > pos; i--) values[i] = values[i - 1];
-    const companions = leaf.companions;
-    if (companions) {
-      for (let i = n; i > pos; i--) companions[i] = companions[i - 1];
-      companions[pos] = companion;
-    }
     rows[RATING * WIDTH + pos] = rating;
     rows[SEQ * WIDTH + pos] = seq;
-    for (let c = 2; c < this.columns; c++) rows[c * WIDTH + pos] = 0;
-    if (this.priorities) rows[PRIORITY * WIDTH + pos] = Infinity;
+    for (let c = PRIORITY; c < this.columns; c++) rows[c * WIDTH + pos] = c === PRIORITY ? Infinity : 0;
     values[pos] = value;
     leaf.size = n + 1;
     this.count++;
@@ -229,15 +185,15 @@ export class RowTree<V, W = undefined> {
   }
 
   /** Put `at` on the row (rating, seq); false (and `at` unchanged) when it is not held. */
-  find(rating: number, seq: number, at: RowCursor<V, W>): boolean {
+  find(rating: number, seq: number, at: RowCursor<V>): boolean {
     return this.findIn(this.leafFor(rating, seq), rating, seq, at);
   }
 
   /**
    * Put `at` on the row (rating, seq) looked for in `leaf` alone (the leaf the row was inserted
-   * in or last {@link RowTreeOptions.moved} to); false (and `at` unchanged) when that leaf does not hold it.
+   * in or last {@link moved} to); false (and `at` unchanged) when that leaf does not hold it.
    */
-  findIn(leaf: RowLeaf<V, W>, rating: number, seq: number, at: RowCursor<V, W>): boolean {
+  findIn(leaf: RowLeaf<V>, rating: number, seq: number, at: RowCursor<V>): boolean {
     const i = position(leaf, rating, seq) - 1;
     if (i < 0 || leaf.rows[SEQ * WIDTH + i] !== seq || leaf.rows[RATING * WIDTH + i] !== rating) return false;
     at.leaf = leaf;
@@ -246,42 +202,20 @@ export class RowTree<V, W = undefined> {
   }
 
   /**
-   * Put `at` on the row whose value is `value`, looked for in `leaf` alone (the leaf its row was
-   * inserted in or last {@link RowTreeOptions.moved} to); false (and `at` unchanged) when that
-   * leaf does not hold it.
-   */
-  indexIn(leaf: RowLeaf<V, W>, value: V, at: RowCursor<V, W>): boolean {
-    const values = leaf.values;
-    for (let i = 0, n = leaf.size; i < n; i++) {
-      if (values[i] === value) {
-        at.leaf = leaf;
-        at.index = i;
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /**
    * Take out the row at `at` and bring the least priorities above it up to date. Cursors on
    * later rows of the same leaf move down by one; others stay valid unless their leaf emptied.
    */
-  remove(at: RowCursor<V, W>): void {
+  remove(at: RowCursor<V>): void {
     const leaf = at.leaf;
     const rows = leaf.rows;
     const n = leaf.size - 1;
-    const hadLeast = this.priorities && rows[PRIORITY * WIDTH + at.index] !== Infinity;
+    const hadLeast = this.columns > PRIORITY && rows[PRIORITY * WIDTH + at.index] !== Infinity;
     for (let c = 0, start = at.index, end = n; c < this.columns; c++, start += WIDTH, end += WIDTH) {
       for (let i = start; i < end; i++) rows[i] = rows[i + 1];
     }
     const values = leaf.values;
     for (let i = at.index; i < n; i++) values[i] = values[i + 1];
     values[n] = undefined;
-    const companions = leaf.companions;
-    if (companions) {
-      for (let i = at.index; i < n; i++) companions[i] = companions[i + 1];
-      companions[n] = undefined;
-    }
     leaf.size = n;
     this.count--;
     if (n === 0 && leaf.parent) this.dropLeaf(leaf);
@@ -289,26 +223,26 @@ export class RowTree<V, W = undefined> {
   }
 
   /** Bring the least priorities above `from` (a leaf whose rows' priorities changed, or an inner node whose children did) up to date. */
-  refresh(from: RowNode<V, W>): void {
-    let node: RowNode<V, W> = from;
-    let least = this.leastOf(node);
+  refresh(from: RowNode<V>): void {
+    let node: RowNode<V> = from;
+    let least = leastOf(node);
     for (let p = node.parent; p; node = p, p = p.parent) {
       const c = p.children.indexOf(node);
       if (p.mins[c] === least) return;
       p.mins[c] = least;
-      least = this.leastOf(p);
+      least = leastOf(p);
     }
   }
 
   /** The least priority of any row (Infinity when none has one). */
   leastPriority(): number {
-    return this.leastOf(this.root);
+    return leastOf(this.root);
   }
 
   /** Put `at` on the row of least priority (the first such row in order); false when every priority is Infinity. */
-  least(at: RowCursor<V, W>): boolean {
+  least(at: RowCursor<V>): boolean {
     let node = this.root;
-    const least = this.leastOf(node);
+    const least = leastOf(node);
     if (least === Infinity) return false;
     while (!node.leaf) {
       const mins = node.mins;
@@ -327,7 +261,7 @@ export class RowTree<V, W = undefined> {
   }
 
   /** Put `at` on the first row in order; false when the tree is empty. */
-  first(at: RowCursor<V, W>): boolean {
+  first(at: RowCursor<V>): boolean {
     let node = this.root;
     while (!node.leaf) node = node.children[0];
     if (node.size === 0) return false;
@@ -336,22 +270,8 @@ export class RowTree<V, W = undefined> {
     return true;
   }
 
-  /** The least priority held below a node (Infinity in a tree without priorities). */
-  private leastOf(node: RowNode<V, W>): number {
-    let least = Infinity;
-    if (node.leaf) {
-      if (!this.priorities) return Infinity;
-      const rows = node.rows;
-      for (let j = PRIORITY * WIDTH, end = j + node.size; j < end; j++) if (rows[j] < least) least = rows[j];
-    } else {
-      const mins = node.mins;
-      for (let c = 0; c < node.size; c++) if (mins[c] < least) least = mins[c];
-    }
-    return least;
-  }
-
   /** Split a full leaf in halves (the right half linked after it); returns the right half. */
-  private split(leaf: RowLeaf<V, W>): RowLeaf<V, W> {
+  private split(leaf: RowLeaf<V>): RowLeaf<V> {
     const right = this.newLeaf();
     const half = WIDTH >> 1;
     for (let c = 0; c < this.columns; c++)
@@ -362,12 +282,6 @@ export class RowTree<V, W = undefined> {
       right.values[i - half] = value;
       leaf.values[i] = undefined;
       if (moved) moved(value, right);
-    }
-    if (leaf.companions) {
-      for (let i = half; i < WIDTH; i++) {
-        right.companions![i - half] = leaf.companions[i];
-        leaf.companions[i] = undefined;
-      }
     }
     right.size = WIDTH - half;
     leaf.size = half;
@@ -384,15 +298,15 @@ export class RowTree<V, W = undefined> {
    * left is the root), splitting full parents. The least priorities of both are set in the
    * parent: a split keeps the rows below the parent, so nothing above it changes.
    */
-  private addChild(left: RowNode<V, W>, child: RowNode<V, W>, rating: number, seq: number): void {
+  private addChild(left: RowNode<V>, child: RowNode<V>, rating: number, seq: number): void {
     const parent = left.parent;
     if (!parent) {
-      const root = newInner<V, W>();
+      const root = newInner<V>();
       root.children.push(left, child);
       root.sepRating[1] = rating;
       root.sepSeq[1] = seq;
-      root.mins[0] = this.leastOf(left);
-      root.mins[1] = this.leastOf(child);
+      root.mins[0] = leastOf(left);
+      root.mins[1] = leastOf(child);
       root.size = 2;
       left.parent = child.parent = root;
       this.root = root;
@@ -401,7 +315,7 @@ export class RowTree<V, W = undefined> {
     let node = parent;
     let at = parent.children.indexOf(left) + 1;
     if (parent.size === WIDTH) {
-      const right = newInner<V, W>();
+      const right = newInner<V>();
       const half = WIDTH >> 1;
       for (let i = half; i < WIDTH; i++) {
         const moved = parent.children[i];
@@ -419,20 +333,20 @@ export class RowTree<V, W = undefined> {
         node = right;
         at -= half;
       }
-      insertChild(node, at, child, rating, seq, this.leastOf(child));
-      node.mins[at - 1] = this.leastOf(left);
+      insertChild(node, at, child, rating, seq, leastOf(child));
+      node.mins[at - 1] = leastOf(left);
       this.addChild(parent, right, right.sepRating[0], right.sepSeq[0]);
       return;
     }
-    insertChild(node, at, child, rating, seq, this.leastOf(child));
-    node.mins[at - 1] = this.leastOf(left);
+    insertChild(node, at, child, rating, seq, leastOf(child));
+    node.mins[at - 1] = leastOf(left);
   }
 
   /** Unlink an empty leaf, take it (and any inner node left empty) out of its parents, and refresh the least priorities above. */
-  private dropLeaf(leaf: RowLeaf<V, W>): void {
+  private dropLeaf(leaf: RowLeaf<V>): void {
     if (leaf.prev) leaf.prev.next = leaf.next;
     if (leaf.next) leaf.next.prev = leaf.prev;
-    let node: RowNode<V, W> = leaf;
+    let node: RowNode<V> = leaf;
     let parent = leaf.parent;
     while (parent) {
       const at = parent.children.indexOf(node);
@@ -460,7 +374,7 @@ export class RowTree<V, W = undefined> {
 }
 
 /** Index of the first row of the leaf whose key is greater than (rating, seq). */
-function position<V, W>(leaf: RowLeaf<V, W>, rating: number, seq: number): number {
+function position<V>(leaf: RowLeaf<V>, rating: number, seq: number): number {
   const rows = leaf.rows;
   let lo = 0;
   let hi = leaf.size;
@@ -473,10 +387,24 @@ function position<V, W>(leaf: RowLeaf<V, W>, rating: number, seq: number): numbe
   return lo;
 }
 
-function insertChild<V, W>(
-  node: RowInner<V, W>,
+/** The least priority held below a node. */
+function leastOf<V>(node: RowNode<V>): number {
+  let least = Infinity;
+  if (node.leaf) {
+    const rows = node.rows;
+    if (rows.length <= PRIORITY * WIDTH) return Infinity; // no priority column
+    for (let j = PRIORITY * WIDTH, end = j + node.size; j < end; j++) if (rows[j] < least) least = rows[j];
+  } else {
+    const mins = node.mins;
+    for (let c = 0; c < node.size; c++) if (mins[c] < least) least = mins[c];
+  }
+  return least;
+}
+
+function insertChild<V>(
+  node: RowInner<V>,
   at: number,
-  child: RowNode<V, W>,
+  child: RowNode<V>,
   rating: number,
   seq: number,
   least: number,

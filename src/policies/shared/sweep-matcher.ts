@@ -7,9 +7,7 @@
  *
  * Event driven, over the rating axis:
  * - the tickets sit in rating order (in the leaves of a B+tree, {@link RowTree}, whose rows hold
- *   the ratings: a scan reads its neighbours' ratings without touching them; each row also holds
- *   the ticket's scan version and pending wake-up, so a waiting ticket costs no object of its
- *   own beyond its row); a ticket's *scan*
+ *   the ratings: a scan reads its neighbours' ratings without touching them); a ticket's *scan*
  *   walks outward from it in order of rating distance, through its own window only, and keeps
  *   the closest game containing it whose tickets all accept each other (a candidate in a
  *   min-heap by spread, lazily invalidated);
@@ -48,16 +46,11 @@ import { meanRating, type Ticket } from "../../core/types.js";
 import type { CriteriaBox } from "./criteria-box.js";
 import { LazyHeap } from "./lazy-heap.js";
 import {
-  columnAt,
-  companionAt,
   nextRow,
   previousRow,
   ratingAt,
-  ROW_TREE_WIDTH,
   rowCursor,
   RowTree,
-  SEQ,
-  setColumnAt,
   valueAt,
   type RowCursor,
   type RowLeaf,
@@ -66,33 +59,29 @@ import {
 /** Default search steps per scan for teams (teamSize > 1). */
 export const DEFAULT_WINDOW_BUDGET = 512;
 
-/**
- * A waiting ticket's handle, the value of its row: the engine's slot, or a stand-in made for a
- * ticket added without one. Its `policyData` is the leaf holding the row while the ticket waits
- * (kept through splits), undefined otherwise: a leave or a rescan finds the row in that leaf, with
- * no descent and no record of the matcher's own.
- */
-type Holder = TicketSlot;
-
-/** Row columns beside the rating and seq: the version of the ticket's last scan (from one counter, never reused) and its earliest pending wake-up. */
-const VERSION = 2;
-const WAKE_AT = 3;
-const COLUMNS = 4;
-
-/** A ticket met by a scan (within the scanner's window) or in a candidate game. */
-interface Member {
-  readonly holder: Holder;
+interface Entry {
   readonly ticket: Ticket;
   /** Position in rating order: the party's mean rating, then `seq` (the order it was added in). */
   readonly rating: number;
   readonly seq: number;
+  /** The leaf holding its row (kept through splits), so a leave or a rescan needs no descent; undefined once dropped. */
+  leaf: RowLeaf<Entry> | undefined;
+  /** Bumped at each scan and at the drop: older candidates of this anchor and older wake-ups are stale. */
+  version: number;
+  candidate: Candidate | undefined;
+  /** Earliest pending wake-up (a heap entry of an older version is stale). */
+  wakeAt: number;
+  /** Anchors whose candidate may include this entry (pruned lazily). */
+  dependents: Set<Entry> | undefined;
 }
 
+/** Still waiting (its row is in the tree). */
+const isHeld = (e: Entry): boolean => e.leaf !== undefined;
+
 interface Candidate {
-  readonly anchor: Member;
-  /** The anchor's scan version: a later scan makes this candidate stale. */
+  readonly anchor: Entry;
   readonly version: number;
-  readonly members: readonly Member[];
+  readonly members: readonly Entry[];
   readonly spread: number;
   readonly oldest: number;
   /** Some two of its tickets met recently (allowed only after the fallback wait; formed last). */
@@ -100,57 +89,49 @@ interface Candidate {
 }
 
 interface Wake {
-  readonly holder: Holder;
-  /** The ticket's scan version when set (a later scan makes it stale). */
+  readonly entry: Entry;
   readonly version: number;
   readonly at: number;
 }
 
 /** Rating order: a party's mean rating, then the order it was added in. */
-const compareMembers = (a: Member, b: Member): number => a.rating - b.rating || a.seq - b.seq;
+const compareEntries = (a: Entry, b: Entry): number => a.rating - b.rating || a.seq - b.seq;
 
 const compareCandidates = (a: Candidate, b: Candidate): number =>
   Number(a.repeat) - Number(b.repeat) ||
   a.spread - b.spread ||
   a.oldest - b.oldest ||
-  compareMembers(a.anchor, b.anchor);
+  compareEntries(a.anchor, b.anchor);
 
-const NO_HOLDERS: readonly Holder[] = [];
+/** A candidate stands while its anchor has not rescanned and all its tickets still wait. */
+const isLiveCandidate = (c: Candidate): boolean =>
+  c.version === c.anchor.version && isHeld(c.anchor) && c.members.every(isHeld);
+
+const NO_ENTRIES: readonly Entry[] = [];
+
+/** A wake-up stands while it is its ticket's latest. */
+const isLiveWake = (w: Wake): boolean => w.version === w.entry.version && isHeld(w.entry);
 
 export abstract class SweepMatcher implements Policy {
   abstract readonly name: string;
   private readonly teamSize: number;
   private readonly budget: number;
   private readonly avoid: RepeatAvoidance | undefined;
-  /** The waiting tickets in rating order: rows of (rating, seq, version, wake-up), the holder as value and the ticket beside it. */
-  private readonly order = new RowTree<Holder, Ticket>(COLUMNS, {
-    priorities: false,
-    companions: true,
-    moved: (holder, leaf) => (holder.policyData = leaf),
-  });
-  /** Cursors of the running scan (outward from the scanner), of a leave, and of the heaps' liveness checks. */
-  private readonly up = rowCursor<Holder, Ticket>();
-  private readonly down = rowCursor<Holder, Ticket>();
-  private readonly at = rowCursor<Holder, Ticket>();
-  private readonly probe = rowCursor<Holder, Ticket>();
-  /** Stand-in holders of the tickets added without the engine's slot. */
-  private readonly byId = new Map<string, Holder>();
-  /** Each anchor's current candidate, while it has one. */
-  private readonly candidateOf = new Map<Holder, Candidate>();
-  /** Anchors whose candidate may include the ticket (pruned lazily), while there are any. */
-  private readonly dependentsOf = new Map<Holder, Set<Holder>>();
+  /** The entries in rating order (rows of (rating, seq) alone: no priorities). */
+  private readonly order = new RowTree<Entry>(2, (entry, leaf) => (entry.leaf = leaf));
+  /** Cursors of the running scan (its own position, then outward) and of other walks. */
+  private readonly up = rowCursor<Entry>();
+  private readonly down = rowCursor<Entry>();
+  private readonly at = rowCursor<Entry>();
+  /** Entries of the tickets added without the engine's slot (with one, the entry is kept in the slot). */
+  private readonly byId = new Map<string, Entry>();
   private count = 0;
-  private readonly acceptableScratch: Member[] = [];
+  private readonly acceptableScratch: Entry[] = [];
   /** Ratings of the nearest tickets beyond the scanner's window. */
   private readonly outsideScratch: number[] = [];
-  private readonly candidates = new LazyHeap<Candidate>(compareCandidates, (c) => this.isLiveCandidate(c));
-  private readonly wakes = new LazyHeap<Wake>(
-    (a, b) => a.at - b.at,
-    (w) => this.locate(w.holder, this.probe) && columnAt(this.probe, VERSION) === w.version,
-  );
+  private readonly candidates = new LazyHeap<Candidate>(compareCandidates, isLiveCandidate);
+  private readonly wakes = new LazyHeap<Wake>((a, b) => a.at - b.at, isLiveWake);
   private seq = 0;
-  /** The last scan version handed out (one counter for every ticket, so a re-added ticket's versions are new). */
-  private version = 0;
   /** The latest time the policy was told (removals carry no time). */
   protected lastNow = -Infinity;
   /** Search steps left in the running team search. */
@@ -194,15 +175,27 @@ export abstract class SweepMatcher implements Policy {
   }
 
   add(ticket: Ticket, now: number, slot?: TicketSlot): void {
-    const holder = slot ?? this.standIn(ticket.id);
     // A ticket already held moves to its new position (never held twice).
-    if (this.locate(holder, this.at)) this.leave(this.at);
+    const held = slot ? (slot.policyData as Entry | undefined) : this.byId.get(ticket.id);
+    if (held && isHeld(held)) this.removeEntry(held);
     this.lastNow = Math.max(this.lastNow, now);
     const rating = meanRating(ticket);
     this.arrived(ticket);
-    this.order.insert(rating, this.seq++, holder, this.up, ticket);
-    holder.policyData = this.up.leaf;
+    const entry: Entry = {
+      ticket,
+      rating,
+      seq: this.seq++,
+      leaf: undefined,
+      version: 0,
+      candidate: undefined,
+      wakeAt: Infinity,
+      dependents: undefined,
+    };
+    this.order.insert(rating, entry.seq, entry, this.up);
+    entry.leaf = this.up.leaf;
     this.count++;
+    if (slot) slot.policyData = entry;
+    else this.byId.set(ticket.id, entry);
     this.scanFrom(this.up, this.lastNow);
   }
 
@@ -212,57 +205,32 @@ export abstract class SweepMatcher implements Policy {
    * without it, asking for a ticket added with one, costs a walk over the waiting tickets.
    */
   acceptanceWindow(ticketId: string, now: number, slot?: TicketSlot): AcceptanceWindow | undefined {
-    const at = this.at;
-    if (!this.locateTicket(ticketId, slot, at)) return undefined;
-    const ticket = companionAt(at);
-    const rating = ratingAt(at);
-    return this.ratingWindow(rating, this.width(ticket, rating, now));
+    const entry = this.entryOf(ticketId, slot);
+    return entry && this.ratingWindow(entry.rating, this.width(entry.ticket, entry.rating, now));
   }
 
   remove(ticketId: string, slot?: TicketSlot): void {
-    const holder = slot ?? this.byId.get(ticketId);
-    if (holder && this.locate(holder, this.at)) this.leave(this.at);
+    const entry = slot ? (slot.policyData as Entry | undefined) : this.byId.get(ticketId);
+    if (entry && isHeld(entry)) this.removeEntry(entry);
   }
 
-  /** The holder of a ticket added without a slot (made on its first add, forgotten when it leaves). */
-  private standIn(ticketId: string): Holder {
-    let holder = this.byId.get(ticketId);
-    if (!holder) this.byId.set(ticketId, (holder = { policyData: undefined }));
-    return holder;
-  }
-
-  /** Put `at` on the row of `holder`; false when its ticket is not waiting. */
-  private locate(holder: Holder, at: RowCursor<Holder, Ticket>): boolean {
-    const leaf = holder.policyData as RowLeaf<Holder, Ticket> | undefined;
-    return leaf !== undefined && this.order.indexIn(leaf, holder, at);
-  }
-
-  /** Put `at` on a waiting ticket's row, from its slot, by id, or (added with a slot, asked without) by a walk. */
-  private locateTicket(ticketId: string, slot: TicketSlot | undefined, at: RowCursor<Holder, Ticket>): boolean {
-    if (slot) return this.locate(slot, at) && companionAt(at).id === ticketId;
-    const holder = this.byId.get(ticketId);
-    if (holder) return this.locate(holder, at);
-    if (this.byId.size === this.count || !this.order.first(at)) return false;
-    do if (companionAt(at).id === ticketId) return true;
+  /** The live entry of a waiting ticket, from its slot, by id, or (added with a slot, asked without) by a walk. */
+  private entryOf(ticketId: string, slot: TicketSlot | undefined): Entry | undefined {
+    if (slot) {
+      const entry = slot.policyData as Entry | undefined;
+      return entry && isHeld(entry) && entry.ticket.id === ticketId ? entry : undefined;
+    }
+    const entry = this.byId.get(ticketId);
+    if (entry || this.byId.size === this.count) return entry;
+    const at = this.at;
+    if (!this.order.first(at)) return undefined;
+    do if (valueAt(at).ticket.id === ticketId) return valueAt(at);
     while (nextRow(at));
-    return false;
+    return undefined;
   }
 
-  /** Is the ticket of `m` still waiting, as the same arrival (not left and added again)? */
-  private holds(m: Member): boolean {
-    return this.locate(m.holder, this.probe) && columnAt(this.probe, SEQ) === m.seq;
-  }
-
-  /** A candidate stands while its anchor has not rescanned and all its tickets still wait. */
-  private isLiveCandidate(c: Candidate): boolean {
-    if (!this.locate(c.anchor.holder, this.probe) || columnAt(this.probe, VERSION) !== c.version) return false;
-    for (let i = 0; i < c.members.length; i++) if (!this.holds(c.members[i])) return false;
-    return true;
-  }
-
-  /** The ticket at `at` leaves: its row goes, and the anchors whose candidate included it rescan. */
-  private leave(at: RowCursor<Holder, Ticket>): void {
-    const affected = this.drop(at);
+  private removeEntry(entry: Entry): void {
+    const affected = this.drop(entry);
     for (let i = 0; i < affected.length; i++) this.scan(affected[i], this.lastNow);
   }
 
@@ -274,16 +242,15 @@ export abstract class SweepMatcher implements Policy {
     for (let top = this.top(); top; top = this.top()) {
       this.candidates.pop();
       if (!this.stillAcceptable(top.members, now)) {
-        this.scan(top.anchor.holder, now); // the percentile distribution moved under it
+        this.scan(top.anchor, now); // the percentile distribution moved under it
         continue;
       }
-      const affected = new Set<Holder>();
-      for (const m of top.members)
-        if (this.locate(m.holder, this.at)) for (const a of this.drop(this.at)) affected.add(a);
+      const affected = new Set<Entry>();
+      for (const m of top.members) for (const anchor of this.drop(m)) affected.add(anchor);
       const tickets = top.members.map((m) => m.ticket);
       games.push(tickets);
       this.formed(tickets, now);
-      for (const anchor of affected) this.scan(anchor, now);
+      for (const anchor of affected) if (isHeld(anchor)) this.scan(anchor, now);
       this.runWakes(now);
     }
     this.compact();
@@ -305,78 +272,67 @@ export abstract class SweepMatcher implements Policy {
 
   /** Rescan every waiting ticket (after distances changed). */
   protected rescanAll(now: number): void {
-    const holders: Holder[] = [];
+    const entries: Entry[] = [];
     const at = this.at;
     if (this.order.first(at))
-      do holders.push(valueAt(at));
+      do entries.push(valueAt(at));
       while (nextRow(at));
-    for (const holder of holders) this.scan(holder, now);
+    for (const entry of entries) this.scan(entry, now);
   }
 
   // ---- acceptance -------------------------------------------------------------------------
 
-  /** Does `ticket` (rated `rating`) accept a ticket rated `other` by its rating window (the criteria aside)? */
-  private acceptsRating(ticket: Ticket, rating: number, other: number, now: number): boolean {
-    return this.distance(rating, other) <= this.width(ticket, rating, now);
+  /** Does `a` accept a ticket rated `rating` by its rating window (the criteria aside)? */
+  private acceptsRating(a: Entry, rating: number, now: number): boolean {
+    return this.distance(a.rating, rating) <= this.width(a.ticket, a.rating, now);
   }
 
   /** When `a`'s window will reach `b` (Infinity: never). */
-  private acceptTime(a: Ticket, ra: number, b: Ticket, rb: number): number {
-    const rating = this.ratingAcceptTime(a, ra, rb);
-    return this.criteria ? Math.max(rating, a.enqueuedAt + this.criteria.waitToAccept(a, b)) : rating;
+  private acceptTime(a: Entry, b: Entry): number {
+    const rating = this.ratingAcceptTime(a, b.rating);
+    return this.criteria
+      ? Math.max(rating, a.ticket.enqueuedAt + this.criteria.waitToAccept(a.ticket, b.ticket))
+      : rating;
   }
 
-  /** When the rating window of `ticket` (rated `rating`) will reach a ticket rated `other` (Infinity: never), whatever the criteria. */
-  private ratingAcceptTime(ticket: Ticket, rating: number, other: number): number {
-    return ticket.enqueuedAt + this.waitToReach(ticket, rating, this.distance(rating, other));
+  /** When `a`'s rating window will reach a ticket rated `rating` (Infinity: never), whatever the criteria. */
+  private ratingAcceptTime(a: Entry, rating: number): number {
+    return a.ticket.enqueuedAt + this.waitToReach(a.ticket, a.rating, this.distance(a.rating, rating));
   }
 
   /** The earliest time `a` and `b` may play together: both accept, and no recent rematch unless both waited the fallback. */
-  private mutualAt(a: Ticket, ra: number, b: Ticket, rb: number): number {
-    const both = Math.max(this.acceptTime(a, ra, b, rb), this.acceptTime(b, rb, a, ra));
-    return this.avoid ? Math.max(both, repeatAllowedAt(a, b, this.avoid)) : both;
+  private mutualAt(a: Entry, b: Entry): number {
+    const both = Math.max(this.acceptTime(a, b), this.acceptTime(b, a));
+    return this.avoid ? Math.max(both, repeatAllowedAt(a.ticket, b.ticket, this.avoid)) : both;
   }
 
-  private mutualMembers(a: Member, b: Member): number {
-    return this.mutualAt(a.ticket, a.rating, b.ticket, b.rating);
-  }
-
-  private stillAcceptable(members: readonly Member[], now: number): boolean {
+  private stillAcceptable(members: readonly Entry[], now: number): boolean {
     for (let i = 0; i < members.length; i++) {
-      for (let j = i + 1; j < members.length; j++) if (this.mutualMembers(members[i], members[j]) > now) return false;
+      for (let j = i + 1; j < members.length; j++) if (this.mutualAt(members[i], members[j]) > now) return false;
     }
     return true;
   }
 
   // ---- scans and wake-ups -----------------------------------------------------------------
 
-  /** Recompute the closest game of `holder`'s ticket (if it waits) and the wake-ups that keep the heap's minimum exact. */
-  private scan(holder: Holder, now: number): void {
-    if (this.locate(holder, this.up)) this.scanFrom(this.up, now);
+  /** Recompute `a`'s closest game and the wake-ups that keep the heap's minimum exact. */
+  private scan(a: Entry, now: number): void {
+    if (a.leaf && this.order.findIn(a.leaf, a.rating, a.seq, this.up)) this.scanFrom(this.up, now);
   }
 
-  /** {@link scan} of the row at `from` (the cursor is the scan's own: it walks upward from there). */
-  private scanFrom(from: RowCursor<Holder, Ticket>, now: number): void {
-    // The scanner's row (the tree does not change during a scan, so its place holds).
-    const leaf = from.leaf;
-    const index = from.index;
-    const holder = leaf.values[index]!;
-    const ticket = leaf.companions![index]!;
-    const rating = ratingAt(from);
-    const seq = columnAt(from, SEQ);
-    const version = ++this.version;
-    setColumnAt(from, VERSION, version);
-    setColumnAt(from, WAKE_AT, Infinity);
-    if (this.candidateOf.size > 0) this.candidateOf.delete(holder);
-    /** The scanner as a member of a game, made once a game is in reach. */
-    let anchor: Member | undefined;
-    // Two cursors walk outward: `up` from the scanner's row, `down` from a copy of it.
+  /** {@link scan} of the entry at `from` (the cursor is the scan's own: it walks upward from there). */
+  private scanFrom(from: RowCursor<Entry>, now: number): void {
+    const a = valueAt(from);
+    a.version++;
+    a.candidate = undefined;
+    a.wakeAt = Infinity;
+    // Two cursors walk outward: `up` from the entry's row, `down` from a copy of it.
     const up = this.up;
     const down = this.down;
-    up.leaf = leaf;
-    up.index = index;
-    down.leaf = leaf;
-    down.index = index;
+    up.leaf = from.leaf;
+    up.index = from.index;
+    down.leaf = from.leaf;
+    down.index = from.index;
     let hasUp = nextRow(up);
     let hasDown = previousRow(down);
     // Scratch reused by every scan (a scan never starts another).
@@ -385,95 +341,85 @@ export abstract class SweepMatcher implements Policy {
     /** The closest game without a recent rematch, and the closest with one (used only without the former). */
     let best: Candidate | undefined;
     let fallback: Candidate | undefined;
-    /** Per side, the nearest ticket beyond the scanner's window. */
+    /** Per side, the nearest ticket beyond a's window. */
     const outside = this.outsideScratch;
     outside.length = 0;
     this.steps = this.budget;
     while (hasUp || hasDown) {
       const upRating = hasUp ? ratingAt(up) : 0;
       const downRating = hasDown ? ratingAt(down) : 0;
-      const takeUp = hasUp && (!hasDown || upRating - rating <= rating - downRating);
+      const takeUp = hasUp && (!hasDown || upRating - a.rating <= a.rating - downRating);
       const xRating = takeUp ? upRating : downRating;
-      if (best && Math.abs(xRating - rating) >= best.spread) break;
-      if (!this.acceptsRating(ticket, rating, xRating, now)) {
+      if (best && Math.abs(xRating - a.rating) >= best.spread) break;
+      if (!this.acceptsRating(a, xRating, now)) {
         // Distances only grow further out: this side of the window is done.
         outside.push(xRating);
         if (takeUp) hasUp = false;
         else hasDown = false;
         continue;
       }
-      const cursor = takeUp ? up : down;
-      const xTicket = companionAt(cursor);
-      const at = this.mutualAt(ticket, rating, xTicket, xRating);
-      if (at > now) {
-        // x does not accept the scanner yet (or a rematch waits for the fallback): x looks again then.
-        this.wake(cursor.leaf, cursor.index, at, now);
-      } else {
-        const x: Member = { holder: valueAt(cursor), ticket: xTicket, rating: xRating, seq: columnAt(cursor, SEQ) };
-        anchor ??= { holder, ticket, rating, seq };
-        const found = this.gameWith(
-          anchor,
-          version,
-          x,
-          acceptable,
-          now,
-          best?.spread ?? Infinity,
-          best ? -Infinity : (fallback?.spread ?? Infinity),
-        );
-        acceptable.push(x);
-        if (found.fresh) best = found.fresh;
-        if (found.repeat) fallback = found.repeat;
-      }
+      const x = takeUp ? valueAt(up) : valueAt(down);
       if (takeUp) hasUp = nextRow(up);
       else hasDown = previousRow(down);
+      const at = this.mutualAt(a, x);
+      if (at > now) {
+        // x does not accept a yet (or a rematch waits for the fallback): x looks again then.
+        this.wake(x, at, now);
+        continue;
+      }
+      const found = this.gameWith(
+        a,
+        x,
+        acceptable,
+        now,
+        best?.spread ?? Infinity,
+        best ? -Infinity : (fallback?.spread ?? Infinity),
+      );
+      acceptable.push(x);
+      if (found.fresh) best = found.fresh;
+      if (found.repeat) fallback = found.repeat;
     }
     for (let i = 0; i < outside.length; i++) {
       const xRating = outside[i];
-      if (best && Math.abs(xRating - rating) >= best.spread) continue;
-      // When x enters the rating window the scanner rescans (x is then in it, and a wake-up for
-      // the criteria is set if they still part them), so a ticket beyond x is looked at in its turn.
-      this.wake(leaf, index, this.ratingAcceptTime(ticket, rating, xRating), now);
+      if (best && Math.abs(xRating - a.rating) >= best.spread) continue;
+      // When x enters the rating window a rescans (x is then in it, and a wake-up for the criteria
+      // is set if they still part them), so a ticket beyond x is looked at in its turn.
+      this.wake(a, this.ratingAcceptTime(a, xRating), now);
     }
     const chosen = best ?? fallback;
     if (!chosen) return;
-    this.candidateOf.set(holder, chosen);
+    a.candidate = chosen;
     this.candidates.push(chosen);
     for (const m of chosen.members) {
-      if (m.holder === holder) continue;
-      let dependents = this.dependentsOf.get(m.holder);
-      if (!dependents) this.dependentsOf.set(m.holder, (dependents = new Set()));
-      dependents.add(holder);
+      if (m === a) continue;
+      (m.dependents ??= new Set()).add(a);
     }
   }
 
-  /** Wake the ticket of row `index` of `leaf` at `at` (unless it wakes earlier already). */
-  private wake(leaf: RowLeaf<Holder, Ticket>, index: number, at: number, now: number): void {
+  private wake(entry: Entry, at: number, now: number): void {
     if (at === Infinity) return;
     const when = Math.max(at, Math.floor(now) + 1); // never a wake-up already due
-    const rows = leaf.rows;
-    if (when >= rows[WAKE_AT * ROW_TREE_WIDTH + index]) return;
-    rows[WAKE_AT * ROW_TREE_WIDTH + index] = when;
-    this.wakes.push({ holder: leaf.values[index]!, version: rows[VERSION * ROW_TREE_WIDTH + index], at: when });
+    if (when >= entry.wakeAt) return;
+    entry.wakeAt = when;
+    this.wakes.push({ entry, version: entry.version, at: when });
   }
 
   private runWakes(now: number): void {
     for (let top = this.wakes.peek(); top && top.at <= now; top = this.wakes.peek()) {
       this.wakes.pop();
-      this.scan(top.holder, now);
+      this.scan(top.entry, now);
     }
   }
 
   /**
    * The closest games made of `a`, `x` and tickets among `nearer` (all already mutually
    * acceptable with `a`): without a recent rematch and spread below `limit`, and with one and
-   * spread below `repeatLimit`. 1v1: just the pair, if its sides allow it. `version`: the
-   * scan's (the candidates' anchor is `a`).
+   * spread below `repeatLimit`. 1v1: just the pair, if its sides allow it.
    */
   private gameWith(
-    a: Member,
-    version: number,
-    x: Member,
-    nearer: readonly Member[],
+    a: Entry,
+    x: Entry,
+    nearer: readonly Entry[],
     now: number,
     limit: number,
     repeatLimit: number,
@@ -488,14 +434,14 @@ export abstract class SweepMatcher implements Policy {
     if (high0 - low0 >= (repeat0 ? repeatLimit : bound)) return {};
     if (base === seats) {
       if (!canAssemble([a.ticket, x.ticket], this.teamSize)) return {};
-      const game = this.candidate(a, version, [a, x], high0 - low0, repeat0);
+      const game = this.candidate(a, [a, x], high0 - low0, repeat0);
       return repeat0 ? { repeat: game } : { fresh: game };
     }
-    const pool = nearer.filter((y) => y.ticket.players.length <= seats - base && this.mutualMembers(x, y) <= now);
+    const pool = nearer.filter((y) => y.ticket.players.length <= seats - base && this.mutualAt(x, y) <= now);
     const found: { fresh?: Candidate; repeat?: Candidate } = {};
     let freshLimit = limit;
     let repLimit = repeatLimit;
-    const chosen: Member[] = [a, x];
+    const chosen: Entry[] = [a, x];
     const search = (from: number, filled: number, low: number, high: number, repeat: boolean): void => {
       if (high - low >= (repeat ? repLimit : Math.max(freshLimit, repLimit)) || this.steps <= 0) return;
       this.steps--;
@@ -507,7 +453,7 @@ export abstract class SweepMatcher implements Policy {
           )
         )
           return;
-        const game = this.candidate(a, version, chosen, high - low, repeat);
+        const game = this.candidate(a, chosen, high - low, repeat);
         if (repeat) {
           if (high - low < repLimit) [found.repeat, repLimit] = [game, high - low];
         } else if (high - low < freshLimit) [found.fresh, freshLimit, repLimit] = [game, high - low, -Infinity];
@@ -519,7 +465,7 @@ export abstract class SweepMatcher implements Policy {
         let fits = true;
         let withRepeat = repeat || this.isRepeat(a, y, now) || this.isRepeat(x, y, now);
         for (let c = 2; c < chosen.length && fits; c++) {
-          fits = this.mutualMembers(chosen[c], y) <= now;
+          fits = this.mutualAt(chosen[c], y) <= now;
           withRepeat ||= this.isRepeat(chosen[c], y, now);
         }
         if (!fits) continue;
@@ -533,49 +479,39 @@ export abstract class SweepMatcher implements Policy {
     return found.fresh ? { fresh: found.fresh } : found;
   }
 
-  private isRepeat(a: Member, b: Member, now: number): boolean {
+  private isRepeat(a: Entry, b: Entry, now: number): boolean {
     return this.avoid !== undefined && this.avoid.isRepeat(a.ticket, b.ticket, now);
   }
 
-  private candidate(
-    anchor: Member,
-    version: number,
-    members: readonly Member[],
-    spread: number,
-    repeat: boolean,
-  ): Candidate {
+  private candidate(anchor: Entry, members: readonly Entry[], spread: number, repeat: boolean): Candidate {
     let oldest = Infinity;
     for (const m of members) oldest = Math.min(oldest, m.ticket.enqueuedAt);
-    return { anchor, version, members: [...members].sort(compareMembers), spread, oldest, repeat };
+    return {
+      anchor,
+      version: anchor.version,
+      members: [...members].sort(compareEntries),
+      spread,
+      oldest,
+      repeat,
+    };
   }
 
-  /** Forget the ticket at `at`; returns the anchors whose candidate included it (they must rescan). */
-  private drop(at: RowCursor<Holder, Ticket>): readonly Holder[] {
-    const holder = valueAt(at);
-    const seq = columnAt(at, SEQ);
-    // (The map is empty when the engine passes slots: the ticket is then not reached.)
-    if (this.byId.size > 0) {
-      const id = companionAt(at).id;
-      if (this.byId.get(id) === holder) this.byId.delete(id);
-    }
-    this.order.remove(at);
-    holder.policyData = undefined;
+  /** Forget a ticket; returns the anchors whose candidate included it (they must rescan). */
+  private drop(entry: Entry): readonly Entry[] {
+    entry.version++;
+    if (this.order.findIn(entry.leaf!, entry.rating, entry.seq, this.at)) this.order.remove(this.at);
+    entry.leaf = undefined;
     this.count--;
-    // (Both maps are empty while no ticket has a game in reach.)
-    if (this.candidateOf.size === 0 && this.dependentsOf.size === 0) return NO_HOLDERS;
-    const own = this.candidateOf.get(holder);
-    if (own) {
-      this.candidateOf.delete(holder);
-      for (const m of own.members) this.dependentsOf.get(m.holder)?.delete(holder);
-    }
-    const dependents = this.dependentsOf.get(holder);
-    if (!dependents) return NO_HOLDERS;
-    this.dependentsOf.delete(holder);
-    const affected: Holder[] = [];
-    for (const anchor of dependents) {
-      const candidate = this.candidateOf.get(anchor);
-      if (candidate?.members.some((m) => m.holder === holder && m.seq === seq)) affected.push(anchor);
-    }
+    // (The map is empty when the engine passes slots: the ticket is then not reached.)
+    if (this.byId.size > 0 && this.byId.get(entry.ticket.id) === entry) this.byId.delete(entry.ticket.id);
+    const dependents = entry.dependents;
+    entry.dependents = undefined;
+    if (entry.candidate) for (const m of entry.candidate.members) m.dependents?.delete(entry);
+    entry.candidate = undefined;
+    if (!dependents) return NO_ENTRIES;
+    const affected: Entry[] = [];
+    for (const anchor of dependents)
+      if (isHeld(anchor) && anchor.candidate?.members.includes(entry)) affected.push(anchor);
     return affected;
   }
 
