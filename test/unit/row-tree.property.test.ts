@@ -27,7 +27,8 @@ const COLUMNS = 4;
 /** Column c of row i of a leaf. */
 const cell = (c: number, i: number): number => c * ROW_TREE_WIDTH + i;
 
-const byKey = (a: Row, b: Row): number => a.rating - b.rating || a.seq - b.seq;
+const byKey = (a: { rating: number; seq: number }, b: { rating: number; seq: number }): number =>
+  a.rating - b.rating || a.seq - b.seq;
 
 /** Rows of the tree in order, by the leaves' `next` links (and checked against the `prev` links). */
 function rowsOf(tree: RowTree<Row>): Row[] {
