@@ -7,7 +7,14 @@
  */
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect } from "vitest";
-import { PRIORITY, ROW_TREE_WIDTH, RowTree, type RowCursor, type RowLeaf } from "../../src/policies/shared/row-tree.js";
+import {
+  nextRow,
+  PRIORITY,
+  ROW_TREE_WIDTH,
+  RowTree,
+  type RowCursor,
+  type RowLeaf,
+} from "../../src/policies/shared/row-tree.js";
 
 interface Row {
   readonly rating: number;
@@ -20,7 +27,8 @@ const COLUMNS = 4;
 /** Column c of row i of a leaf. */
 const cell = (c: number, i: number): number => c * ROW_TREE_WIDTH + i;
 
-const byKey = (a: Row, b: Row): number => a.rating - b.rating || a.seq - b.seq;
+const byKey = (a: { rating: number; seq: number }, b: { rating: number; seq: number }): number =>
+  a.rating - b.rating || a.seq - b.seq;
 
 /** Rows of the tree in order, by the leaves' `next` links (and checked against the `prev` links). */
 function rowsOf(tree: RowTree<Row>): Row[] {
@@ -134,6 +142,52 @@ describe("RowTree", () => {
         if (step % 50 === 0) expect(rowsOf(tree)).toEqual([...model].sort(byKey));
       });
       expect(rowsOf(tree)).toEqual([...model].sort(byKey));
+    },
+  );
+
+  test.prop([fc.boolean().chain((drain) => fc.tuple(opsArb(drain), fc.constant(drain)))], { numRuns: 40 })(
+    "without priorities, each row found again in the leaf its value was last told (on insert and on splits)",
+    ([ops, fillFirst]) => {
+      interface Tracked {
+        readonly rating: number;
+        readonly seq: number;
+        leaf: RowLeaf<Tracked> | undefined;
+      }
+      const tree = new RowTree<Tracked>(2, (row, leaf) => (row.leaf = leaf));
+      const model: Tracked[] = [];
+      const at: RowCursor<Tracked> = { leaf: undefined as unknown as RowLeaf<Tracked>, index: 0 };
+      let seq = 0;
+      const add = (rating: number) => {
+        const row: Tracked = { rating, seq: seq++, leaf: undefined };
+        tree.insert(row.rating, row.seq, row, at);
+        row.leaf = at.leaf;
+        model.push(row);
+      };
+      const remove = (row: Tracked) => {
+        expect(tree.findIn(row.leaf!, row.rating, row.seq, at)).toBe(true);
+        tree.remove(at);
+        model.splice(model.indexOf(row), 1);
+      };
+      if (fillFirst) for (let i = 0; i < 1500; i++) add((i * 7919) % 61);
+      for (const op of ops) {
+        if ("add" in op) add(op.add);
+        else if ("run" in op) {
+          const sorted = [...model].sort(byKey);
+          const start = op.run % (sorted.length + 1);
+          for (const row of sorted.slice(start, start + op.length)) remove(row);
+        } else if ("remove" in op && model.length > 0) remove(model[op.remove % model.length]);
+        expect(tree.size).toBe(model.length);
+        expect(tree.least(at)).toBe(false);
+      }
+      for (const row of model) {
+        expect(tree.findIn(row.leaf!, row.rating, row.seq, at)).toBe(true);
+        expect(at.leaf.values[at.index]).toBe(row);
+      }
+      const order: Tracked[] = [];
+      if (tree.first(at))
+        do order.push(at.leaf.values[at.index]!);
+        while (nextRow(at));
+      expect(order).toEqual([...model].sort(byKey));
     },
   );
 });

@@ -1,6 +1,7 @@
 /**
  * A B+tree of rows kept in its leaves, ordered by (rating, seq): each row is `columns` numbers
- * (column 0 the rating, column 1 the sequence number that breaks ties, column 2 a priority)
+ * (column 0 the rating, column 1 the sequence number that breaks ties, column 2 a priority, if
+ * the tree has more than two columns)
  * plus one value, stored column by column in its leaf's single `Float64Array` (column c of row r
  * at `rows[c * ROW_TREE_WIDTH + r]`: a binary search reads the ratings alone, the least priority
  * of a leaf is one short scan), so that neighbours in rating order are reached by index within a
@@ -102,9 +103,17 @@ export class RowTree<V> {
   private root: RowNode<V>;
   private count = 0;
 
-  /** @param columns numbers per row (at least 3: rating, seq, priority, then the caller's columns). */
-  constructor(readonly columns: number) {
-    if (columns < 3) throw new RangeError("a row needs at least its rating, seq and priority");
+  /**
+   * @param columns numbers per row: rating, seq, then the priority and the caller's columns; 2
+   *   for a tree without priorities (its rows are only ordered: {@link RowTree.least} finds none).
+   * @param moved called with each value whose row a split moves to a new leaf (for callers that
+   *   keep each value's leaf, to reach its row again with {@link RowTree.findIn} instead of a descent).
+   */
+  constructor(
+    readonly columns: number,
+    private readonly moved?: (value: V, leaf: RowLeaf<V>) => void,
+  ) {
+    if (columns < 2) throw new RangeError("a row needs at least its rating and seq");
     this.root = this.newLeaf();
   }
 
@@ -167,8 +176,7 @@ export class RowTree<V> {
     for (let i = n; i > pos; i--) values[i] = values[i - 1];
     rows[RATING * WIDTH + pos] = rating;
     rows[SEQ * WIDTH + pos] = seq;
-    rows[PRIORITY * WIDTH + pos] = Infinity;
-    for (let c = 3; c < this.columns; c++) rows[c * WIDTH + pos] = 0;
+    for (let c = PRIORITY; c < this.columns; c++) rows[c * WIDTH + pos] = c === PRIORITY ? Infinity : 0;
     values[pos] = value;
     leaf.size = n + 1;
     this.count++;
@@ -178,7 +186,14 @@ export class RowTree<V> {
 
   /** Put `at` on the row (rating, seq); false (and `at` unchanged) when it is not held. */
   find(rating: number, seq: number, at: RowCursor<V>): boolean {
-    const leaf = this.leafFor(rating, seq);
+    return this.findIn(this.leafFor(rating, seq), rating, seq, at);
+  }
+
+  /**
+   * Put `at` on the row (rating, seq) looked for in `leaf` alone (the leaf the row was inserted
+   * in or last {@link moved} to); false (and `at` unchanged) when that leaf does not hold it.
+   */
+  findIn(leaf: RowLeaf<V>, rating: number, seq: number, at: RowCursor<V>): boolean {
     const i = position(leaf, rating, seq) - 1;
     if (i < 0 || leaf.rows[SEQ * WIDTH + i] !== seq || leaf.rows[RATING * WIDTH + i] !== rating) return false;
     at.leaf = leaf;
@@ -194,7 +209,7 @@ export class RowTree<V> {
     const leaf = at.leaf;
     const rows = leaf.rows;
     const n = leaf.size - 1;
-    const hadLeast = rows[PRIORITY * WIDTH + at.index] !== Infinity;
+    const hadLeast = this.columns > PRIORITY && rows[PRIORITY * WIDTH + at.index] !== Infinity;
     for (let c = 0, start = at.index, end = n; c < this.columns; c++, start += WIDTH, end += WIDTH) {
       for (let i = start; i < end; i++) rows[i] = rows[i + 1];
     }
@@ -261,9 +276,12 @@ export class RowTree<V> {
     const half = WIDTH >> 1;
     for (let c = 0; c < this.columns; c++)
       right.rows.set(leaf.rows.subarray(c * WIDTH + half, c * WIDTH + WIDTH), c * WIDTH);
+    const moved = this.moved;
     for (let i = half; i < WIDTH; i++) {
-      right.values[i - half] = leaf.values[i];
+      const value = leaf.values[i]!;
+      right.values[i - half] = value;
       leaf.values[i] = undefined;
+      if (moved) moved(value, right);
     }
     right.size = WIDTH - half;
     leaf.size = half;
@@ -374,6 +392,7 @@ function leastOf<V>(node: RowNode<V>): number {
   let least = Infinity;
   if (node.leaf) {
     const rows = node.rows;
+    if (rows.length <= PRIORITY * WIDTH) return Infinity; // no priority column
     for (let j = PRIORITY * WIDTH, end = j + node.size; j < end; j++) if (rows[j] < least) least = rows[j];
   } else {
     const mins = node.mins;

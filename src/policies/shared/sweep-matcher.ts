@@ -45,7 +45,16 @@ import { repeatAllowedAt, type RepeatAvoidance } from "../../core/recent-opponen
 import { meanRating, type Ticket } from "../../core/types.js";
 import type { CriteriaBox } from "./criteria-box.js";
 import { LazyHeap } from "./lazy-heap.js";
-import { nextRow, previousRow, ratingAt, rowCursor, RowTree, valueAt, type RowCursor } from "./row-tree.js";
+import {
+  nextRow,
+  previousRow,
+  ratingAt,
+  rowCursor,
+  RowTree,
+  valueAt,
+  type RowCursor,
+  type RowLeaf,
+} from "./row-tree.js";
 
 /** Default search steps per scan for teams (teamSize > 1). */
 export const DEFAULT_WINDOW_BUDGET = 512;
@@ -55,17 +64,19 @@ interface Entry {
   /** Position in rating order: the party's mean rating, then `seq` (the order it was added in). */
   readonly rating: number;
   readonly seq: number;
-  readonly seats: number;
-  alive: boolean;
-  /** Bumped at each scan: older candidates of this anchor are stale. */
+  /** The leaf holding its row (kept through splits), so a leave or a rescan needs no descent; undefined once dropped. */
+  leaf: RowLeaf<Entry> | undefined;
+  /** Bumped at each scan and at the drop: older candidates of this anchor and older wake-ups are stale. */
   version: number;
   candidate: Candidate | undefined;
-  /** Earliest pending wake-up and its version (older heap entries are stale). */
+  /** Earliest pending wake-up (a heap entry of an older version is stale). */
   wakeAt: number;
-  wakeVersion: number;
   /** Anchors whose candidate may include this entry (pruned lazily). */
   dependents: Set<Entry> | undefined;
 }
+
+/** Still waiting (its row is in the tree). */
+const isHeld = (e: Entry): boolean => e.leaf !== undefined;
 
 interface Candidate {
   readonly anchor: Entry;
@@ -94,20 +105,20 @@ const compareCandidates = (a: Candidate, b: Candidate): number =>
 
 /** A candidate stands while its anchor has not rescanned and all its tickets still wait. */
 const isLiveCandidate = (c: Candidate): boolean =>
-  c.anchor.alive && c.version === c.anchor.version && c.members.every((m) => m.alive);
+  c.version === c.anchor.version && isHeld(c.anchor) && c.members.every(isHeld);
 
 const NO_ENTRIES: readonly Entry[] = [];
 
 /** A wake-up stands while it is its ticket's latest. */
-const isLiveWake = (w: Wake): boolean => w.entry.alive && w.version === w.entry.wakeVersion;
+const isLiveWake = (w: Wake): boolean => w.version === w.entry.version && isHeld(w.entry);
 
 export abstract class SweepMatcher implements Policy {
   abstract readonly name: string;
   private readonly teamSize: number;
   private readonly budget: number;
   private readonly avoid: RepeatAvoidance | undefined;
-  /** The entries in rating order (rows of (rating, seq); the priority column is not used). */
-  private readonly order = new RowTree<Entry>(3);
+  /** The entries in rating order (rows of (rating, seq) alone: no priorities). */
+  private readonly order = new RowTree<Entry>(2, (entry, leaf) => (entry.leaf = leaf));
   /** Cursors of the running scan (its own position, then outward) and of other walks. */
   private readonly up = rowCursor<Entry>();
   private readonly down = rowCursor<Entry>();
@@ -166,7 +177,7 @@ export abstract class SweepMatcher implements Policy {
   add(ticket: Ticket, now: number, slot?: TicketSlot): void {
     // A ticket already held moves to its new position (never held twice).
     const held = slot ? (slot.policyData as Entry | undefined) : this.byId.get(ticket.id);
-    if (held?.alive) this.removeEntry(held);
+    if (held && isHeld(held)) this.removeEntry(held);
     this.lastNow = Math.max(this.lastNow, now);
     const rating = meanRating(ticket);
     this.arrived(ticket);
@@ -174,15 +185,14 @@ export abstract class SweepMatcher implements Policy {
       ticket,
       rating,
       seq: this.seq++,
-      seats: ticket.players.length,
-      alive: true,
+      leaf: undefined,
       version: 0,
       candidate: undefined,
       wakeAt: Infinity,
-      wakeVersion: 0,
       dependents: undefined,
     };
     this.order.insert(rating, entry.seq, entry, this.up);
+    entry.leaf = this.up.leaf;
     this.count++;
     if (slot) slot.policyData = entry;
     else this.byId.set(ticket.id, entry);
@@ -201,14 +211,14 @@ export abstract class SweepMatcher implements Policy {
 
   remove(ticketId: string, slot?: TicketSlot): void {
     const entry = slot ? (slot.policyData as Entry | undefined) : this.byId.get(ticketId);
-    if (entry?.alive) this.removeEntry(entry);
+    if (entry && isHeld(entry)) this.removeEntry(entry);
   }
 
   /** The live entry of a waiting ticket, from its slot, by id, or (added with a slot, asked without) by a walk. */
   private entryOf(ticketId: string, slot: TicketSlot | undefined): Entry | undefined {
     if (slot) {
       const entry = slot.policyData as Entry | undefined;
-      return entry?.alive && entry.ticket.id === ticketId ? entry : undefined;
+      return entry && isHeld(entry) && entry.ticket.id === ticketId ? entry : undefined;
     }
     const entry = this.byId.get(ticketId);
     if (entry || this.byId.size === this.count) return entry;
@@ -240,7 +250,7 @@ export abstract class SweepMatcher implements Policy {
       const tickets = top.members.map((m) => m.ticket);
       games.push(tickets);
       this.formed(tickets, now);
-      for (const anchor of affected) if (anchor.alive) this.scan(anchor, now);
+      for (const anchor of affected) if (isHeld(anchor)) this.scan(anchor, now);
       this.runWakes(now);
     }
     this.compact();
@@ -307,7 +317,7 @@ export abstract class SweepMatcher implements Policy {
 
   /** Recompute `a`'s closest game and the wake-ups that keep the heap's minimum exact. */
   private scan(a: Entry, now: number): void {
-    if (this.order.find(a.rating, a.seq, this.up)) this.scanFrom(this.up, now);
+    if (a.leaf && this.order.findIn(a.leaf, a.rating, a.seq, this.up)) this.scanFrom(this.up, now);
   }
 
   /** {@link scan} of the entry at `from` (the cursor is the scan's own: it walks upward from there). */
@@ -315,7 +325,6 @@ export abstract class SweepMatcher implements Policy {
     const a = valueAt(from);
     a.version++;
     a.candidate = undefined;
-    a.wakeVersion++;
     a.wakeAt = Infinity;
     // Two cursors walk outward: `up` from the entry's row, `down` from a copy of it.
     const up = this.up;
@@ -392,7 +401,7 @@ export abstract class SweepMatcher implements Policy {
     const when = Math.max(at, Math.floor(now) + 1); // never a wake-up already due
     if (when >= entry.wakeAt) return;
     entry.wakeAt = when;
-    this.wakes.push({ entry, version: entry.wakeVersion, at: when });
+    this.wakes.push({ entry, version: entry.version, at: when });
   }
 
   private runWakes(now: number): void {
@@ -416,7 +425,7 @@ export abstract class SweepMatcher implements Policy {
     repeatLimit: number,
   ): { fresh?: Candidate; repeat?: Candidate } {
     const seats = 2 * this.teamSize;
-    const base = a.seats + x.seats;
+    const base = a.ticket.players.length + x.ticket.players.length;
     if (base > seats) return {};
     const low0 = Math.min(a.rating, x.rating);
     const high0 = Math.max(a.rating, x.rating);
@@ -428,7 +437,7 @@ export abstract class SweepMatcher implements Policy {
       const game = this.candidate(a, [a, x], high0 - low0, repeat0);
       return repeat0 ? { repeat: game } : { fresh: game };
     }
-    const pool = nearer.filter((y) => y.seats <= seats - base && this.mutualAt(x, y) <= now);
+    const pool = nearer.filter((y) => y.ticket.players.length <= seats - base && this.mutualAt(x, y) <= now);
     const found: { fresh?: Candidate; repeat?: Candidate } = {};
     let freshLimit = limit;
     let repLimit = repeatLimit;
@@ -452,7 +461,7 @@ export abstract class SweepMatcher implements Policy {
       }
       for (let i = from; i < pool.length; i++) {
         const y = pool[i];
-        if (filled + y.seats > seats) continue;
+        if (filled + y.ticket.players.length > seats) continue;
         let fits = true;
         let withRepeat = repeat || this.isRepeat(a, y, now) || this.isRepeat(x, y, now);
         for (let c = 2; c < chosen.length && fits; c++) {
@@ -461,7 +470,7 @@ export abstract class SweepMatcher implements Policy {
         }
         if (!fits) continue;
         chosen.push(y);
-        search(i + 1, filled + y.seats, Math.min(low, y.rating), Math.max(high, y.rating), withRepeat);
+        search(i + 1, filled + y.ticket.players.length, Math.min(low, y.rating), Math.max(high, y.rating), withRepeat);
         chosen.pop();
       }
     };
@@ -489,9 +498,9 @@ export abstract class SweepMatcher implements Policy {
 
   /** Forget a ticket; returns the anchors whose candidate included it (they must rescan). */
   private drop(entry: Entry): readonly Entry[] {
-    entry.alive = false;
     entry.version++;
-    if (this.order.find(entry.rating, entry.seq, this.at)) this.order.remove(this.at);
+    if (this.order.findIn(entry.leaf!, entry.rating, entry.seq, this.at)) this.order.remove(this.at);
+    entry.leaf = undefined;
     this.count--;
     // (The map is empty when the engine passes slots: the ticket is then not reached.)
     if (this.byId.size > 0 && this.byId.get(entry.ticket.id) === entry) this.byId.delete(entry.ticket.id);
@@ -502,7 +511,7 @@ export abstract class SweepMatcher implements Policy {
     if (!dependents) return NO_ENTRIES;
     const affected: Entry[] = [];
     for (const anchor of dependents)
-      if (anchor.alive && anchor.candidate?.members.includes(entry)) affected.push(anchor);
+      if (isHeld(anchor) && anchor.candidate?.members.includes(entry)) affected.push(anchor);
     return affected;
   }
 
