@@ -2,9 +2,9 @@
  * `best-game` for 1v1 with the rating-sum imbalance ({@link BestGamePolicy} hands such a queue
  * to this class): the same anchor searches, windows, stops and priorities as its pair search,
  * over a layout made for the pool's size. Each waiting ticket is one row of a {@link RowTree}
- * (rating, seq, its anchor's best game's priority, its sum, and its side, cut, reach and
- * partner's offset packed in one number) in the tree's leaves, so a search walks its window by
- * index within a leaf;
+ * (rating, seq, its anchor's best game's priority, and its side, cut, reach and partner's offset
+ * packed in one number) in the tree's leaves, so a search walks its window by index within a
+ * leaf; a 1v1 ticket is one player, so its rating is also its sum;
  * and the tree keeps the least priority per subtree, so the best game is one descent away and a
  * change of an anchor's game is a refresh along one leaf's path (no heap, no list of entries).
  *
@@ -37,8 +37,6 @@ import {
 const W = ROW_TREE_WIDTH;
 const RATING_AT = RATING * W;
 const PRIORITY_AT = PRIORITY * W;
-/** The sum of the ticket's player ratings. */
-const SUM = 3 * W;
 /**
  * The rest of the row in one number (fewer columns, fewer cache lines per leaf): the side
  * (0: none, 1: A, 2: B), bit 2 the cut (its last search stopped by the lower bound at offset
@@ -46,8 +44,8 @@ const SUM = 3 * W;
  * search), then the partner's offset in its best game (0: no game). The anchor's imbalance is
  * its priority without beta, and is recomputed from the pair with it.
  */
-const META = 4 * W;
-const COLUMNS = 5;
+const META = 3 * W;
+const COLUMNS = 4;
 const CUT_BIT = 4;
 const REACH_SHIFT = 3;
 /** Reach and partner are at most the window, at most 1024: 11 bits each. */
@@ -152,7 +150,6 @@ export class BestPairs {
     const leaf = at.leaf;
     const index = at.index;
     leaf.rows[index + META] = ticket.side === "A" ? SIDE_A : ticket.side === "B" ? SIDE_B : 0;
-    leaf.rows[index + SUM] = sum;
     this.reachCounts[0]++;
     this.collectBefore(leaf, index, handle.rating, false);
     this.search(leaf, index);
@@ -232,9 +229,9 @@ export class BestPairs {
     const partner = this.partnerAt(at);
     const other = partner.leaf.rows;
     return pairImbalance(
-      rows[at.index + SUM],
+      rows[at.index + RATING_AT],
       sideOf(rows[at.index + META]),
-      other[partner.index + SUM],
+      other[partner.index + RATING_AT],
       sideOf(other[partner.index + META]),
     );
   }
@@ -323,7 +320,6 @@ export class BestPairs {
     const rating = rows[index + RATING_AT];
     const meta = rows[index + META];
     const side = sideOf(meta);
-    const sum = rows[index + SUM];
     const bound = this.lowerBound;
     const budget = this.budget;
     const beta = this.beta > 0;
@@ -353,7 +349,7 @@ export class BestPairs {
       }
       const otherSide = sideOf(other[i + META]);
       if (side !== 0 && side === otherSide) continue; // no split: not scored
-      const f = pairImbalance(sum, side, other[i + SUM], otherSide);
+      const f = pairImbalance(rating, side, other[i + RATING_AT], otherSide);
       evaluations += 2;
       let p = f;
       if (beta) {
