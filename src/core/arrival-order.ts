@@ -153,7 +153,8 @@ export class ArrivalOrder {
     }
   }
 
-  private *oldestNodes(limit: number): IterableIterator<ArrivalNode> {
+  /** The nodes, oldest first (at most `limit`). */
+  *oldestNodes(limit = Infinity): IterableIterator<ArrivalNode> {
     if (limit <= 0) return;
     let n = 0;
     const queue = this.queue;

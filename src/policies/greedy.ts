@@ -15,7 +15,7 @@
  * candidates per search instead of O(1).
  */
 import * as v from "valibot";
-import { ArrivalOrder, compareNodes, type ArrivalKey, type ArrivalNode } from "../core/arrival-order.js";
+import { ArrivalOrder, compareNodes, type ArrivalNode } from "../core/arrival-order.js";
 import type { Policy, PolicyContext, PolicyDefinition, PolicyParams, TicketSlot } from "../core/policy.js";
 import { parseConfig, unknownKeyMessage } from "../core/validation.js";
 import { repeatAllowedAt } from "../core/recent-opponents.js";
@@ -54,8 +54,11 @@ export class GreedyPolicy implements Policy {
     const held = slot ? (slot.policyData as ArrivalNode | undefined) : this.nodes.get(ticket.id);
     if (held && !held.gone) this.drop(held);
     const node = this.classOf(ticket).addNode(ticket);
-    if (slot) slot.policyData = node;
-    else this.nodes.set(ticket.id, node);
+    if (slot) {
+      slot.policyData = node;
+      // The node's own free field names the slot back, for a caller that asks which slots a poll took.
+      node.policyData = slot;
+    } else this.nodes.set(ticket.id, node);
     this.count++;
     this.dirty = true;
   }
@@ -65,12 +68,17 @@ export class GreedyPolicy implements Policy {
     if (node && !node.gone) this.drop(node);
   }
 
-  poll(now = 0): Ticket[][] {
+  /**
+   * The games to form now. With `slots`, each proposed ticket's slot (the one it was added with,
+   * or undefined) is pushed onto it, ticket by ticket in the games' order: a policy nesting this
+   * one finds its own record of the tickets there, without a map by id.
+   */
+  poll(now = 0, slots?: (TicketSlot | undefined)[]): Ticket[][] {
     // With avoidance a repeat may become allowed with time alone.
     if (!this.dirty && !this.context.avoid) return [];
     this.dirty = false;
     const games: Ticket[][] = [];
-    for (let game = this.nextGame(now); game; game = this.nextGame(now)) games.push(game);
+    for (let game = this.nextGame(now, slots); game; game = this.nextGame(now, slots)) games.push(game);
     return games;
   }
 
@@ -97,13 +105,13 @@ export class GreedyPolicy implements Policy {
 
   /**
    * The only tickets that can belong to the first game in service order: per class, its
-   * oldest (or newest) `seats / party size` tickets; in service order.
+   * oldest (or newest) `seats / party size` tickets, their nodes pushed onto `out` in service
+   * order (a node's `policyData` is the slot its ticket was added with, if any).
    */
-  candidates(): [ArrivalKey, Ticket][] {
+  candidateNodes(out: ArrivalNode[]): void {
     const nodes = this.gather();
-    const candidates: [ArrivalKey, Ticket][] = nodes.map((n) => [[n.ticket.enqueuedAt, n.seq], n.ticket]);
+    for (const node of nodes) out.push(node);
     nodes.length = 0;
-    return candidates;
   }
 
   /** Take a held node out of its class and of the map. */
@@ -144,7 +152,7 @@ export class GreedyPolicy implements Policy {
   }
 
   /** The first game in service order, its tickets forgotten; undefined when none can be assembled. */
-  private nextGame(now: number): Ticket[] | undefined {
+  private nextGame(now: number, slots?: (TicketSlot | undefined)[]): Ticket[] | undefined {
     const nodes = this.gather();
     const candidates = this.gatheredTickets;
     candidates.length = nodes.length;
@@ -154,7 +162,13 @@ export class GreedyPolicy implements Policy {
       ? findOldestGame(candidates, this.context.teamSize)
       : (findOldestGame(candidates, this.context.teamSize, (a, b) => !avoid.isRepeat(a, b, now)) ??
         findOldestGame(candidates, this.context.teamSize, (a, b) => repeatAllowedAt(a, b, avoid) <= now));
-    if (game) for (const t of game) this.drop(nodes[candidates.indexOf(t)]);
+    if (game) {
+      for (const t of game) {
+        const node = nodes[candidates.indexOf(t)];
+        if (slots) slots.push(node.policyData as TicketSlot | undefined);
+        this.drop(node);
+      }
+    }
     nodes.length = 0;
     candidates.length = 0;
     return game;

@@ -13,7 +13,7 @@
  * then the neighbours of those, until every queue has been checked.
  */
 import * as v from "valibot";
-import { ArrivalOrder, compareArrival, type ArrivalKey, type ArrivalNode } from "../core/arrival-order.js";
+import { ArrivalOrder, compareNodes, type ArrivalNode } from "../core/arrival-order.js";
 import {
   bestIntegerAround,
   schlupMultiQueueCost,
@@ -73,13 +73,16 @@ export class MultiQueuePolicy implements Policy {
   /** Ranges per dimension (rating first) now in use. */
   private counts: number[] = [];
   /**
-   * Each waiting ticket's node in arrival order, by id. The node is also the slot its range's
-   * greedy policy keeps its own record in (so that policy needs no map by id), and with the
-   * engine's slot the node is kept there (no lookup by id to join or leave, only the map's update).
-   * A ticket's range follows from the ticket (`cellOf`).
+   * Each waiting ticket's node in arrival order. With the engine's slot the node is kept there,
+   * else in `held` by id. The node is also the slot its range's greedy policy keeps its own record
+   * in, and that record names the node back (so a game a range proposes leads to its tickets'
+   * nodes, and no map by id is needed). A ticket's range follows from the ticket (`cellOf`).
    */
   private readonly held = new Map<string, ArrivalNode>();
   private readonly byArrival = new ArrivalOrder();
+  /** Scratch for {@link poll} and {@link gameAround}: the slots a range's poll took, a range's candidates. */
+  private readonly taken: (TicketSlot | undefined)[] = [];
+  private readonly gathered: ArrivalNode[] = [];
   private readonly rate = new ArrivalRate();
   private readonly dimensions: readonly Dimension[];
   private latestArrival = -Infinity;
@@ -100,7 +103,7 @@ export class MultiQueuePolicy implements Policy {
 
   /** Number of waiting tickets. */
   get size(): number {
-    return this.held.size;
+    return this.byArrival.size;
   }
 
   /** Number of queues now in use (ranges of the rating times those of every other criterion). */
@@ -123,8 +126,8 @@ export class MultiQueuePolicy implements Policy {
       if (this.r === "auto" && ++this.arrivalsSinceReview >= AUTO_R_EVERY) this.reviewRangeCount();
     }
     const node = this.byArrival.addNode(ticket);
-    this.held.set(ticket.id, node);
     if (slot) slot.policyData = node;
+    else this.held.set(ticket.id, node);
     this.ranges[this.cellOf(ticket)].add(ticket, now, node);
   }
 
@@ -136,19 +139,18 @@ export class MultiQueuePolicy implements Policy {
   /** Stop holding a ticket (`inRange`: its range's policy holds it too; not after that policy proposed it). */
   private forget(node: ArrivalNode, inRange: boolean): void {
     const ticket = node.ticket;
-    this.held.delete(ticket.id);
+    if (this.held.size > 0 && this.held.get(ticket.id) === node) this.held.delete(ticket.id);
     this.byArrival.removeNode(node);
     if (inRange) this.ranges[this.cellOf(ticket)].remove(ticket.id, node);
   }
 
   poll(now: number): Ticket[][] {
     const games: Ticket[][] = [];
-    for (const range of this.ranges) games.push(...range.poll());
-    for (const game of games)
-      for (const t of game) {
-        const node = this.held.get(t.id);
-        if (node) this.forget(node, false);
-      }
+    // Each range was given the ticket's node as its slot, so the slots it took are the nodes.
+    const taken = this.taken;
+    for (const range of this.ranges) for (const game of range.poll(now, taken)) games.push(game);
+    for (const node of taken as ArrivalNode[]) if (!node.gone) this.forget(node, false);
+    taken.length = 0;
     if (this.context.maxWaitMs !== undefined) games.push(...this.radiusGrowth(now, this.context.maxWaitMs));
     return games;
   }
@@ -166,8 +168,8 @@ export class MultiQueuePolicy implements Policy {
    * The rating range of the ticket's own range; once it reached tau_max its search grows over
    * the neighbouring ranges, so the window is then the whole divided range.
    */
-  acceptanceWindow(ticketId: string, now: number): AcceptanceWindow | undefined {
-    const node = this.held.get(ticketId);
+  acceptanceWindow(ticketId: string, now: number, slot?: TicketSlot): AcceptanceWindow | undefined {
+    const node = this.nodeOf(ticketId, slot);
     if (node === undefined) return undefined;
     const ticket = node.ticket;
     const cell = this.cellOf(ticket);
@@ -181,23 +183,35 @@ export class MultiQueuePolicy implements Policy {
     return { min: min + range * width, max: range === count - 1 ? max : min + (range + 1) * width };
   }
 
+  /** The node of a waiting ticket, from its slot, by id, or (added with a slot, asked without) by a walk. */
+  private nodeOf(ticketId: string, slot: TicketSlot | undefined): ArrivalNode | undefined {
+    if (slot) {
+      const node = slot.policyData as ArrivalNode | undefined;
+      return node && !node.gone && node.ticket.id === ticketId ? node : undefined;
+    }
+    const node = this.held.get(ticketId);
+    if (node || this.held.size === this.byArrival.size) return node;
+    for (const n of this.byArrival.oldestNodes()) if (n.ticket.id === ticketId) return n;
+    return undefined;
+  }
+
   /** Overdue tickets, oldest first, each looking ever further out for a game that includes it. */
   private radiusGrowth(now: number, maxWaitMs: number): Ticket[][] {
     const games: Ticket[][] = [];
-    const overdue: Ticket[] = [];
-    for (const [, t] of this.byArrival.oldest()) {
-      if (!reachedMaxWait(t, maxWaitMs, now)) break;
-      overdue.push(t);
+    const overdue: ArrivalNode[] = [];
+    for (const node of this.byArrival.oldestNodes()) {
+      if (!reachedMaxWait(node.ticket, maxWaitMs, now)) break;
+      overdue.push(node);
     }
     const widest = Math.max(...this.counts);
-    for (const t of overdue) {
-      if (!this.held.has(t.id)) continue; // taken by an earlier overdue ticket's game
-      const home = this.cellOf(t);
+    for (const node of overdue) {
+      if (node.gone) continue; // taken by an earlier overdue ticket's game
+      const home = this.cellOf(node.ticket);
       for (let radius = 1; radius < widest; radius++) {
-        const game = this.gameAround(t, home, radius);
+        const game = this.gameAround(node, home, radius);
         if (game) {
-          for (const member of game) this.remove(member.id);
-          games.push(game);
+          for (const member of game) this.forget(member, true);
+          games.push(game.map((member) => member.ticket));
           break;
         }
       }
@@ -205,17 +219,24 @@ export class MultiQueuePolicy implements Policy {
     return games;
   }
 
-  /** The oldest game that includes `ticket`, from the queues within `radius` ranges of its own on every criterion. */
-  private gameAround(ticket: Ticket, home: number, radius: number): Ticket[] | undefined {
-    const candidates: [ArrivalKey, Ticket][] = [];
-    for (const cell of this.cellsAround(home, radius)) candidates.push(...this.ranges[cell].candidates());
-    const others = candidates
-      .filter(([, t]) => t !== ticket)
-      .sort((a, b) => compareArrival(a[0], b[0]))
-      .map(([, t]) => t);
-    // Include-first search: the result holds `ticket` whenever some game does.
-    const game = findOldestGame([ticket, ...others], this.context.teamSize);
-    return game?.[0] === ticket ? game : undefined;
+  /**
+   * The oldest game that includes `node`'s ticket, from the queues within `radius` ranges of its
+   * own on every criterion, as the nodes of its tickets.
+   */
+  private gameAround(node: ArrivalNode, home: number, radius: number): ArrivalNode[] | undefined {
+    const gathered = this.gathered;
+    for (const cell of this.cellsAround(home, radius)) this.ranges[cell].candidateNodes(gathered);
+    // A range's node names this policy's node as its slot.
+    const others = gathered.map((n) => n.policyData as ArrivalNode).filter((n) => n !== node);
+    gathered.length = 0;
+    others.sort(compareNodes);
+    // Include-first search: the result holds the ticket whenever some game does.
+    const nodes = [node, ...others];
+    const game = findOldestGame(
+      nodes.map((n) => n.ticket),
+      this.context.teamSize,
+    );
+    return game?.[0] === node.ticket ? game.map((t) => nodes.find((n) => n.ticket === t)!) : undefined;
   }
 
   /** Every cell whose coordinates are each within `radius` of `home`'s (a box, clipped to the grid). */
