@@ -15,7 +15,7 @@
  * candidates per search instead of O(1).
  */
 import * as v from "valibot";
-import { ArrivalOrder, compareNodes, type ArrivalNode } from "../core/arrival-order.js";
+import { ArrivalNode, ArrivalOrder, compareNodes } from "../core/arrival-order.js";
 import type { Policy, PolicyContext, PolicyDefinition, PolicyParams, TicketSlot } from "../core/policy.js";
 import { parseConfig, unknownKeyMessage } from "../core/validation.js";
 import { repeatAllowedAt } from "../core/recent-opponents.js";
@@ -43,29 +43,40 @@ export class GreedyPolicy implements Policy {
   private readonly gathered: ArrivalNode[] = [];
   private readonly gatheredTickets: Ticket[] = [];
 
+  /**
+   * @param lane the lane of its classes' orders (see `ArrivalOrder`): 1 by default, where the
+   *   engine's node (its slot, on lane 0) then serves as the class's node too; a policy nesting
+   *   greedy queues that uses lane 1 itself gives them another.
+   */
   constructor(
     private readonly context: PolicyContext,
     private readonly order: ServiceOrder = "oldest",
     readonly name = "greedy",
+    private readonly lane = 1,
   ) {}
 
   add(ticket: Ticket, _now?: number, slot?: TicketSlot): void {
     // A ticket already held moves to its new position (never held twice).
     const held = slot ? (slot.policyData as ArrivalNode | undefined) : this.nodes.get(ticket.id);
-    if (held && !held.gone) this.drop(held);
-    const node = this.classOf(ticket).addNode(ticket);
-    if (slot) {
-      slot.policyData = node;
+    if (held) this.drop(held);
+    const order = this.classOf(ticket);
+    let node: ArrivalNode;
+    // A slot that is this ticket's arrival node joins the class's order itself (no node of its own).
+    if (slot instanceof ArrivalNode && slot.ticket === ticket && order.take(slot)) node = slot;
+    else {
+      node = order.addNode(ticket);
       // The node's own free field names the slot back, for a caller that asks which slots a poll took.
       node.policyData = slot;
-    } else this.nodes.set(ticket.id, node);
+    }
+    if (slot) slot.policyData = node;
+    else this.nodes.set(ticket.id, node);
     this.count++;
     this.dirty = true;
   }
 
   remove(ticketId: string, slot?: TicketSlot): void {
     const node = slot ? (slot.policyData as ArrivalNode | undefined) : this.nodes.get(ticketId);
-    if (node && !node.gone) this.drop(node);
+    if (node) this.drop(node);
   }
 
   /**
@@ -114,10 +125,12 @@ export class GreedyPolicy implements Policy {
     nodes.length = 0;
   }
 
-  /** Take a held node out of its class and of the map. */
+  /** Take a node out of its class and of the map (a node no longer held is ignored). */
   private drop(node: ArrivalNode): void {
     const ticket = node.ticket;
-    this.classOf(ticket).removeNode(node);
+    const order = this.classOf(ticket);
+    if (!order.holds(node)) return;
+    order.removeNode(node);
     if (this.nodes.size > 0 && this.nodes.get(ticket.id) === node) this.nodes.delete(ticket.id);
     this.count--;
   }
@@ -126,7 +139,7 @@ export class GreedyPolicy implements Policy {
     const cls = classKey(ticket.players.length, ticket.side);
     let index = this.classes.get(cls);
     if (!index) {
-      this.classes.set(cls, (index = new ArrivalOrder()));
+      this.classes.set(cls, (index = new ArrivalOrder(this.lane)));
       this.classList.push(index);
     }
     return index;

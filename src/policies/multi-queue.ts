@@ -13,7 +13,7 @@
  * then the neighbours of those, until every queue has been checked.
  */
 import * as v from "valibot";
-import { ArrivalOrder, compareNodes, type ArrivalNode } from "../core/arrival-order.js";
+import { ArrivalNode, ArrivalOrder, compareNodes } from "../core/arrival-order.js";
 import {
   bestIntegerAround,
   schlupMultiQueueCost,
@@ -73,13 +73,15 @@ export class MultiQueuePolicy implements Policy {
   /** Ranges per dimension (rating first) now in use. */
   private counts: number[] = [];
   /**
-   * Each waiting ticket's node in arrival order. With the engine's slot the node is kept there,
-   * else in `held` by id. The node is also the slot its range's greedy policy keeps its own record
-   * in, and that record names the node back (so a game a range proposes leads to its tickets'
-   * nodes, and no map by id is needed). A ticket's range follows from the ticket (`cellOf`).
+   * Each waiting ticket's node in arrival order (lane 1). The engine's slot, its own arrival node,
+   * is taken as the node itself (no object of this policy's; a slot it cannot take keeps the node
+   * made here instead); without a slot the node is kept in `held` by id. The node is also the slot
+   * of the ticket's range, a greedy policy whose orders use lane 2 (so it takes the same node
+   * again) and whose record names the node back: a game a range proposes leads to its tickets'
+   * nodes, and no map by id is needed. A ticket's range follows from the ticket (`cellOf`).
    */
   private readonly held = new Map<string, ArrivalNode>();
-  private readonly byArrival = new ArrivalOrder();
+  private readonly byArrival = new ArrivalOrder(1);
   /** Scratch for {@link poll} and {@link gameAround}: the slots a range's poll took, a range's candidates. */
   private readonly taken: (TicketSlot | undefined)[] = [];
   private readonly gathered: ArrivalNode[] = [];
@@ -118,26 +120,45 @@ export class MultiQueuePolicy implements Policy {
 
   add(ticket: Ticket, now: number, slot?: TicketSlot): void {
     // A ticket already held moves to its new position (never held twice).
-    const old = slot ? (slot.policyData as ArrivalNode | undefined) : this.held.get(ticket.id);
-    if (old && !old.gone) this.forget(old, true);
+    const old = slot ? this.recordIn(slot) : this.held.get(ticket.id);
+    if (old) this.forget(old, true);
     if (ticket.enqueuedAt >= this.latestArrival) {
       this.latestArrival = ticket.enqueuedAt;
       this.rate.record(ticket.enqueuedAt, ticket.players.length);
       if (this.r === "auto" && ++this.arrivalsSinceReview >= AUTO_R_EVERY) this.reviewRangeCount();
     }
-    const node = this.byArrival.addNode(ticket);
-    if (slot) slot.policyData = node;
-    else this.held.set(ticket.id, node);
+    let node: ArrivalNode;
+    // A slot that is this ticket's arrival node joins this order itself (and its range's, on lane 2).
+    if (slot instanceof ArrivalNode && slot.ticket === ticket && this.byArrival.take(slot)) node = slot;
+    else {
+      node = this.byArrival.addNode(ticket);
+      if (slot) slot.policyData = node;
+      else this.held.set(ticket.id, node);
+    }
     this.ranges[this.cellOf(ticket)].add(ticket, now, node);
   }
 
   remove(ticketId: string, slot?: TicketSlot): void {
-    const node = slot ? (slot.policyData as ArrivalNode | undefined) : this.held.get(ticketId);
-    if (node && !node.gone) this.forget(node, true);
+    const node = slot ? this.recordIn(slot) : this.held.get(ticketId);
+    if (node) this.forget(node, true);
   }
 
-  /** Stop holding a ticket (`inRange`: its range's policy holds it too; not after that policy proposed it). */
+  /**
+   * This policy's node of a slot's ticket: the slot itself when this order took it, else the node
+   * kept in it; undefined when neither is held (a stale slot: the ticket was proposed or removed).
+   */
+  private recordIn(slot: TicketSlot): ArrivalNode | undefined {
+    if (slot instanceof ArrivalNode && this.byArrival.holds(slot)) return slot;
+    const node = slot.policyData;
+    return node instanceof ArrivalNode && this.byArrival.holds(node) ? node : undefined;
+  }
+
+  /**
+   * Stop holding a ticket (`inRange`: its range's policy holds it too; not after that policy
+   * proposed it); a node no longer held is ignored.
+   */
   private forget(node: ArrivalNode, inRange: boolean): void {
+    if (!this.byArrival.holds(node)) return;
     const ticket = node.ticket;
     if (this.held.size > 0 && this.held.get(ticket.id) === node) this.held.delete(ticket.id);
     this.byArrival.removeNode(node);
@@ -149,7 +170,7 @@ export class MultiQueuePolicy implements Policy {
     // Each range was given the ticket's node as its slot, so the slots it took are the nodes.
     const taken = this.taken;
     for (const range of this.ranges) for (const game of range.poll(now, taken)) games.push(game);
-    for (const node of taken as ArrivalNode[]) if (!node.gone) this.forget(node, false);
+    for (const node of taken as ArrivalNode[]) this.forget(node, false);
     taken.length = 0;
     if (this.context.maxWaitMs !== undefined) games.push(...this.radiusGrowth(now, this.context.maxWaitMs));
     return games;
@@ -186,8 +207,8 @@ export class MultiQueuePolicy implements Policy {
   /** The node of a waiting ticket, from its slot, by id, or (added with a slot, asked without) by a walk. */
   private nodeOf(ticketId: string, slot: TicketSlot | undefined): ArrivalNode | undefined {
     if (slot) {
-      const node = slot.policyData as ArrivalNode | undefined;
-      return node && !node.gone && node.ticket.id === ticketId ? node : undefined;
+      const node = this.recordIn(slot);
+      return node?.ticket.id === ticketId ? node : undefined;
     }
     const node = this.held.get(ticketId);
     if (node || this.held.size === this.byArrival.size) return node;
@@ -205,7 +226,7 @@ export class MultiQueuePolicy implements Policy {
     }
     const widest = Math.max(...this.counts);
     for (const node of overdue) {
-      if (node.gone) continue; // taken by an earlier overdue ticket's game
+      if (!this.byArrival.holds(node)) continue; // taken by an earlier overdue ticket's game
       const home = this.cellOf(node.ticket);
       for (let radius = 1; radius < widest; radius++) {
         const game = this.gameAround(node, home, radius);
@@ -306,7 +327,10 @@ export class MultiQueuePolicy implements Policy {
   private rebuild(counts: number[]): void {
     this.counts = counts;
     const cells = counts.reduce((p, c) => p * c, 1);
-    this.ranges = Array.from({ length: cells }, () => new GreedyPolicy(withoutAvoidance(this.context)));
+    this.ranges = Array.from(
+      { length: cells },
+      () => new GreedyPolicy(withoutAvoidance(this.context), "oldest", "greedy", 2),
+    );
     const waiting: ArrivalNode[] = [];
     this.byArrival.collect(Infinity, false, waiting);
     for (const node of waiting) {
