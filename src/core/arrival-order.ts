@@ -50,15 +50,16 @@ export class ArrivalOrder {
    * in its own map by ticket id, so that the order needs no map of its own).
    */
   addNode(ticket: Ticket): ArrivalNode {
-    const node = new ArrivalNode(ticket, nextSeq++);
+    const node = new ArrivalNode(ticket);
     this.insert(node);
     return node;
   }
 
   /**
-   * Add a ticket whose node another order (on another lane) made, so that one object serves
-   * both: true if taken; false, and nothing done, if this order's lane of the node was ever used
-   * (a node once removed may still sit in the array, so it is never taken again).
+   * Add a ticket by a node made elsewhere (by its caller, or by another order on another lane, so
+   * that one object serves both): true if taken; false, and nothing done, if this order's lane of
+   * the node was ever used (a node once removed may still sit in the array, so it is never taken
+   * again).
    */
   take(node: ArrivalNode): boolean {
     if (this.stateOf(node) !== NEVER) return false;
@@ -294,10 +295,12 @@ export class ArrivalNode {
    */
   policyData: unknown = undefined;
 
-  constructor(
-    readonly ticket: Ticket,
-    readonly seq: number,
-  ) {}
+  /** The order it was made in among all nodes (ties of `enqueuedAt` keep it). */
+  readonly seq: number;
+
+  constructor(readonly ticket: Ticket) {
+    this.seq = nextSeq++;
+  }
 }
 
 /** Order of two nodes by arrival (enqueue time, then sequence). */
