@@ -26,6 +26,12 @@ export class ArrivalOrder {
    */
   private readonly queue: ArrivalNode[] = [];
   private head = 0;
+  /**
+   * The end of the entries in `queue`; the slots after it are empty (undefined). Shortening the
+   * array instead would let V8 trim its store, which the next pushes would then copy to grow
+   * again, a copy of the whole queue at every compaction.
+   */
+  private end = 0;
   private goneInQueue = 0;
   /** The tickets added out of order, by arrival key (each value is the ticket's node). */
   private readonly tree: SortedTree<ArrivalKey, ArrivalNode> = sortedTree<ArrivalKey, ArrivalNode>(compareArrival);
@@ -85,12 +91,14 @@ export class ArrivalOrder {
     }
     this.goneInQueue++;
     const queue = this.queue;
-    while (this.head < queue.length && this.gone(queue[this.head])) {
+    while (this.head < this.end && this.gone(queue[this.head])) {
       this.head++;
       this.goneInQueue--;
     }
-    if (this.head === queue.length) {
-      queue.length = 0;
+    if (this.head === this.end) {
+      // Every entry is gone: start again at the front (the array keeps its length; see `end`).
+      queue.fill(EMPTIED, 0, this.end);
+      this.end = 0;
       this.head = 0;
     }
   }
@@ -99,9 +107,11 @@ export class ArrivalOrder {
     const queue = this.queue;
     // A taken node's sequence number is older than the ones added since it was made, so the
     // whole key decides (not only the enqueue time, as for a node made here).
-    if (queue.length === this.head || compareNodes(queue[queue.length - 1], node) < 0) {
-      if (this.goneInQueue > 32 && this.goneInQueue * 2 > queue.length - this.head) this.compact();
-      queue.push(node);
+    if (this.end === this.head || compareNodes(queue[this.end - 1], node) < 0) {
+      if (this.goneInQueue > 32 && this.goneInQueue * 2 > this.end - this.head) this.compact();
+      if (this.end < queue.length) queue[this.end] = node;
+      else queue.push(node);
+      this.end++;
       this.setState(node, IN_QUEUE);
     } else {
       this.tree.set(keyOf(node), node);
@@ -128,10 +138,10 @@ export class ArrivalOrder {
     if (this.count === 0) return undefined;
     const queue = this.queue;
     let i = this.head;
-    while (i < queue.length && this.gone(queue[i])) i++;
+    while (i < this.end && this.gone(queue[i])) i++;
     if (this.tree.size === 0) return queue[i].ticket;
     const t = this.tree.minKey()!;
-    return i < queue.length && compareNode(queue[i], t) < 0 ? queue[i].ticket : this.tree.get(t)!.ticket;
+    return i < this.end && compareNode(queue[i], t) < 0 ? queue[i].ticket : this.tree.get(t)!.ticket;
   }
 
   /**
@@ -148,14 +158,14 @@ export class ArrivalOrder {
     const queue = this.queue;
     let n = 0;
     if (newestFirst) {
-      for (let i = queue.length - 1; i >= this.head && n < limit; i--) {
+      for (let i = this.end - 1; i >= this.head && n < limit; i--) {
         if (!this.gone(queue[i])) {
           out.push(queue[i]);
           n++;
         }
       }
     } else {
-      for (let i = this.head; i < queue.length && n < limit; i++) {
+      for (let i = this.head; i < this.end && n < limit; i++) {
         if (!this.gone(queue[i])) {
           out.push(queue[i]);
           n++;
@@ -178,7 +188,7 @@ export class ArrivalOrder {
     if (limit <= 0) return;
     let n = 0;
     const queue = this.queue;
-    let i = queue.length - 1;
+    let i = this.end - 1;
     while (i >= this.head && this.gone(queue[i])) i--;
     if (this.tree.size === 0) {
       for (; i >= this.head; i--) {
@@ -208,9 +218,9 @@ export class ArrivalOrder {
     let n = 0;
     const queue = this.queue;
     let i = this.head;
-    while (i < queue.length && this.gone(queue[i])) i++;
+    while (i < this.end && this.gone(queue[i])) i++;
     if (this.tree.size === 0) {
-      for (; i < queue.length; i++) {
+      for (; i < this.end; i++) {
         if (this.gone(queue[i])) continue;
         yield queue[i];
         if (++n >= limit) return;
@@ -219,10 +229,10 @@ export class ArrivalOrder {
     }
     const fromTree = this.tree.values();
     let t = fromTree.next();
-    while (i < queue.length || !t.done) {
-      if (i < queue.length && (t.done || compareNodes(queue[i], t.value) < 0)) {
+    while (i < this.end || !t.done) {
+      if (i < this.end && (t.done || compareNodes(queue[i], t.value) < 0)) {
         yield queue[i++];
-        while (i < queue.length && this.gone(queue[i])) i++;
+        while (i < this.end && this.gone(queue[i])) i++;
       } else {
         yield t.value;
         t = fromTree.next();
@@ -235,8 +245,9 @@ export class ArrivalOrder {
   private compact(): void {
     const queue = this.queue;
     let j = 0;
-    for (let i = this.head; i < queue.length; i++) if (!this.gone(queue[i])) queue[j++] = queue[i];
-    queue.length = j;
+    for (let i = this.head; i < this.end; i++) if (!this.gone(queue[i])) queue[j++] = queue[i];
+    queue.fill(EMPTIED, j, this.end);
+    this.end = j;
     this.head = 0;
     this.goneInQueue = 0;
   }
@@ -275,6 +286,9 @@ export class ArrivalIndex extends ArrivalOrder {
     return node && keyOf(node);
   }
 }
+
+/** What an emptied slot of an order's array holds (never read: walks stop at the order's `end`). */
+const EMPTIED = undefined as unknown as ArrivalNode;
 
 /** A node's state in one order (two bits of {@link ArrivalNode.holds} per lane). */
 const NEVER = 0;

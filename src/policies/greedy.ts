@@ -122,7 +122,7 @@ export class GreedyPolicy implements Policy {
   candidateNodes(out: ArrivalNode[]): void {
     const nodes = this.gather();
     for (const node of nodes) out.push(node);
-    nodes.length = 0;
+    empty(nodes);
   }
 
   /** Take a node out of its class and of the map (a node no longer held is ignored). */
@@ -150,7 +150,7 @@ export class GreedyPolicy implements Policy {
     const k = this.context.teamSize;
     const newest = this.order === "newest";
     const nodes = this.gathered;
-    nodes.length = 0;
+    empty(nodes);
     let classesUsed = 0;
     for (const index of this.classList) {
       const sample = index.first();
@@ -168,8 +168,7 @@ export class GreedyPolicy implements Policy {
   private nextGame(now: number, slots?: (TicketSlot | undefined)[]): Ticket[] | undefined {
     const nodes = this.gather();
     const candidates = this.gatheredTickets;
-    candidates.length = nodes.length;
-    for (let i = 0; i < nodes.length; i++) candidates[i] = nodes[i].ticket;
+    for (let i = 0; i < nodes.length; i++) candidates.push(nodes[i].ticket);
     const avoid = this.context.avoid;
     const game = !avoid
       ? findOldestGame(candidates, this.context.teamSize)
@@ -182,10 +181,18 @@ export class GreedyPolicy implements Policy {
         this.drop(node);
       }
     }
-    nodes.length = 0;
-    candidates.length = 0;
+    empty(nodes);
+    empty(candidates);
     return game;
   }
+}
+
+/**
+ * Empty a scratch list by popping: a store to `length` goes through a builtin V8 does not inline,
+ * which cost more than the pops of the few candidates a poll gathers (about 4% of a step).
+ */
+function empty(list: unknown[]): void {
+  while (list.length > 0) list.pop();
 }
 
 /** A ticket's class, `"size|side"` (made once per size and side, not per ticket). */
