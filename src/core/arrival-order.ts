@@ -26,10 +26,26 @@ export class ArrivalOrder {
    */
   private readonly queue: ArrivalNode[] = [];
   private head = 0;
+  /**
+   * The end of the entries in `queue`; the slots after it are empty (undefined). Shortening the
+   * array instead would let V8 trim its store, which the next pushes would then copy to grow
+   * again, a copy of the whole queue at every compaction.
+   */
+  private end = 0;
   private goneInQueue = 0;
   /** The tickets added out of order, by arrival key (each value is the ticket's node). */
   private readonly tree: SortedTree<ArrivalKey, ArrivalNode> = sortedTree<ArrivalKey, ArrivalNode>(compareArrival);
   private count = 0;
+  /** This order's two bits of a node's `holds` (see {@link ArrivalNode.holds}). */
+  private readonly shift: number;
+
+  /**
+   * @param lane which two bits of a node's `holds` this order uses (0 to 7): orders that may be
+   *   given the same node (see {@link take}) must use different lanes.
+   */
+  constructor(readonly lane = 0) {
+    this.shift = 2 * lane;
+  }
 
   get size(): number {
     return this.count;
@@ -40,38 +56,81 @@ export class ArrivalOrder {
    * in its own map by ticket id, so that the order needs no map of its own).
    */
   addNode(ticket: Ticket): ArrivalNode {
-    const seq = nextSeq++;
-    const queue = this.queue;
-    const last = queue.length > this.head ? queue[queue.length - 1] : undefined;
-    const inQueue = !last || last.ticket.enqueuedAt <= ticket.enqueuedAt;
-    const node: ArrivalNode = { ticket, seq, inQueue, gone: false, policyData: undefined };
-    if (inQueue) {
-      if (this.goneInQueue > 32 && this.goneInQueue * 2 > queue.length - this.head) this.compact();
-      queue.push(node);
-    } else this.tree.set(keyOf(node), node);
-    this.count++;
+    const node = new ArrivalNode(ticket);
+    this.insert(node);
     return node;
   }
 
-  /** Remove a node this order returned (once). */
+  /**
+   * Add a ticket by a node made elsewhere (by its caller, or by another order on another lane, so
+   * that one object serves both): true if taken; false, and nothing done, if this order's lane of
+   * the node was ever used (a node once removed may still sit in the array, so it is never taken
+   * again).
+   */
+  take(node: ArrivalNode): boolean {
+    if (this.stateOf(node) !== NEVER) return false;
+    this.insert(node);
+    return true;
+  }
+
+  /** True while `node` is in this order (added and not removed). */
+  holds(node: ArrivalNode): boolean {
+    const state = this.stateOf(node);
+    return state === IN_QUEUE || state === IN_TREE;
+  }
+
+  /** Remove a node this order returned or took (once; a node it does not hold is ignored). */
   removeNode(node: ArrivalNode): void {
-    if (node.gone) return;
-    node.gone = true;
+    const state = this.stateOf(node);
+    if (state !== IN_QUEUE && state !== IN_TREE) return;
+    this.setState(node, REMOVED);
     this.count--;
-    if (!node.inQueue) {
+    if (state === IN_TREE) {
       this.tree.delete(keyOf(node));
       return;
     }
     this.goneInQueue++;
     const queue = this.queue;
-    while (this.head < queue.length && queue[this.head].gone) {
+    while (this.head < this.end && this.gone(queue[this.head])) {
       this.head++;
       this.goneInQueue--;
     }
-    if (this.head === queue.length) {
-      queue.length = 0;
+    if (this.head === this.end) {
+      // Every entry is gone: start again at the front (the array keeps its length; see `end`).
+      queue.fill(EMPTIED, 0, this.end);
+      this.end = 0;
       this.head = 0;
     }
+  }
+
+  private insert(node: ArrivalNode): void {
+    const queue = this.queue;
+    // A taken node's sequence number is older than the ones added since it was made, so the
+    // whole key decides (not only the enqueue time, as for a node made here).
+    if (this.end === this.head || compareNodes(queue[this.end - 1], node) < 0) {
+      if (this.goneInQueue > 32 && this.goneInQueue * 2 > this.end - this.head) this.compact();
+      if (this.end < queue.length) queue[this.end] = node;
+      else queue.push(node);
+      this.end++;
+      this.setState(node, IN_QUEUE);
+    } else {
+      this.tree.set(keyOf(node), node);
+      this.setState(node, IN_TREE);
+    }
+    this.count++;
+  }
+
+  private stateOf(node: ArrivalNode): number {
+    return (node.holds >> this.shift) & 3;
+  }
+
+  private setState(node: ArrivalNode, state: number): void {
+    node.holds = (node.holds & ~(3 << this.shift)) | (state << this.shift);
+  }
+
+  /** A node of the array that this order removed (the array holds no other kind). */
+  private gone(node: ArrivalNode): boolean {
+    return ((node.holds >> this.shift) & 3) === REMOVED;
   }
 
   /** The oldest ticket, without a walk (undefined when empty). */
@@ -79,10 +138,10 @@ export class ArrivalOrder {
     if (this.count === 0) return undefined;
     const queue = this.queue;
     let i = this.head;
-    while (i < queue.length && queue[i].gone) i++;
+    while (i < this.end && this.gone(queue[i])) i++;
     if (this.tree.size === 0) return queue[i].ticket;
     const t = this.tree.minKey()!;
-    return i < queue.length && compareNode(queue[i], t) < 0 ? queue[i].ticket : this.tree.get(t)!.ticket;
+    return i < this.end && compareNode(queue[i], t) < 0 ? queue[i].ticket : this.tree.get(t)!.ticket;
   }
 
   /**
@@ -99,15 +158,15 @@ export class ArrivalOrder {
     const queue = this.queue;
     let n = 0;
     if (newestFirst) {
-      for (let i = queue.length - 1; i >= this.head && n < limit; i--) {
-        if (!queue[i].gone) {
+      for (let i = this.end - 1; i >= this.head && n < limit; i--) {
+        if (!this.gone(queue[i])) {
           out.push(queue[i]);
           n++;
         }
       }
     } else {
-      for (let i = this.head; i < queue.length && n < limit; i++) {
-        if (!queue[i].gone) {
+      for (let i = this.head; i < this.end && n < limit; i++) {
+        if (!this.gone(queue[i])) {
           out.push(queue[i]);
           n++;
         }
@@ -129,11 +188,11 @@ export class ArrivalOrder {
     if (limit <= 0) return;
     let n = 0;
     const queue = this.queue;
-    let i = queue.length - 1;
-    while (i >= this.head && queue[i].gone) i--;
+    let i = this.end - 1;
+    while (i >= this.head && this.gone(queue[i])) i--;
     if (this.tree.size === 0) {
       for (; i >= this.head; i--) {
-        if (queue[i].gone) continue;
+        if (this.gone(queue[i])) continue;
         yield queue[i];
         if (++n >= limit) return;
       }
@@ -144,7 +203,7 @@ export class ArrivalOrder {
     while (i >= this.head || !t.done) {
       if (i >= this.head && (t.done || compareNodes(queue[i], t.value[1]) > 0)) {
         yield queue[i--];
-        while (i >= this.head && queue[i].gone) i--;
+        while (i >= this.head && this.gone(queue[i])) i--;
       } else {
         yield t.value[1];
         t = fromTree.next();
@@ -153,15 +212,16 @@ export class ArrivalOrder {
     }
   }
 
-  private *oldestNodes(limit: number): IterableIterator<ArrivalNode> {
+  /** The nodes, oldest first (at most `limit`). */
+  *oldestNodes(limit = Infinity): IterableIterator<ArrivalNode> {
     if (limit <= 0) return;
     let n = 0;
     const queue = this.queue;
     let i = this.head;
-    while (i < queue.length && queue[i].gone) i++;
+    while (i < this.end && this.gone(queue[i])) i++;
     if (this.tree.size === 0) {
-      for (; i < queue.length; i++) {
-        if (queue[i].gone) continue;
+      for (; i < this.end; i++) {
+        if (this.gone(queue[i])) continue;
         yield queue[i];
         if (++n >= limit) return;
       }
@@ -169,10 +229,10 @@ export class ArrivalOrder {
     }
     const fromTree = this.tree.values();
     let t = fromTree.next();
-    while (i < queue.length || !t.done) {
-      if (i < queue.length && (t.done || compareNodes(queue[i], t.value) < 0)) {
+    while (i < this.end || !t.done) {
+      if (i < this.end && (t.done || compareNodes(queue[i], t.value) < 0)) {
         yield queue[i++];
-        while (i < queue.length && queue[i].gone) i++;
+        while (i < this.end && this.gone(queue[i])) i++;
       } else {
         yield t.value;
         t = fromTree.next();
@@ -185,8 +245,9 @@ export class ArrivalOrder {
   private compact(): void {
     const queue = this.queue;
     let j = 0;
-    for (let i = this.head; i < queue.length; i++) if (!queue[i].gone) queue[j++] = queue[i];
-    queue.length = j;
+    for (let i = this.head; i < this.end; i++) if (!this.gone(queue[i])) queue[j++] = queue[i];
+    queue.fill(EMPTIED, j, this.end);
+    this.end = j;
     this.head = 0;
     this.goneInQueue = 0;
   }
@@ -226,18 +287,34 @@ export class ArrivalIndex extends ArrivalOrder {
   }
 }
 
-/** A held ticket, its sequence number, and where it is kept (its key is `[enqueuedAt, seq]`). */
-export interface ArrivalNode {
-  readonly ticket: Ticket;
-  readonly seq: number;
-  readonly inQueue: boolean;
-  /** Removed from its order. */
-  gone: boolean;
+/** What an emptied slot of an order's array holds (never read: walks stop at the order's `end`). */
+const EMPTIED = undefined as unknown as ArrivalNode;
+
+/** A node's state in one order (two bits of {@link ArrivalNode.holds} per lane). */
+const NEVER = 0;
+const IN_QUEUE = 1;
+const IN_TREE = 2;
+const REMOVED = 3;
+
+/** A held ticket and its sequence number (its key is `[enqueuedAt, seq]`), in up to 8 orders at once. */
+export class ArrivalNode {
+  /**
+   * Where the node is, two bits for each order it was given to (by the order's lane): never added,
+   * in its array, in its tree, or removed.
+   */
+  holds = 0;
   /**
    * Free for the node's owner: the engine's nodes are the {@link TicketSlot}s it hands its policy
    * (which keeps its own record of the ticket here instead of in a map by ticket id).
    */
-  policyData: unknown;
+  policyData: unknown = undefined;
+
+  /** The order it was made in among all nodes (ties of `enqueuedAt` keep it). */
+  readonly seq: number;
+
+  constructor(readonly ticket: Ticket) {
+    this.seq = nextSeq++;
+  }
 }
 
 /** Order of two nodes by arrival (enqueue time, then sequence). */

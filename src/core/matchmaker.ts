@@ -4,7 +4,8 @@
  * or the simulator, so both run literally the same code.
  */
 import * as v from "valibot";
-import { ArrivalOrder, type ArrivalNode } from "./arrival-order.js";
+import { ArrivalNode, ArrivalOrder } from "./arrival-order.js";
+import { IdTable } from "./id-table.js";
 import { assembleTeams, fitsWithBots, playersOf, type TeamSplit } from "./assembly.js";
 import { MatchmakerError } from "./errors.js";
 import { imbalanceFunction, resolveImbalance, type ImbalanceFn, type ImbalanceSpec } from "./imbalance.js";
@@ -105,8 +106,8 @@ export class Matchmaker {
   private readonly imbalance: ImbalanceFn;
   private readonly matchIdPrefix: string;
   private readonly onPolicyError?: (error: MatchmakerError) => void;
-  /** The waiting tickets by id, each as its node in arrival order (one map for both). */
-  private readonly tickets = new Map<string, ArrivalNode>();
+  /** The waiting tickets by id, each as its node in arrival order (one table for both). */
+  private readonly tickets = new IdTable<ArrivalNode>();
   /**
    * Waiting players whose session id differs from their ticket's id. A player waiting in a ticket
    * named after them (a solo, as the room makes them) is found through `tickets` instead, so the
@@ -275,18 +276,22 @@ export class Matchmaker {
     }
     checkTicketRoles(ticket, this.roleTable);
     if (this.criteria) checkTicketCriteria(ticket, this.criteria);
-    if (this.tickets.has(ticket.id)) {
-      throw new MatchmakerError("duplicate_ticket", `ticket "${ticket.id}" is already waiting`, "id");
-    }
     const players = ticket.players;
     for (let i = 0; i < players.length; i++) {
       const id = players[i].sessionId;
       let twice = this.otherPlayers.has(id) || (id !== ticket.id && this.namedAfter(id));
       for (let j = 0; j < i && !twice; j++) twice = players[j].sessionId === id;
-      if (twice) throw new MatchmakerError("duplicate_player", `player "${id}" is already waiting`, "players");
+      if (twice) {
+        // A waiting ticket id is reported first.
+        if (this.tickets.has(ticket.id)) throw duplicateTicket(ticket.id);
+        throw new MatchmakerError("duplicate_player", `player "${id}" is already waiting`, "players");
+      }
     }
+    // The duplicate check and the entry are one probe of the table.
+    const node = new ArrivalNode(ticket);
+    if (!this.tickets.add(ticket.id, node)) throw duplicateTicket(ticket.id);
     if (zones) this.zonesOf.set(ticket.id, zones);
-    this.admit(ticket, now);
+    this.admit(ticket, node, now);
     if (allowed && zones) this.latency!.schedule(ticket, allowed, zones);
   }
 
@@ -408,10 +413,10 @@ export class Matchmaker {
     return Object.keys(perZone).length ? { policyStatus: perZone } : {};
   }
 
-  private admit(ticket: Ticket, now: number): void {
+  /** Start holding a ticket whose node is already in `tickets`. */
+  private admit(ticket: Ticket, node: ArrivalNode, now: number): void {
     // The ticket's node is also its slot for the policy (see TicketSlot).
-    const node = this.byArrival.addNode(ticket);
-    this.tickets.set(ticket.id, node);
+    this.byArrival.take(node);
     for (const p of ticket.players) if (p.sessionId !== ticket.id) this.otherPlayers.add(p.sessionId);
     this.waitingPlayerCount += ticket.players.length;
     this.countWaiting(ticket, 1);
@@ -428,10 +433,9 @@ export class Matchmaker {
 
   /** Stop holding a waiting ticket; returns its node (undefined if it was not waiting). */
   private forget(ticketId: string): ArrivalNode | undefined {
-    const node = this.tickets.get(ticketId);
+    const node = this.tickets.take(ticketId);
     if (!node) return undefined;
     const ticket = node.ticket;
-    this.tickets.delete(ticketId);
     // (Nearly always empty: a solo's ticket is named after its player.)
     if (this.otherPlayers.size > 0) {
       for (const p of ticket.players) if (p.sessionId !== ticketId) this.otherPlayers.delete(p.sessionId);
@@ -689,6 +693,10 @@ export class Matchmaker {
     };
     this.latency.reachable(probe, ticketZones(probe, this.zones, what), 0, what);
   }
+}
+
+function duplicateTicket(id: string): MatchmakerError {
+  return new MatchmakerError("duplicate_ticket", `ticket "${id}" is already waiting`, "id");
 }
 
 interface WaitingCount {

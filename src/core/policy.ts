@@ -101,7 +101,9 @@ export interface Policy {
  * reads or writes `policyData` itself. A policy that uses slots must still accept tickets without
  * one (other callers, e.g. a policy nesting another, call `add(ticket, now)` and `remove(id)`),
  * and must treat what it finds in a slot it is given again (a proposal handed back) as possibly
- * stale: a record of a ticket it has since forgotten.
+ * stale: a record of a ticket it has since forgotten. The engine's slot is the ticket's
+ * `ArrivalNode` (lane 0 of its arrival order), which a policy's own `ArrivalOrder` on another
+ * lane may take as its node instead of making one (greedy and multi-queue do).
  */
 export interface TicketSlot {
   policyData: unknown;

@@ -106,6 +106,9 @@ export interface ZoneProposal {
   readonly tickets: Ticket[];
 }
 
+/** The answer of most polls, shared (the engine only reads it). */
+const NO_PROPOSALS: readonly ZoneProposal[] = [];
+
 /** Enough rounds for every zone to retry once after losing a ticket to another zone, and more. */
 const MAX_ROUNDS_PER_ZONE = 4;
 
@@ -163,10 +166,10 @@ export class ZoneRouter {
    * the game whose oldest ticket is oldest (ties: the zone listed first), and the losing game's
    * other tickets go back to their zone, which is polled again.
    */
-  poll(now: number): ZoneProposal[] {
+  poll(now: number): readonly ZoneProposal[] {
     if (this.single) {
       const games = this.single.poll(now);
-      if (games.length === 0) return [];
+      if (games.length === 0) return NO_PROPOSALS;
       return games.map((tickets) => ({ zone: undefined, tickets }));
     }
     const accepted: ZoneProposal[] = [];

@@ -15,7 +15,7 @@
  * candidates per search instead of O(1).
  */
 import * as v from "valibot";
-import { ArrivalOrder, compareNodes, type ArrivalKey, type ArrivalNode } from "../core/arrival-order.js";
+import { ArrivalNode, ArrivalOrder, compareNodes } from "../core/arrival-order.js";
 import type { Policy, PolicyContext, PolicyDefinition, PolicyParams, TicketSlot } from "../core/policy.js";
 import { parseConfig, unknownKeyMessage } from "../core/validation.js";
 import { repeatAllowedAt } from "../core/recent-opponents.js";
@@ -43,17 +43,31 @@ export class GreedyPolicy implements Policy {
   private readonly gathered: ArrivalNode[] = [];
   private readonly gatheredTickets: Ticket[] = [];
 
+  /**
+   * @param lane the lane of its classes' orders (see `ArrivalOrder`): 1 by default, where the
+   *   engine's node (its slot, on lane 0) then serves as the class's node too; a policy nesting
+   *   greedy queues that uses lane 1 itself gives them another.
+   */
   constructor(
     private readonly context: PolicyContext,
     private readonly order: ServiceOrder = "oldest",
     readonly name = "greedy",
+    private readonly lane = 1,
   ) {}
 
   add(ticket: Ticket, _now?: number, slot?: TicketSlot): void {
     // A ticket already held moves to its new position (never held twice).
     const held = slot ? (slot.policyData as ArrivalNode | undefined) : this.nodes.get(ticket.id);
-    if (held && !held.gone) this.drop(held);
-    const node = this.classOf(ticket).addNode(ticket);
+    if (held) this.drop(held);
+    const order = this.classOf(ticket);
+    let node: ArrivalNode;
+    // A slot that is this ticket's arrival node joins the class's order itself (no node of its own).
+    if (slot instanceof ArrivalNode && slot.ticket === ticket && order.take(slot)) node = slot;
+    else {
+      node = order.addNode(ticket);
+      // The node's own free field names the slot back, for a caller that asks which slots a poll took.
+      node.policyData = slot;
+    }
     if (slot) slot.policyData = node;
     else this.nodes.set(ticket.id, node);
     this.count++;
@@ -62,15 +76,20 @@ export class GreedyPolicy implements Policy {
 
   remove(ticketId: string, slot?: TicketSlot): void {
     const node = slot ? (slot.policyData as ArrivalNode | undefined) : this.nodes.get(ticketId);
-    if (node && !node.gone) this.drop(node);
+    if (node) this.drop(node);
   }
 
-  poll(now = 0): Ticket[][] {
+  /**
+   * The games to form now. With `slots`, each proposed ticket's slot (the one it was added with,
+   * or undefined) is pushed onto it, ticket by ticket in the games' order: a policy nesting this
+   * one finds its own record of the tickets there, without a map by id.
+   */
+  poll(now = 0, slots?: (TicketSlot | undefined)[]): Ticket[][] {
     // With avoidance a repeat may become allowed with time alone.
     if (!this.dirty && !this.context.avoid) return [];
     this.dirty = false;
     const games: Ticket[][] = [];
-    for (let game = this.nextGame(now); game; game = this.nextGame(now)) games.push(game);
+    for (let game = this.nextGame(now, slots); game; game = this.nextGame(now, slots)) games.push(game);
     return games;
   }
 
@@ -97,19 +116,21 @@ export class GreedyPolicy implements Policy {
 
   /**
    * The only tickets that can belong to the first game in service order: per class, its
-   * oldest (or newest) `seats / party size` tickets; in service order.
+   * oldest (or newest) `seats / party size` tickets, their nodes pushed onto `out` in service
+   * order (a node's `policyData` is the slot its ticket was added with, if any).
    */
-  candidates(): [ArrivalKey, Ticket][] {
+  candidateNodes(out: ArrivalNode[]): void {
     const nodes = this.gather();
-    const candidates: [ArrivalKey, Ticket][] = nodes.map((n) => [[n.ticket.enqueuedAt, n.seq], n.ticket]);
-    nodes.length = 0;
-    return candidates;
+    for (const node of nodes) out.push(node);
+    empty(nodes);
   }
 
-  /** Take a held node out of its class and of the map. */
+  /** Take a node out of its class and of the map (a node no longer held is ignored). */
   private drop(node: ArrivalNode): void {
     const ticket = node.ticket;
-    this.classOf(ticket).removeNode(node);
+    const order = this.classOf(ticket);
+    if (!order.holds(node)) return;
+    order.removeNode(node);
     if (this.nodes.size > 0 && this.nodes.get(ticket.id) === node) this.nodes.delete(ticket.id);
     this.count--;
   }
@@ -118,7 +139,7 @@ export class GreedyPolicy implements Policy {
     const cls = classKey(ticket.players.length, ticket.side);
     let index = this.classes.get(cls);
     if (!index) {
-      this.classes.set(cls, (index = new ArrivalOrder()));
+      this.classes.set(cls, (index = new ArrivalOrder(this.lane)));
       this.classList.push(index);
     }
     return index;
@@ -129,7 +150,7 @@ export class GreedyPolicy implements Policy {
     const k = this.context.teamSize;
     const newest = this.order === "newest";
     const nodes = this.gathered;
-    nodes.length = 0;
+    empty(nodes);
     let classesUsed = 0;
     for (const index of this.classList) {
       const sample = index.first();
@@ -144,21 +165,34 @@ export class GreedyPolicy implements Policy {
   }
 
   /** The first game in service order, its tickets forgotten; undefined when none can be assembled. */
-  private nextGame(now: number): Ticket[] | undefined {
+  private nextGame(now: number, slots?: (TicketSlot | undefined)[]): Ticket[] | undefined {
     const nodes = this.gather();
     const candidates = this.gatheredTickets;
-    candidates.length = nodes.length;
-    for (let i = 0; i < nodes.length; i++) candidates[i] = nodes[i].ticket;
+    for (let i = 0; i < nodes.length; i++) candidates.push(nodes[i].ticket);
     const avoid = this.context.avoid;
     const game = !avoid
       ? findOldestGame(candidates, this.context.teamSize)
       : (findOldestGame(candidates, this.context.teamSize, (a, b) => !avoid.isRepeat(a, b, now)) ??
         findOldestGame(candidates, this.context.teamSize, (a, b) => repeatAllowedAt(a, b, avoid) <= now));
-    if (game) for (const t of game) this.drop(nodes[candidates.indexOf(t)]);
-    nodes.length = 0;
-    candidates.length = 0;
+    if (game) {
+      for (const t of game) {
+        const node = nodes[candidates.indexOf(t)];
+        if (slots) slots.push(node.policyData as TicketSlot | undefined);
+        this.drop(node);
+      }
+    }
+    empty(nodes);
+    empty(candidates);
     return game;
   }
+}
+
+/**
+ * Empty a scratch list by popping: a store to `length` goes through a builtin V8 does not inline,
+ * which cost more than the pops of the few candidates a poll gathers (about 4% of a step).
+ */
+function empty(list: unknown[]): void {
+  while (list.length > 0) list.pop();
 }
 
 /** A ticket's class, `"size|side"` (made once per size and side, not per ticket). */

@@ -13,7 +13,7 @@
  * then the neighbours of those, until every queue has been checked.
  */
 import * as v from "valibot";
-import { ArrivalOrder, compareArrival, type ArrivalKey, type ArrivalNode } from "../core/arrival-order.js";
+import { ArrivalNode, ArrivalOrder, compareNodes } from "../core/arrival-order.js";
 import {
   bestIntegerAround,
   schlupMultiQueueCost,
@@ -73,13 +73,18 @@ export class MultiQueuePolicy implements Policy {
   /** Ranges per dimension (rating first) now in use. */
   private counts: number[] = [];
   /**
-   * Each waiting ticket's node in arrival order, by id. The node is also the slot its range's
-   * greedy policy keeps its own record in (so that policy needs no map by id), and with the
-   * engine's slot the node is kept there (no lookup by id to join or leave, only the map's update).
-   * A ticket's range follows from the ticket (`cellOf`).
+   * Each waiting ticket's node in arrival order (lane 1). The engine's slot, its own arrival node,
+   * is taken as the node itself (no object of this policy's; a slot it cannot take keeps the node
+   * made here instead); without a slot the node is kept in `held` by id. The node is also the slot
+   * of the ticket's range, a greedy policy whose orders use lane 2 (so it takes the same node
+   * again) and whose record names the node back: a game a range proposes leads to its tickets'
+   * nodes, and no map by id is needed. A ticket's range follows from the ticket (`cellOf`).
    */
   private readonly held = new Map<string, ArrivalNode>();
-  private readonly byArrival = new ArrivalOrder();
+  private readonly byArrival = new ArrivalOrder(1);
+  /** Scratch for {@link poll} and {@link gameAround}: the slots a range's poll took, a range's candidates. */
+  private readonly taken: (TicketSlot | undefined)[] = [];
+  private readonly gathered: ArrivalNode[] = [];
   private readonly rate = new ArrivalRate();
   private readonly dimensions: readonly Dimension[];
   private latestArrival = -Infinity;
@@ -100,7 +105,7 @@ export class MultiQueuePolicy implements Policy {
 
   /** Number of waiting tickets. */
   get size(): number {
-    return this.held.size;
+    return this.byArrival.size;
   }
 
   /** Number of queues now in use (ranges of the rating times those of every other criterion). */
@@ -115,40 +120,58 @@ export class MultiQueuePolicy implements Policy {
 
   add(ticket: Ticket, now: number, slot?: TicketSlot): void {
     // A ticket already held moves to its new position (never held twice).
-    const old = slot ? (slot.policyData as ArrivalNode | undefined) : this.held.get(ticket.id);
-    if (old && !old.gone) this.forget(old, true);
+    const old = slot ? this.recordIn(slot) : this.held.get(ticket.id);
+    if (old) this.forget(old, true);
     if (ticket.enqueuedAt >= this.latestArrival) {
       this.latestArrival = ticket.enqueuedAt;
       this.rate.record(ticket.enqueuedAt, ticket.players.length);
       if (this.r === "auto" && ++this.arrivalsSinceReview >= AUTO_R_EVERY) this.reviewRangeCount();
     }
-    const node = this.byArrival.addNode(ticket);
-    this.held.set(ticket.id, node);
-    if (slot) slot.policyData = node;
+    let node: ArrivalNode;
+    // A slot that is this ticket's arrival node joins this order itself (and its range's, on lane 2).
+    if (slot instanceof ArrivalNode && slot.ticket === ticket && this.byArrival.take(slot)) node = slot;
+    else {
+      node = this.byArrival.addNode(ticket);
+      if (slot) slot.policyData = node;
+      else this.held.set(ticket.id, node);
+    }
     this.ranges[this.cellOf(ticket)].add(ticket, now, node);
   }
 
   remove(ticketId: string, slot?: TicketSlot): void {
-    const node = slot ? (slot.policyData as ArrivalNode | undefined) : this.held.get(ticketId);
-    if (node && !node.gone) this.forget(node, true);
+    const node = slot ? this.recordIn(slot) : this.held.get(ticketId);
+    if (node) this.forget(node, true);
   }
 
-  /** Stop holding a ticket (`inRange`: its range's policy holds it too; not after that policy proposed it). */
+  /**
+   * This policy's node of a slot's ticket: the slot itself when this order took it, else the node
+   * kept in it; undefined when neither is held (a stale slot: the ticket was proposed or removed).
+   */
+  private recordIn(slot: TicketSlot): ArrivalNode | undefined {
+    if (slot instanceof ArrivalNode && this.byArrival.holds(slot)) return slot;
+    const node = slot.policyData;
+    return node instanceof ArrivalNode && this.byArrival.holds(node) ? node : undefined;
+  }
+
+  /**
+   * Stop holding a ticket (`inRange`: its range's policy holds it too; not after that policy
+   * proposed it); a node no longer held is ignored.
+   */
   private forget(node: ArrivalNode, inRange: boolean): void {
+    if (!this.byArrival.holds(node)) return;
     const ticket = node.ticket;
-    this.held.delete(ticket.id);
+    if (this.held.size > 0 && this.held.get(ticket.id) === node) this.held.delete(ticket.id);
     this.byArrival.removeNode(node);
     if (inRange) this.ranges[this.cellOf(ticket)].remove(ticket.id, node);
   }
 
   poll(now: number): Ticket[][] {
     const games: Ticket[][] = [];
-    for (const range of this.ranges) games.push(...range.poll());
-    for (const game of games)
-      for (const t of game) {
-        const node = this.held.get(t.id);
-        if (node) this.forget(node, false);
-      }
+    // Each range was given the ticket's node as its slot, so the slots it took are the nodes.
+    const taken = this.taken;
+    for (const range of this.ranges) for (const game of range.poll(now, taken)) games.push(game);
+    // Popped, not cut by a store to `length` (a builtin call on every poll).
+    for (let node = taken.pop(); node; node = taken.pop()) this.forget(node as ArrivalNode, false);
     if (this.context.maxWaitMs !== undefined) games.push(...this.radiusGrowth(now, this.context.maxWaitMs));
     return games;
   }
@@ -166,8 +189,8 @@ export class MultiQueuePolicy implements Policy {
    * The rating range of the ticket's own range; once it reached tau_max its search grows over
    * the neighbouring ranges, so the window is then the whole divided range.
    */
-  acceptanceWindow(ticketId: string, now: number): AcceptanceWindow | undefined {
-    const node = this.held.get(ticketId);
+  acceptanceWindow(ticketId: string, now: number, slot?: TicketSlot): AcceptanceWindow | undefined {
+    const node = this.nodeOf(ticketId, slot);
     if (node === undefined) return undefined;
     const ticket = node.ticket;
     const cell = this.cellOf(ticket);
@@ -181,23 +204,35 @@ export class MultiQueuePolicy implements Policy {
     return { min: min + range * width, max: range === count - 1 ? max : min + (range + 1) * width };
   }
 
+  /** The node of a waiting ticket, from its slot, by id, or (added with a slot, asked without) by a walk. */
+  private nodeOf(ticketId: string, slot: TicketSlot | undefined): ArrivalNode | undefined {
+    if (slot) {
+      const node = this.recordIn(slot);
+      return node?.ticket.id === ticketId ? node : undefined;
+    }
+    const node = this.held.get(ticketId);
+    if (node || this.held.size === this.byArrival.size) return node;
+    for (const n of this.byArrival.oldestNodes()) if (n.ticket.id === ticketId) return n;
+    return undefined;
+  }
+
   /** Overdue tickets, oldest first, each looking ever further out for a game that includes it. */
   private radiusGrowth(now: number, maxWaitMs: number): Ticket[][] {
     const games: Ticket[][] = [];
-    const overdue: Ticket[] = [];
-    for (const [, t] of this.byArrival.oldest()) {
-      if (!reachedMaxWait(t, maxWaitMs, now)) break;
-      overdue.push(t);
+    const overdue: ArrivalNode[] = [];
+    for (const node of this.byArrival.oldestNodes()) {
+      if (!reachedMaxWait(node.ticket, maxWaitMs, now)) break;
+      overdue.push(node);
     }
     const widest = Math.max(...this.counts);
-    for (const t of overdue) {
-      if (!this.held.has(t.id)) continue; // taken by an earlier overdue ticket's game
-      const home = this.cellOf(t);
+    for (const node of overdue) {
+      if (!this.byArrival.holds(node)) continue; // taken by an earlier overdue ticket's game
+      const home = this.cellOf(node.ticket);
       for (let radius = 1; radius < widest; radius++) {
-        const game = this.gameAround(t, home, radius);
+        const game = this.gameAround(node, home, radius);
         if (game) {
-          for (const member of game) this.remove(member.id);
-          games.push(game);
+          for (const member of game) this.forget(member, true);
+          games.push(game.map((member) => member.ticket));
           break;
         }
       }
@@ -205,17 +240,24 @@ export class MultiQueuePolicy implements Policy {
     return games;
   }
 
-  /** The oldest game that includes `ticket`, from the queues within `radius` ranges of its own on every criterion. */
-  private gameAround(ticket: Ticket, home: number, radius: number): Ticket[] | undefined {
-    const candidates: [ArrivalKey, Ticket][] = [];
-    for (const cell of this.cellsAround(home, radius)) candidates.push(...this.ranges[cell].candidates());
-    const others = candidates
-      .filter(([, t]) => t !== ticket)
-      .sort((a, b) => compareArrival(a[0], b[0]))
-      .map(([, t]) => t);
-    // Include-first search: the result holds `ticket` whenever some game does.
-    const game = findOldestGame([ticket, ...others], this.context.teamSize);
-    return game?.[0] === ticket ? game : undefined;
+  /**
+   * The oldest game that includes `node`'s ticket, from the queues within `radius` ranges of its
+   * own on every criterion, as the nodes of its tickets.
+   */
+  private gameAround(node: ArrivalNode, home: number, radius: number): ArrivalNode[] | undefined {
+    const gathered = this.gathered;
+    for (const cell of this.cellsAround(home, radius)) this.ranges[cell].candidateNodes(gathered);
+    // A range's node names this policy's node as its slot.
+    const others = gathered.map((n) => n.policyData as ArrivalNode).filter((n) => n !== node);
+    gathered.length = 0;
+    others.sort(compareNodes);
+    // Include-first search: the result holds the ticket whenever some game does.
+    const nodes = [node, ...others];
+    const game = findOldestGame(
+      nodes.map((n) => n.ticket),
+      this.context.teamSize,
+    );
+    return game?.[0] === node.ticket ? game.map((t) => nodes.find((n) => n.ticket === t)!) : undefined;
   }
 
   /** Every cell whose coordinates are each within `radius` of `home`'s (a box, clipped to the grid). */
@@ -285,7 +327,10 @@ export class MultiQueuePolicy implements Policy {
   private rebuild(counts: number[]): void {
     this.counts = counts;
     const cells = counts.reduce((p, c) => p * c, 1);
-    this.ranges = Array.from({ length: cells }, () => new GreedyPolicy(withoutAvoidance(this.context)));
+    this.ranges = Array.from(
+      { length: cells },
+      () => new GreedyPolicy(withoutAvoidance(this.context), "oldest", "greedy", 2),
+    );
     const waiting: ArrivalNode[] = [];
     this.byArrival.collect(Infinity, false, waiting);
     for (const node of waiting) {

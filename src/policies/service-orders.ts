@@ -51,7 +51,7 @@ export class TwoQueuePolicy implements Policy {
   remove(ticketId: string, slot?: TicketSlot): void {
     if (slot) {
       const node = slot.policyData as ArrivalNode | undefined;
-      if (node && !node.gone) this.queues.get(node.ticket.players.length)!.remove(ticketId, slot);
+      if (node) this.queues.get(node.ticket.players.length)!.remove(ticketId, slot);
       return;
     }
     this.queueOf.get(ticketId)?.remove(ticketId);
