@@ -41,22 +41,14 @@ export class IdTable<V> {
   /** Add `id` with `value` unless it is present; false (and nothing changed) if it was. */
   add(id: string, value: V): boolean {
     const h = this.hash(id);
+    const at = this.probe(id, h);
     const cells = this.cells;
-    const mask = this.mask;
-    let i = h & mask;
-    for (;;) {
-      const at = 3 * i;
-      const key = cells[at + 1];
-      if (key === undefined) {
-        cells[at] = h;
-        cells[at + 1] = id;
-        cells[at + 2] = value;
-        if (++this.count * 2 > mask + 1) this.resize(2 * (mask + 1));
-        return true;
-      }
-      if (cells[at] === h && key === id) return false;
-      i = (i + 1) & mask;
-    }
+    if (cells[at + 1] !== undefined) return false;
+    cells[at] = h;
+    cells[at + 1] = id;
+    cells[at + 2] = value;
+    if (++this.count * 2 > this.mask + 1) this.resize(2 * (this.mask + 1));
+    return true;
   }
 
   /** Remove `id`; returns its value (undefined if it was not present). */
@@ -72,14 +64,19 @@ export class IdTable<V> {
 
   /** The cell (index of its triple's first element) holding `id`, or -1. */
   private find(id: string, h: number): number {
+    const at = this.probe(id, h);
+    return this.cells[at + 1] === undefined ? -1 : at;
+  }
+
+  /** The cell holding `id`, or else the empty cell that ends its run (where it would go). */
+  private probe(id: string, h: number): number {
     const cells = this.cells;
     const mask = this.mask;
     let i = h & mask;
     for (;;) {
       const at = 3 * i;
       const key = cells[at + 1];
-      if (key === undefined) return -1;
-      if (cells[at] === h && key === id) return at;
+      if (key === undefined || (cells[at] === h && key === id)) return at;
       i = (i + 1) & mask;
     }
   }
