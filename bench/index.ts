@@ -275,6 +275,7 @@ const totalSeconds = (performance.now() - started) / 1000;
 const steadyNotes = [
   "steady pool: one step = enqueue a fresh solo (rating N(1500, 300)) + cancel a random waiting ticket + tick; nothing forms (best-game threshold 0, expanding-window window 0, others all side A)",
   `floor: one sorted-btree insert + delete at the same N (on a copy of sorted-btree of its own), alternating with the engine in slices of equal length; medians of 3 rounds; CPU time: ${FLOOR_ACCOUNTING === "main-thread" ? "the floor's main thread, the engine's whole process (the collector's helper threads included, also those that ran during the floor's slices)" : "the process's, for both (no per-thread CPU time on this system)"}`,
+  "x floor (thread): the same, each side timed by its main thread alone (the collector's helper threads free, as with a core to spare): the throughput of the thread that runs the room",
   "x fastest: steps/s over the fastest floor of any cell of this run at the same N (a slow floor cannot flatter it; on a busy machine it reads low)",
   "B/ticket: heap held by the engine and its policy per waiting ticket (after global.gc), beside the ticket objects (ticket B)",
 ];
@@ -312,6 +313,7 @@ if (json) {
         "steps/s",
         "floor/s",
         "x floor",
+        "x floor (thread)",
         "x fastest",
         "B/ticket",
         "ticket B",
@@ -327,6 +329,7 @@ if (json) {
         Math.round(c.stepsPerSecond).toLocaleString("en-US"),
         Math.round(c.floorPerSecond).toLocaleString("en-US"),
         c.ratio >= 0.01 ? c.ratio.toFixed(3) : c.ratio.toFixed(4),
+        c.threadRatio >= 0.01 ? c.threadRatio.toFixed(3) : c.threadRatio.toFixed(4),
         c.ratioToFastest! >= 0.01 ? c.ratioToFastest!.toFixed(3) : c.ratioToFastest!.toFixed(4),
         c.engineBytesPerTicket.toFixed(0),
         c.ticketBytesPerTicket.toFixed(0),

@@ -36,6 +36,8 @@ function medianCells(runs: readonly SteadyCell[][]): SteadyCell[] {
     stepsPerSecond: median(g.map((c) => c.stepsPerSecond)),
     floorPerSecond: median(g.map((c) => c.floorPerSecond)),
     ratio: median(g.map((c) => c.ratio)),
+    // (Runs made before the column existed have none: NaN, printed as "-".)
+    threadRatio: median(g.map((c) => c.threadRatio ?? NaN)),
     ratioToFastest: median(g.map((c) => c.ratioToFastest!)),
     fastestFloorPerSecond: median(g.map((c) => c.fastestFloorPerSecond!)),
     engineBytesPerTicket: median(g.map((c) => c.engineBytesPerTicket)),
@@ -50,21 +52,25 @@ const after = medianCells(load(args.filter((a) => !a.startsWith("--"))));
 const before = beforeArg ? medianCells(load(beforeArg.slice("--before=".length).split(","))) : undefined;
 const beforeOf = new Map((before ?? []).map((c) => [key(c), c]));
 
-const fmt = (x: number) => (x >= 0.01 ? x.toFixed(3) : x.toFixed(4));
+const fmt = (x: number) => (Number.isNaN(x) ? "-" : x >= 0.01 ? x.toFixed(3) : x.toFixed(4));
 const n = (x: number) => Math.round(x).toLocaleString("en-US");
 console.log(
   before
-    ? "| policy | game | waiting | before x floor | after x floor | before x fastest | after x fastest | before steps/s | after steps/s | after floor/s | after fastest floor/s | before B/ticket | after B/ticket |"
-    : "| policy | game | waiting | x floor | x fastest | steps/s | floor/s | fastest floor/s | B/ticket |",
+    ? "| policy | game | waiting | before x floor | after x floor | before x floor (thread) | after x floor (thread) | before x fastest | after x fastest | before steps/s | after steps/s | after floor/s | after fastest floor/s | before B/ticket | after B/ticket |"
+    : "| policy | game | waiting | x floor | x floor (thread) | x fastest | steps/s | floor/s | fastest floor/s | B/ticket |",
 );
-console.log(before ? "|---|---|---|---|---|---|---|---|---|---|---|---|---|" : "|---|---|---|---|---|---|---|---|---|");
+console.log(
+  before
+    ? "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+    : "|---|---|---|---|---|---|---|---|---|---|",
+);
 for (const c of after) {
   const b = beforeOf.get(key(c));
   const head = `| ${c.policy} | ${c.teamSize}v${c.teamSize} | ${n(c.waiting)} |`;
   console.log(
     before
-      ? `${head} ${b ? fmt(b.ratio) : "-"} | ${fmt(c.ratio)} | ${b ? fmt(b.ratioToFastest!) : "-"} | ${fmt(c.ratioToFastest!)} | ${b ? n(b.stepsPerSecond) : "-"} | ${n(c.stepsPerSecond)} | ${n(c.floorPerSecond)} | ${n(c.fastestFloorPerSecond!)} | ${b ? b.engineBytesPerTicket.toFixed(0) : "-"} | ${c.engineBytesPerTicket.toFixed(0)} |`
-      : `${head} ${fmt(c.ratio)} | ${fmt(c.ratioToFastest!)} | ${n(c.stepsPerSecond)} | ${n(c.floorPerSecond)} | ${n(c.fastestFloorPerSecond!)} | ${c.engineBytesPerTicket.toFixed(0)} |`,
+      ? `${head} ${b ? fmt(b.ratio) : "-"} | ${fmt(c.ratio)} | ${b ? fmt(b.threadRatio) : "-"} | ${fmt(c.threadRatio)} | ${b ? fmt(b.ratioToFastest!) : "-"} | ${fmt(c.ratioToFastest!)} | ${b ? n(b.stepsPerSecond) : "-"} | ${n(c.stepsPerSecond)} | ${n(c.floorPerSecond)} | ${n(c.fastestFloorPerSecond!)} | ${b ? b.engineBytesPerTicket.toFixed(0) : "-"} | ${c.engineBytesPerTicket.toFixed(0)} |`
+      : `${head} ${fmt(c.ratio)} | ${fmt(c.threadRatio)} | ${fmt(c.ratioToFastest!)} | ${n(c.stepsPerSecond)} | ${n(c.floorPerSecond)} | ${n(c.fastestFloorPerSecond!)} | ${c.engineBytesPerTicket.toFixed(0)} |`,
   );
 }
 console.log();

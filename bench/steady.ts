@@ -43,7 +43,12 @@ export interface SteadyCell {
   readonly floorPerSecond: number;
   /** Engine steps per floor step in the same CPU time: the median over adjacent slice pairs, median of the rounds. */
   readonly ratio: number;
-  readonly rounds: readonly { steps: number; floor: number; ratio: number }[];
+  /**
+   * The same with each side timed by the main thread alone (the collector's helper threads free,
+   * as on a machine with a core to spare for them): the throughput of the thread that runs the room.
+   */
+  readonly threadRatio: number;
+  readonly rounds: readonly Round[];
   /** The fastest floor (steps/s) of any round of any cell of the run at the same N (see {@link againstFastestFloor}). */
   readonly fastestFloorPerSecond?: number;
   /** Engine steps/s over {@link fastestFloorPerSecond}: the ratio a slow floor cannot flatter. */
@@ -256,11 +261,7 @@ export const FLOOR_ACCOUNTING = mainThreadCpuMs ? "main-thread" : "process";
  * alone, and the engine is charged its own slices' process time plus the helper threads' time
  * that fell in the floor's slices: every CPU second of the round is the engine's or the floor's.
  */
-function interleaved(
-  floor: () => void,
-  engine: () => void,
-  ms: number,
-): { steps: number; floor: number; ratio: number } {
+function interleaved(floor: () => void, engine: () => void, ms: number): Round {
   let floorSteps = 0;
   let floorTime = 0;
   let engineSteps = 0;
@@ -268,6 +269,7 @@ function interleaved(
   let floorBatch = 256;
   let engineBatch = 16;
   const ratios: number[] = [];
+  const threadRatios: number[] = [];
   const end = performance.now() + ms;
   const thread = mainThreadCpuMs ?? cpuMs;
   while (performance.now() < end || engineSteps === 0) {
@@ -278,6 +280,7 @@ function interleaved(
     const c1 = cpuMs();
     for (let i = 0; i < engineBatch; i++) engine();
     const c2 = cpuMs();
+    const engineThreadSlice = thread() - m1;
     const floorSlice = m1 - m0;
     // The helper threads' time during the floor's slice is the engine's (see above).
     const engineSlice = c2 - c1 + Math.max(0, c1 - c0 - floorSlice);
@@ -286,6 +289,8 @@ function interleaved(
     engineSteps += engineBatch;
     engineTime += engineSlice;
     if (floorSlice > 0 && engineSlice > 0) ratios.push((engineBatch / engineSlice) * (floorSlice / floorBatch));
+    if (floorSlice > 0 && engineThreadSlice > 0)
+      threadRatios.push((engineBatch / engineThreadSlice) * (floorSlice / floorBatch));
     floorBatch = nextBatch(floorBatch, floorSlice);
     engineBatch = nextBatch(engineBatch, c2 - c1);
   }
@@ -293,7 +298,16 @@ function interleaved(
     steps: (engineSteps * 1000) / engineTime,
     floor: (floorSteps * 1000) / floorTime,
     ratio: ratios.length > 0 ? median(ratios) : (engineSteps * floorTime) / (floorSteps * engineTime),
+    threadRatio: threadRatios.length > 0 ? median(threadRatios) : NaN,
   };
+}
+
+/** One round's figures (see {@link interleaved}). */
+interface Round {
+  readonly steps: number;
+  readonly floor: number;
+  readonly ratio: number;
+  readonly threadRatio: number;
 }
 const SLICE_MS = 20;
 /** The batch that would take about SLICE_MS, from one that took `took` ms. */
@@ -319,7 +333,7 @@ export function runSteadyCell(policy: string, teamSize: number, n: number, o: St
   rate(() => floor.step(), Math.min(50, o.floorMs));
   rate(() => pool.step(), Math.min(100, o.stepMs));
   heapUsed();
-  const rounds: { steps: number; floor: number; ratio: number }[] = [];
+  const rounds: Round[] = [];
   for (let r = 0; r < o.rounds; r++) {
     rounds.push(
       interleaved(
@@ -337,6 +351,7 @@ export function runSteadyCell(policy: string, teamSize: number, n: number, o: St
     stepsPerSecond: median(rounds.map((r) => r.steps)),
     floorPerSecond: median(rounds.map((r) => r.floor)),
     ratio: median(rounds.map((r) => r.ratio)),
+    threadRatio: median(rounds.map((r) => r.threadRatio)),
     rounds,
     engineBytesPerTicket: (after - mid) / n,
     ticketBytesPerTicket: (mid - before) / n,
