@@ -79,6 +79,7 @@ import { parseConfig, unknownKeyMessage } from "../core/validation.js";
 import { BestPairs } from "./best-pairs.js";
 import { IndexedHeap, type HeapItem } from "./shared/indexed-heap.js";
 import { RatingOrder, type RatingLink } from "./shared/rating-order.js";
+import { ReachCounts } from "./shared/reach-counts.js";
 import { RatingSumSplitter, SUM_SPLIT_LIMIT } from "./sum-split.js";
 
 /** Largest accepted (and default) window: the tickets after an anchor that its search may look at. */
@@ -248,10 +249,8 @@ export class BestGamePolicy implements Policy {
   /** Each anchor's best game, keyed by its priority (f, or f + beta·(oldest − epoch)/1000). */
   private readonly heap = new IndexedHeap<Entry>(compareAnchors);
   private seq = 0;
-  /** reachCounts[r]: waiting anchors whose reach is r (new entries count at 0). */
-  private readonly reachCounts: Int32Array;
-  /** The largest reach of any waiting anchor (anchors before a change are looked at up to it). */
-  private maxReach = 0;
+  /** Anchors per reach, and the largest (anchors before a change are looked at up to it). */
+  private readonly reaches: ReachCounts;
   private epoch: number | undefined;
   /** Imbalance evaluations made by the running search (counted through {@link countingImbalance}). */
   private evaluations = 0;
@@ -294,7 +293,7 @@ export class BestGamePolicy implements Policy {
     this.threshold = options.threshold;
     this.thresholdGrowthPerSecond = options.thresholdGrowthPerSecond;
     this.beta = options.beta;
-    this.reachCounts = new Int32Array(options.window + 1);
+    this.reaches = new ReachCounts(options.window);
     this.lowerBound = options.beta > 0 ? undefined : spreadLowerBound(context.imbalanceSpec, context.teamSize);
     this.splitter =
       context.imbalanceSpec?.kind === "rating-sum" &&
@@ -363,8 +362,8 @@ export class BestGamePolicy implements Policy {
   private removeEntry(entry: Entry): void {
     // The anchors whose last search looked at this position (found before it is unlinked).
     this.markAnchorsBefore(entry, true);
-    this.setReach(entry, 0);
-    this.reachCounts[0]--; // it no longer counts
+    this.reaches.leave(entry.reach);
+    entry.reach = 0;
     this.order.remove(entry);
     const id = entry.ticket.id;
     if (this.byId.size > 0 && this.byId.get(id) === entry) this.byId.delete(id);
@@ -460,7 +459,7 @@ export class BestGamePolicy implements Policy {
    * exists only with beta = 0), which is checked.
    */
   private markAnchorsBefore(entry: Entry, leaving: boolean): void {
-    const limit = this.maxReach;
+    const limit = this.reaches.max;
     let anchor = entry.prev;
     for (let offset = 1; anchor && offset <= limit; offset++, anchor = anchor.prev) {
       const reach = anchor.reach;
@@ -472,14 +471,10 @@ export class BestGamePolicy implements Policy {
     }
   }
 
-  /** Record an anchor's new reach, keeping the count of anchors per reach and the largest. */
+  /** Record an anchor's new reach (and count it). */
   private setReach(anchor: Entry, reach: number): void {
-    const counts = this.reachCounts;
-    counts[anchor.reach]--;
-    counts[reach]++;
+    this.reaches.move(anchor.reach, reach);
     anchor.reach = reach;
-    if (reach > this.maxReach) this.maxReach = reach;
-    else while (this.maxReach > 0 && counts[this.maxReach] === 0) this.maxReach--;
   }
 
   private markDirty(anchor: Entry): void {
@@ -523,7 +518,7 @@ export class BestGamePolicy implements Policy {
     };
     this.order.insert(entry);
     this.count++;
-    this.reachCounts[0]++;
+    this.reaches.join();
     return entry;
   }
 

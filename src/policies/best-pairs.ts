@@ -29,6 +29,7 @@ import {
   type RowCursor,
   type RowLeaf,
 } from "./shared/row-tree.js";
+import { ReachCounts } from "./shared/reach-counts.js";
 
 /**
  * Where each column starts in a leaf's rows (column c of row r at c·width + r): the tree's
@@ -106,10 +107,8 @@ export class BestPairs {
   private epoch: number | undefined;
   /** Anchors with a game (the heap's size in {@link BestGamePolicy}'s terms). */
   private games = 0;
-  /** reachCounts[r]: waiting anchors whose reach is r (new rows count at 0). */
-  private readonly reachCounts: Int32Array;
-  /** The largest reach of any waiting anchor. */
-  private maxReach = 0;
+  /** Anchors per reach, and the largest (anchors before a change are looked at up to it). */
+  private readonly reaches: ReachCounts;
   /** Scratch cursors (one operation runs at a time): the row worked on, and its partner's. */
   private readonly at = rowCursor<PairHandle>();
   private readonly partner = rowCursor<PairHandle>();
@@ -125,7 +124,7 @@ export class BestPairs {
     this.growth = options.thresholdGrowthPerSecond;
     this.beta = options.beta;
     this.lowerBound = options.lowerBound;
-    this.reachCounts = new Int32Array(options.window + 1);
+    this.reaches = new ReachCounts(options.window);
   }
 
   get size(): number {
@@ -150,7 +149,7 @@ export class BestPairs {
     const leaf = at.leaf;
     const index = at.index;
     leaf.rows[index + META] = ticket.side === "A" ? SIDE_A : ticket.side === "B" ? SIDE_B : 0;
-    this.reachCounts[0]++;
+    this.reaches.join();
     this.collectBefore(leaf, index, handle.rating, false);
     this.search(leaf, index);
     this.searchAffected(leaf);
@@ -242,7 +241,7 @@ export class BestPairs {
     const rows = at.leaf.rows;
     // The anchors whose last search looked at this position (found before it is taken out).
     this.collectBefore(at.leaf, at.index, handle.rating, true);
-    this.setReach(reachOf(rows[at.index + META]), -1);
+    this.reaches.leave(reachOf(rows[at.index + META]));
     if (rows[at.index + PRIORITY_AT] !== Infinity) this.games--;
     this.tree.remove(at);
     // (The map is empty when the engine passes slots: the ticket is then not reached.)
@@ -258,7 +257,7 @@ export class BestPairs {
    * bound cuts again, gives the same search).
    */
   private collectBefore(leaf: RowLeaf<PairHandle>, index: number, rating: number, leaving: boolean): void {
-    const limit = this.maxReach;
+    const limit = this.reaches.max;
     let l: RowLeaf<PairHandle> | undefined = leaf;
     let i = index;
     this.affectedCount = 0;
@@ -296,19 +295,6 @@ export class BestPairs {
     }
     for (let a = 0; a < n; a++) leaves[a] = undefined!;
     this.affectedCount = 0;
-  }
-
-  /** Record an anchor's new reach (-1: it leaves), keeping the count per reach and the largest. */
-  private setReach(old: number, reach: number): void {
-    const counts = this.reachCounts;
-    counts[old]--;
-    if (reach < 0) {
-      while (this.maxReach > 0 && counts[this.maxReach] === 0) this.maxReach--;
-      return;
-    }
-    counts[reach]++;
-    if (reach > this.maxReach) this.maxReach = reach;
-    else while (this.maxReach > 0 && counts[this.maxReach] === 0) this.maxReach--;
   }
 
   /**
@@ -367,7 +353,7 @@ export class BestPairs {
       }
     }
     if ((rows[index + PRIORITY_AT] !== Infinity) !== found) this.games += found ? 1 : -1;
-    this.setReach(reachOf(meta), reach);
+    this.reaches.move(reachOf(meta), reach);
     rows[index + META] = side | (cut ? CUT_BIT : 0) | (reach << REACH_SHIFT) | (partner << PARTNER_SHIFT);
     rows[index + PRIORITY_AT] = found ? priority : Infinity;
   }
