@@ -8,24 +8,9 @@
  */
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect } from "vitest";
-import {
-  defaultPolicies,
-  ratingSumDifference,
-  resolveImbalance,
-  type BestGamePolicy,
-  type ImbalanceFn,
-  type PolicyParams,
-  type Ticket,
-} from "../../src/core/index.js";
+import { type BestGamePolicy, type PolicyParams, type Ticket } from "../../src/core/index.js";
+import { fastBestGame, generalBestGame } from "../helpers/rating-sum-best-game.js";
 import { ids, party, sideArb } from "../helpers/tickets.js";
-
-const imbalanceSpec = resolveImbalance({ kind: "rating-sum" });
-/** The same imbalance, not recognised as the rating-sum one: every set goes through the assembly. */
-const opaque: ImbalanceFn = (a, b) => ratingSumDifference(a, b);
-
-function make(k: number, imbalance: ImbalanceFn, params: PolicyParams): BestGamePolicy {
-  return defaultPolicies.create("best-game", { teamSize: k, imbalance, imbalanceSpec }, params) as BestGamePolicy;
-}
 
 type Op =
   { kind: "add"; ratings: number[]; side: "A" | "B" | undefined } | { kind: "remove"; pick: number } | { kind: "form" };
@@ -70,8 +55,8 @@ describe("best-game: the rating-sum shortcuts hold the general search's candidat
   test.prop([casesArb.chain((c) => fc.record({ c: fc.constant(c), ops: opsArb(c.k, c.plain, c.coarse) }))], {
     numRuns: 200,
   })("same best tickets and priority as through the assembly, and as a fresh build", ({ c, ops }) => {
-    const fast = make(c.k, ratingSumDifference, c.params);
-    const general = make(c.k, opaque, c.params);
+    const fast = fastBestGame(c.k, c.params);
+    const general = generalBestGame(c.k, c.params);
     const waiting: Ticket[] = [];
     let seq = 0;
     const view = (p: BestGamePolicy) => {
@@ -79,7 +64,7 @@ describe("best-game: the rating-sum shortcuts hold the general search's candidat
       return got && { tickets: ids(got.tickets), priority: got.priority };
     };
     const check = () => {
-      const fresh = make(c.k, ratingSumDifference, c.params);
+      const fresh = fastBestGame(c.k, c.params);
       for (const t of waiting) fresh.add(t, 0);
       const got = view(fast);
       expect(got).toEqual(view(general));

@@ -10,24 +10,9 @@
  */
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect } from "vitest";
-import {
-  defaultPolicies,
-  ratingSumDifference,
-  resolveImbalance,
-  type BestGamePolicy,
-  type ImbalanceFn,
-  type PolicyParams,
-  type Ticket,
-} from "../../src/core/index.js";
+import { type BestGamePolicy, type PolicyParams, type Ticket } from "../../src/core/index.js";
+import { fastBestGame, generalBestGame } from "../helpers/rating-sum-best-game.js";
 import { ids, solo, sideArb } from "../helpers/tickets.js";
-
-const imbalanceSpec = resolveImbalance({ kind: "rating-sum" });
-/** The same imbalance, not recognised as the rating-sum one: the general search through the assembly. */
-const opaque: ImbalanceFn = (a, b) => ratingSumDifference(a, b);
-
-function make(imbalance: ImbalanceFn, params: PolicyParams): BestGamePolicy {
-  return defaultPolicies.create("best-game", { teamSize: 1, imbalance, imbalanceSpec }, params) as BestGamePolicy;
-}
 
 type Op =
   | { kind: "add"; rating: number; side: "A" | "B" | undefined; wait: number }
@@ -79,8 +64,8 @@ describe("best-game 1v1: BestPairs holds the general search's games", () => {
     ],
     { numRuns: 40 },
   )("same best game, priority, candidates, games and wake-ups as through the assembly", ({ c, ops }) => {
-    const fast = make(ratingSumDifference, c.params);
-    const general = make(opaque, c.params);
+    const fast = fastBestGame(1, c.params);
+    const general = generalBestGame(1, c.params);
     const waiting: Ticket[] = [];
     let seq = 0;
     let now = 0;
@@ -99,7 +84,7 @@ describe("best-game 1v1: BestPairs holds the general search's games", () => {
       expect(got).toEqual(view(general));
       // With beta the priorities count from the first ticket added, which a fresh build need not share.
       if (!c.params.beta) {
-        const fresh = make(ratingSumDifference, c.params);
+        const fresh = fastBestGame(1, c.params);
         for (const t of waiting) fresh.add(t, now);
         expect(got).toEqual(view(fresh));
       }
