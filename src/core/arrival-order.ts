@@ -73,6 +73,14 @@ export class ArrivalOrder {
     return true;
   }
 
+  /**
+   * Take `slot` as `ticket`'s node when it is that ticket's arrival node (the engine's slot) and
+   * this order may take it (see {@link take}); returns it, or undefined (the caller makes its own).
+   */
+  takeSlot(slot: unknown, ticket: Ticket): ArrivalNode | undefined {
+    return slot instanceof ArrivalNode && slot.ticket === ticket && this.take(slot) ? slot : undefined;
+  }
+
   /** True while `node` is in this order (added and not removed). */
   holds(node: ArrivalNode): boolean {
     const state = this.stateOf(node);

@@ -60,10 +60,9 @@ export class GreedyPolicy implements Policy {
     const held = slot ? (slot.policyData as ArrivalNode | undefined) : this.nodes.get(ticket.id);
     if (held) this.drop(held);
     const order = this.classOf(ticket);
-    let node: ArrivalNode;
     // A slot that is this ticket's arrival node joins the class's order itself (no node of its own).
-    if (slot instanceof ArrivalNode && slot.ticket === ticket && order.take(slot)) node = slot;
-    else {
+    let node = order.takeSlot(slot, ticket);
+    if (!node) {
       node = order.addNode(ticket);
       // The node's own free field names the slot back, for a caller that asks which slots a poll took.
       node.policyData = slot;

@@ -127,10 +127,9 @@ export class MultiQueuePolicy implements Policy {
       this.rate.record(ticket.enqueuedAt, ticket.players.length);
       if (this.r === "auto" && ++this.arrivalsSinceReview >= AUTO_R_EVERY) this.reviewRangeCount();
     }
-    let node: ArrivalNode;
     // A slot that is this ticket's arrival node joins this order itself (and its range's, on lane 2).
-    if (slot instanceof ArrivalNode && slot.ticket === ticket && this.byArrival.take(slot)) node = slot;
-    else {
+    let node = this.byArrival.takeSlot(slot, ticket);
+    if (!node) {
       node = this.byArrival.addNode(ticket);
       if (slot) slot.policyData = node;
       else this.held.set(ticket.id, node);
