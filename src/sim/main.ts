@@ -3,7 +3,7 @@
  * table (or `--json`). Resolves to the exit code: 2 for bad options, 1 for a failed run.
  */
 import cliProgress from "cli-progress";
-import { parseSimulationArgs, USAGE, UsageError } from "./options.js";
+import { parseOrExplain, parseSimulationArgs, USAGE } from "./options.js";
 import { writeSweepPlot } from "./plot.js";
 import { reportTable } from "./report.js";
 import { runRequest, type Progress } from "./run.js";
@@ -81,14 +81,12 @@ export async function main(argv: readonly string[]): Promise<number> {
       stop();
     }
   }
-  let request;
-  try {
-    request = parseSimulationArgs(argv);
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    console.error(`sim: ${error.message}\n\n${USAGE.replace("{policies}", defaultPolicies.names().join(", "))}`);
-    return 2;
-  }
+  const request = parseOrExplain(
+    parseSimulationArgs,
+    argv,
+    USAGE.replace("{policies}", defaultPolicies.names().join(", ")),
+  );
+  if (!request) return 2;
   const { progress, stop } = progressBar();
   try {
     const reports = runRequest(request, progress);

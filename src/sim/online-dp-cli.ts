@@ -8,7 +8,7 @@ import { densityWindow } from "../policies/density-window.js";
 import { schlupTotalCost } from "./measures.js";
 import { onlineDpPolicy, solveOnlineDp, type OnlineDpOptions, type OnlineDpSolution } from "./online-dp.js";
 import { schlupOptimum } from "./optimum.js";
-import { parseFlags, UsageError, wholeInRange } from "./options.js";
+import { parseFlags, parseOrExplain, UsageError, wholeInRange } from "./options.js";
 import { formatSeedMean, schlupTraffic, seedMean, type SeedMean } from "./schlup-table3.js";
 import { simulate } from "./simulator.js";
 
@@ -160,14 +160,8 @@ export function onlineDpText(r: OnlineDpResult): string {
 
 /** Run and print; resolves to the exit code. */
 export function runOnlineDp(argv: readonly string[]): number {
-  let request: OnlineDpRequest;
-  try {
-    request = parseOnlineDpArgs(argv);
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    console.error(`sim: ${error.message}\n\n${ONLINE_DP_USAGE}`);
-    return 2;
-  }
+  const request = parseOrExplain(parseOnlineDpArgs, argv, ONLINE_DP_USAGE);
+  if (!request) return 2;
   const result = onlineDpRun(request);
   console.log(request.json ? JSON.stringify(result) : onlineDpText(result));
   return 0;

@@ -44,6 +44,24 @@ export class UsageError extends Error {
   }
 }
 
+/**
+ * `parse(argv)`, or undefined once its {@link UsageError} is printed with `usage` (the caller then
+ * exits with 2); any other error is thrown.
+ */
+export function parseOrExplain<T>(
+  parse: (argv: readonly string[]) => T,
+  argv: readonly string[],
+  usage: string,
+): T | undefined {
+  try {
+    return parse(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    console.error(`sim: ${error.message}\n\n${usage}`);
+    return undefined;
+  }
+}
+
 /** The values of {@link parseFlags}: each option's type as declared. */
 export type ParsedFlags<T extends NonNullable<ParseArgsConfig["options"]>> = ReturnType<
   typeof parseArgs<{ args: string[]; strict: true; allowPositionals: false; options: T }>

@@ -3,7 +3,7 @@
  * paper ran it (see schlup-table3.ts), printed beside the paper's figures.
  */
 import Table from "cli-table3";
-import { parseFlags, UsageError, wholeInRange } from "./options.js";
+import { parseFlags, parseOrExplain, wholeInRange } from "./options.js";
 import {
   formatSeedMean,
   SCHLUP_POLICIES,
@@ -91,14 +91,8 @@ export function table3Text(result: SchlupTable3): string {
 
 /** Run and print; resolves to the exit code. */
 export function runTable3(argv: readonly string[], onProgress?: (done: number, total: number) => void): number {
-  let request: Table3Request;
-  try {
-    request = parseTable3Args(argv);
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    console.error(`sim: ${error.message}\n\n${TABLE3_USAGE}`);
-    return 2;
-  }
+  const request = parseOrExplain(parseTable3Args, argv, TABLE3_USAGE);
+  if (!request) return 2;
   const result = schlupTable3({ ...request.options, ...(onProgress ? { onProgress } : {}) });
   console.log(request.json ? JSON.stringify(result) : table3Text(result));
   return 0;

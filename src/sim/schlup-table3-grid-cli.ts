@@ -7,7 +7,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { MatchmakerError } from "../core/errors.js";
 import { ratingSumDifference } from "../core/imbalance.js";
 import { defaultPolicies } from "../policies/default-registry.js";
-import { keyValue, parseFlags, parseValue, UsageError, wholeInRange, withParam } from "./options.js";
+import { keyValue, parseFlags, parseOrExplain, parseValue, UsageError, wholeInRange, withParam } from "./options.js";
 import { schlupGrid, schlupGridMarkdown, type SchlupGridOptions } from "./schlup-table3-grid.js";
 
 export const GRID_USAGE = `usage: npm run sim -- --schlup-grid [--policy NAME] [--set KEY=VALUE]... [--tickets N] [--seeds S] [--out FILE] [--json]
@@ -83,14 +83,8 @@ export function spliceGrid(text: string | undefined, table: string): string {
 
 /** Run and print (and write `--out`); resolves to the exit code. */
 export function runGrid(argv: readonly string[], onProgress?: (done: number, total: number) => void): number {
-  let request: GridRequest;
-  try {
-    request = parseGridArgs(argv);
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    console.error(`sim: ${error.message}\n\n${GRID_USAGE}`);
-    return 2;
-  }
+  const request = parseOrExplain(parseGridArgs, argv, GRID_USAGE);
+  if (!request) return 2;
   const result = schlupGrid({ ...request.options, ...(onProgress ? { onProgress } : {}) });
   const table = schlupGridMarkdown(result);
   if (request.out !== undefined) {
