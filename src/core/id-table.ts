@@ -1,5 +1,6 @@
 /**
- * A hash table from string ids to values: the engine's waiting tickets by id. A `Map` costs a
+ * A hash table from string ids to values (the engine keeps its waiting tickets in its sibling
+ * `NodeTable`, which finds the id in the value instead of storing it). A `Map` costs a
  * join two probes (`has`, then `set`) and a leave two (`get`, then `delete`), each through a
  * bucket array and an entry array (two cache misses or more at 100,000 tickets), and its deleted
  * entries are only reclaimed by rebuilding the whole table. Here each join and each leave is one
@@ -9,7 +10,6 @@
  * seed (so that chosen ids cannot be made to collide), and kept beside the id, so that a probe
  * compares strings only when the hashes agree.
  */
-
 /** The least capacity (triples); always a power of two, at most half full. */
 const MIN_CAPACITY = 16;
 

@@ -5,7 +5,7 @@
  */
 import * as v from "valibot";
 import { ArrivalNode, ArrivalOrder } from "./arrival-order.js";
-import { IdTable } from "./id-table.js";
+import { NodeTable } from "./node-table.js";
 import { assembleTeams, fitsWithBots, playersOf, type TeamSplit } from "./assembly.js";
 import { MatchmakerError } from "./errors.js";
 import { imbalanceFunction, resolveImbalance, type ImbalanceFn, type ImbalanceSpec } from "./imbalance.js";
@@ -107,7 +107,7 @@ export class Matchmaker {
   private readonly matchIdPrefix: string;
   private readonly onPolicyError?: (error: MatchmakerError) => void;
   /** The waiting tickets by id, each as its node in arrival order (one table for both). */
-  private readonly tickets = new IdTable<ArrivalNode>();
+  private readonly tickets = new NodeTable();
   /**
    * Waiting players whose session id differs from their ticket's id. A player waiting in a ticket
    * named after them (a solo, as the room makes them) is found through `tickets` instead, so the
@@ -127,6 +127,10 @@ export class Matchmaker {
   private readonly recentWaitsByZone = new Map<string, RecentWindow>();
   /** Waiting tickets and players per side preference and per zone, kept as tickets come and go. */
   private readonly waitingBySide = new Map<string, WaitingCount>();
+  /** The entries of `waitingBySide`, each made at the start and then changed in place (no lookup per join). */
+  private readonly waitingA: WaitingCount = { tickets: 0, players: 0 };
+  private readonly waitingB: WaitingCount = { tickets: 0, players: 0 };
+  private readonly waitingAny: WaitingCount = { tickets: 0, players: 0 };
   private readonly waitingByZone = new Map<string, WaitingCount>();
   private readonly validTicket: ReturnType<typeof ticketSchema>;
   private waitingPlayerCount = 0;
@@ -165,6 +169,7 @@ export class Matchmaker {
     this.recentImbalance = new RecentWindow(window);
     this.sideMix = new SideMix(Math.max(SIDE_MIX_ARRIVALS, window));
     this.validTicket = ticketSchema(this.teamSize);
+    this.waitingBySide.set("A", this.waitingA).set("B", this.waitingB).set("any", this.waitingAny);
     this.recentOpponents =
       parsed.avoidRecent === undefined
         ? undefined
@@ -279,7 +284,9 @@ export class Matchmaker {
     const players = ticket.players;
     for (let i = 0; i < players.length; i++) {
       const id = players[i].sessionId;
-      let twice = this.otherPlayers.has(id) || (id !== ticket.id && this.namedAfter(id));
+      // (The set is nearly always empty: asked only then, it need not hash the id.)
+      let twice =
+        (this.otherPlayers.size > 0 && this.otherPlayers.has(id)) || (id !== ticket.id && this.namedAfter(id));
       for (let j = 0; j < i && !twice; j++) twice = players[j].sessionId === id;
       if (twice) {
         // A waiting ticket id is reported first.
@@ -289,7 +296,7 @@ export class Matchmaker {
     }
     // The duplicate check and the entry are one probe of the table.
     const node = new ArrivalNode(ticket);
-    if (!this.tickets.add(ticket.id, node)) throw duplicateTicket(ticket.id);
+    if (!this.tickets.add(node)) throw duplicateTicket(ticket.id);
     if (zones) this.zonesOf.set(ticket.id, zones);
     this.admit(ticket, node, now);
     if (allowed && zones) this.latency!.schedule(ticket, allowed, zones);
@@ -467,7 +474,9 @@ export class Matchmaker {
 
   /** Add (+1) or take away (−1) a ticket in the per-side and per-zone waiting counts. */
   private countWaiting(ticket: Ticket, sign: 1 | -1): void {
-    addWaiting(this.waitingBySide, ticket.side ?? "any", sign, ticket.players.length);
+    const bySide = ticket.side === "A" ? this.waitingA : ticket.side === "B" ? this.waitingB : this.waitingAny;
+    bySide.tickets += sign;
+    bySide.players += sign * ticket.players.length;
     if (!this.zones) return;
     for (const zone of this.zonesOf.get(ticket.id) ?? [])
       addWaiting(this.waitingByZone, zone, sign, ticket.players.length);

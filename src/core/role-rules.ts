@@ -54,13 +54,19 @@ export function checkTicketRoles(
   what = "invalid ticket",
 ): void {
   if (!queue) {
-    // The engine's hot path (every join): a plain loop, no closure.
+    // The engine's hot path (every join): a plain loop, no closure (and so no context to allocate,
+    // which a closure over `what` anywhere in this function would cost every call).
     const players = ticket.players;
     for (let i = 0; i < players.length; i++) {
       if (players[i].roles !== undefined) refuseRoles(what, `players.${i}.roles`, "this queue has no roles");
     }
     return;
   }
+  checkRoleQueueTicket(ticket, queue, what);
+}
+
+/** {@link checkTicketRoles} in a role queue. */
+function checkRoleQueueTicket(ticket: Ticket, queue: readonly string[] | RoleTable, what: string): void {
   const refuse = (field: string, problem: string): never => refuseRoles(what, field, problem);
   const table = queue instanceof RoleTable ? queue : new RoleTable(queue);
   const queueRoles = table.names;

@@ -7,9 +7,6 @@
  */
 import type { Ticket } from "./types.js";
 
-/** The keys a player may carry (the schema's player object is strict). */
-const PLAYER_KEYS = new Set(["sessionId", "rating", "uncertainty", "roles", "playerId"]);
-
 const isId = (x: unknown): boolean => typeof x === "string" && x.length >= 1 && x.length <= 128;
 const isFinite = (x: unknown): boolean => typeof x === "number" && Number.isFinite(x);
 
@@ -23,15 +20,26 @@ function plainPlayer(p: unknown): boolean {
   if (typeof p !== "object" || p === null || Array.isArray(p)) return false;
   const player = p as Record<string, unknown>;
   if (!isId(player.sessionId) || !isFinite(player.rating)) return false;
+  // The keys a player may carry (the schema's player object is strict), as a switch: the keys are
+  // internalised strings, so each case is one pointer comparison (cheaper than a set's lookup).
   for (const key in player) {
-    if (!PLAYER_KEYS.has(key)) return false;
-    if (key === "uncertainty") {
-      const u = player.uncertainty;
-      if (u !== undefined && !(isFinite(u) && (u as number) >= 0)) return false;
-    } else if (key === "roles") {
-      if (player.roles !== undefined && !isStringList(player.roles)) return false;
-    } else if (key === "playerId") {
-      if (player.playerId !== undefined && !isId(player.playerId)) return false;
+    switch (key) {
+      case "sessionId":
+      case "rating":
+        break;
+      case "uncertainty": {
+        const u = player.uncertainty;
+        if (u !== undefined && !(isFinite(u) && (u as number) >= 0)) return false;
+        break;
+      }
+      case "roles":
+        if (player.roles !== undefined && !isStringList(player.roles)) return false;
+        break;
+      case "playerId":
+        if (player.playerId !== undefined && !isId(player.playerId)) return false;
+        break;
+      default:
+        return false;
     }
   }
   return true;

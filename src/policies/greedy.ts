@@ -28,8 +28,11 @@ const GreedyParams = v.strictObject({}, unknownKeyMessage);
 export type ServiceOrder = "oldest" | "newest";
 
 export class GreedyPolicy implements Policy {
-  /** One arrival order per class, in a map by class key and in a list (walked without an iterator). */
-  private readonly classes = new Map<string, ArrivalOrder>();
+  /**
+   * One arrival order per class, by class code (see {@link classCode}: an array index, found on
+   * every join and leave without hashing a key) and in a list (walked without an iterator).
+   */
+  private readonly classes: (ArrivalOrder | undefined)[] = [];
   private readonly classList: ArrivalOrder[] = [];
   /**
    * Each ticket's node in its class's order, for tickets added without the engine's slot (with
@@ -135,10 +138,12 @@ export class GreedyPolicy implements Policy {
   }
 
   private classOf(ticket: Ticket): ArrivalOrder {
-    const cls = classKey(ticket.players.length, ticket.side);
-    let index = this.classes.get(cls);
+    const code = classCode(ticket.players.length, ticket.side);
+    // Filled up to the code first, so that the array stays packed (a holey one is slower to read).
+    while (this.classes.length <= code) this.classes.push(undefined);
+    let index = this.classes[code];
     if (!index) {
-      this.classes.set(cls, (index = new ArrivalOrder(this.lane)));
+      this.classes[code] = index = new ArrivalOrder(this.lane);
       this.classList.push(index);
     }
     return index;
@@ -194,11 +199,9 @@ function empty(list: unknown[]): void {
   while (list.length > 0) list.pop();
 }
 
-/** A ticket's class, `"size|side"` (made once per size and side, not per ticket). */
-const classKeys: string[] = [];
-function classKey(size: number, side: "A" | "B" | undefined): string {
-  const slot = 3 * size + (side === "A" ? 1 : side === "B" ? 2 : 0);
-  return (classKeys[slot] ??= `${size}|${side ?? ""}`);
+/** A ticket's class (party size and side) as a small integer. */
+function classCode(size: number, side: "A" | "B" | undefined): number {
+  return 3 * size + (side === "A" ? 1 : side === "B" ? 2 : 0);
 }
 
 /**
