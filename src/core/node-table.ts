@@ -1,12 +1,14 @@
 /**
  * The engine's waiting tickets by id: a hash table of arrival nodes keyed by their ticket's id.
  *
- * Like {@link IdTable} (open addressing, linear probing, removal by backward shift, a seeded hash
- * of the id's characters kept beside each entry), but a cell is a pair (hash, node) instead of a
- * triple (hash, id, value): the id is the node's own `ticket.id`, read only when the hashes agree.
- * A cell is then 16 bytes instead of 24 (a probe's cell and the next lie in one cache line more
- * often, and the table at 100,000 tickets is 4 MB instead of 6), and a join stores one pointer
- * to a young object into the table instead of two (fewer old-to-new slots for the scavenger).
+ * A `Map` would cost a join two probes (`has`, then `set`) and a leave two (`get`, then `delete`),
+ * each through a bucket array and an entry array, and reclaims deleted entries only by rebuilding.
+ * Here each join and each leave is one probe: open addressing with linear probing, removal by
+ * backward shift (no tombstones), and a hash of the id's characters from a per-table random seed
+ * (so that chosen ids cannot be made to collide) kept beside each entry, so that a probe reads the
+ * id only when the hashes agree. A cell is a pair (hash, node): the id is the node's own
+ * `ticket.id`. A cell is then 16 bytes (the table at 100,000 tickets is 4 MB), and a join stores
+ * one pointer to a young object into the table (few old-to-new slots for the scavenger).
  */
 import type { ArrivalNode } from "./arrival-order.js";
 
