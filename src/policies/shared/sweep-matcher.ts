@@ -45,16 +45,7 @@ import { repeatAllowedAt, type RepeatAvoidance } from "../../core/recent-opponen
 import { meanRating, type Ticket } from "../../core/types.js";
 import type { CriteriaBox } from "./criteria-box.js";
 import { LazyHeap } from "./lazy-heap.js";
-import {
-  nextRow,
-  previousRow,
-  ratingAt,
-  rowCursor,
-  RowTree,
-  valueAt,
-  type RowCursor,
-  type RowLeaf,
-} from "./row-tree.js";
+import { NO_LEAF, rowCursor, RowTree, type RowCursor } from "./row-tree.js";
 
 /** Default search steps per scan for teams (teamSize > 1). */
 export const DEFAULT_WINDOW_BUDGET = 512;
@@ -64,8 +55,8 @@ interface Entry {
   /** Position in rating order: the party's mean rating, then `seq` (the order it was added in). */
   readonly rating: number;
   readonly seq: number;
-  /** The leaf holding its row (kept through splits), so a leave or a rescan needs no descent; undefined once dropped. */
-  leaf: RowLeaf<Entry> | undefined;
+  /** The leaf holding its row (kept through splits), so a leave or a rescan needs no descent; {@link NO_LEAF} once dropped. */
+  leaf: number;
   /** Bumped at each scan and at the drop: older candidates of this anchor and older wake-ups are stale. */
   version: number;
   candidate: Candidate | undefined;
@@ -76,7 +67,7 @@ interface Entry {
 }
 
 /** Still waiting (its row is in the tree). */
-const isHeld = (e: Entry): boolean => e.leaf !== undefined;
+const isHeld = (e: Entry): boolean => e.leaf !== NO_LEAF;
 
 interface Candidate {
   readonly anchor: Entry;
@@ -120,9 +111,9 @@ export abstract class SweepMatcher implements Policy {
   /** The entries in rating order (rows of (rating, seq) alone: no priorities). */
   private readonly order = new RowTree<Entry>(2, (entry, leaf) => (entry.leaf = leaf));
   /** Cursors of the running scan (its own position, then outward) and of other walks. */
-  private readonly up = rowCursor<Entry>();
-  private readonly down = rowCursor<Entry>();
-  private readonly at = rowCursor<Entry>();
+  private readonly up = rowCursor();
+  private readonly down = rowCursor();
+  private readonly at = rowCursor();
   /** Entries of the tickets added without the engine's slot (with one, the entry is kept in the slot). */
   private readonly byId = new Map<string, Entry>();
   private count = 0;
@@ -185,7 +176,7 @@ export abstract class SweepMatcher implements Policy {
       ticket,
       rating,
       seq: this.seq++,
-      leaf: undefined,
+      leaf: NO_LEAF,
       version: 0,
       candidate: undefined,
       wakeAt: Infinity,
@@ -224,8 +215,8 @@ export abstract class SweepMatcher implements Policy {
     if (entry || this.byId.size === this.count) return entry;
     const at = this.at;
     if (!this.order.first(at)) return undefined;
-    do if (valueAt(at).ticket.id === ticketId) return valueAt(at);
-    while (nextRow(at));
+    do if (this.order.valueAt(at).ticket.id === ticketId) return this.order.valueAt(at);
+    while (this.order.next(at));
     return undefined;
   }
 
@@ -275,8 +266,8 @@ export abstract class SweepMatcher implements Policy {
     const entries: Entry[] = [];
     const at = this.at;
     if (this.order.first(at))
-      do entries.push(valueAt(at));
-      while (nextRow(at));
+      do entries.push(this.order.valueAt(at));
+      while (this.order.next(at));
     for (const entry of entries) this.scan(entry, now);
   }
 
@@ -317,12 +308,13 @@ export abstract class SweepMatcher implements Policy {
 
   /** Recompute `a`'s closest game and the wake-ups that keep the heap's minimum exact. */
   private scan(a: Entry, now: number): void {
-    if (a.leaf && this.order.findIn(a.leaf, a.rating, a.seq, this.up)) this.scanFrom(this.up, now);
+    if (a.leaf !== NO_LEAF && this.order.findIn(a.leaf, a.rating, a.seq, this.up)) this.scanFrom(this.up, now);
   }
 
   /** {@link scan} of the entry at `from` (the cursor is the scan's own: it walks upward from there). */
-  private scanFrom(from: RowCursor<Entry>, now: number): void {
-    const a = valueAt(from);
+  private scanFrom(from: RowCursor, now: number): void {
+    const order = this.order;
+    const a = order.valueAt(from);
     a.version++;
     a.candidate = undefined;
     a.wakeAt = Infinity;
@@ -333,8 +325,8 @@ export abstract class SweepMatcher implements Policy {
     up.index = from.index;
     down.leaf = from.leaf;
     down.index = from.index;
-    let hasUp = nextRow(up);
-    let hasDown = previousRow(down);
+    let hasUp = order.next(up);
+    let hasDown = order.previous(down);
     // Scratch reused by every scan (a scan never starts another).
     const acceptable = this.acceptableScratch;
     acceptable.length = 0;
@@ -346,8 +338,8 @@ export abstract class SweepMatcher implements Policy {
     outside.length = 0;
     this.steps = this.budget;
     while (hasUp || hasDown) {
-      const upRating = hasUp ? ratingAt(up) : 0;
-      const downRating = hasDown ? ratingAt(down) : 0;
+      const upRating = hasUp ? order.ratingAt(up) : 0;
+      const downRating = hasDown ? order.ratingAt(down) : 0;
       const takeUp = hasUp && (!hasDown || upRating - a.rating <= a.rating - downRating);
       const xRating = takeUp ? upRating : downRating;
       if (best && Math.abs(xRating - a.rating) >= best.spread) break;
@@ -358,9 +350,9 @@ export abstract class SweepMatcher implements Policy {
         else hasDown = false;
         continue;
       }
-      const x = takeUp ? valueAt(up) : valueAt(down);
-      if (takeUp) hasUp = nextRow(up);
-      else hasDown = previousRow(down);
+      const x = takeUp ? order.valueAt(up) : order.valueAt(down);
+      if (takeUp) hasUp = order.next(up);
+      else hasDown = order.previous(down);
       const at = this.mutualAt(a, x);
       if (at > now) {
         // x does not accept a yet (or a rematch waits for the fallback): x looks again then.
@@ -499,8 +491,8 @@ export abstract class SweepMatcher implements Policy {
   /** Forget a ticket; returns the anchors whose candidate included it (they must rescan). */
   private drop(entry: Entry): readonly Entry[] {
     entry.version++;
-    if (this.order.findIn(entry.leaf!, entry.rating, entry.seq, this.at)) this.order.remove(this.at);
-    entry.leaf = undefined;
+    if (this.order.findIn(entry.leaf, entry.rating, entry.seq, this.at)) this.order.remove(this.at);
+    entry.leaf = NO_LEAF;
     this.count--;
     // (The map is empty when the engine passes slots: the ticket is then not reached.)
     if (this.byId.size > 0 && this.byId.get(entry.ticket.id) === entry) this.byId.delete(entry.ticket.id);
