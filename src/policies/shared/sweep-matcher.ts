@@ -50,11 +50,19 @@ import { NO_LEAF, rowCursor, RowTree, type RowCursor } from "./row-tree.js";
 /** Default search steps per scan for teams (teamSize > 1). */
 export const DEFAULT_WINDOW_BUDGET = 512;
 
+/**
+ * A waiting ticket's record. Records are reused (a dropped one serves the next arrival: at
+ * 100,000 waiting a fresh record per ticket, kept alive as long as the ticket, is a promotion
+ * and a mark for the collector), so whatever may outlive a drop identifies its record by
+ * `version`, which only grows, and keeps its own copy of what it is ordered by.
+ */
 interface Entry {
-  readonly ticket: Ticket;
+  ticket: Ticket;
   /** Position in rating order: the party's mean rating, then `seq` (the order it was added in). */
-  readonly rating: number;
-  readonly seq: number;
+  rating: number;
+  seq: number;
+  /** The slot it was added with, if any (emptied at the drop, so that a slot handed back reads as not held). */
+  slot: TicketSlot | undefined;
   /** The leaf holding its row (kept through splits), so a leave or a rescan needs no descent; {@link NO_LEAF} once dropped. */
   leaf: number;
   /** Bumped at each scan and at the drop: older candidates of this anchor and older wake-ups are stale. */
@@ -71,6 +79,9 @@ const isHeld = (e: Entry): boolean => e.leaf !== NO_LEAF;
 
 interface Candidate {
   readonly anchor: Entry;
+  /** The anchor's key when found (the heap's tie-break; the record may serve another ticket since). */
+  readonly anchorRating: number;
+  readonly anchorSeq: number;
   readonly version: number;
   readonly members: readonly Entry[];
   readonly spread: number;
@@ -92,13 +103,17 @@ const compareCandidates = (a: Candidate, b: Candidate): number =>
   Number(a.repeat) - Number(b.repeat) ||
   a.spread - b.spread ||
   a.oldest - b.oldest ||
-  compareEntries(a.anchor, b.anchor);
+  a.anchorRating - b.anchorRating ||
+  a.anchorSeq - b.anchorSeq;
 
 /** A candidate stands while its anchor has not rescanned and all its tickets still wait. */
 const isLiveCandidate = (c: Candidate): boolean =>
   c.version === c.anchor.version && isHeld(c.anchor) && c.members.every(isHeld);
 
 const NO_ENTRIES: readonly Entry[] = [];
+
+/** The ticket of a record not in use. */
+const GONE: Ticket = { id: "", players: [], enqueuedAt: 0 };
 
 /** A wake-up stands while it is its ticket's latest. */
 const isLiveWake = (w: Wake): boolean => w.version === w.entry.version && isHeld(w.entry);
@@ -116,6 +131,8 @@ export abstract class SweepMatcher implements Policy {
   private readonly at = rowCursor();
   /** Entries of the tickets added without the engine's slot (with one, the entry is kept in the slot). */
   private readonly byId = new Map<string, Entry>();
+  /** Dropped records, for the next arrivals. */
+  private readonly freeEntries: Entry[] = [];
   private count = 0;
   private readonly acceptableScratch: Entry[] = [];
   /** Ratings of the nearest tickets beyond the scanner's window. */
@@ -172,17 +189,29 @@ export abstract class SweepMatcher implements Policy {
     this.lastNow = Math.max(this.lastNow, now);
     const rating = meanRating(ticket);
     this.arrived(ticket);
-    const entry: Entry = {
-      ticket,
-      rating,
-      seq: this.seq++,
-      leaf: NO_LEAF,
-      version: 0,
-      candidate: undefined,
-      wakeAt: Infinity,
-      dependents: undefined,
-    };
-    this.order.insert(rating, entry.seq, entry, this.up);
+    const seq = this.seq++;
+    let entry = this.freeEntries.pop();
+    if (entry) {
+      // (version goes on from where it was: whatever the record's former ticket left is stale.)
+      entry.ticket = ticket;
+      entry.rating = rating;
+      entry.seq = seq;
+      entry.slot = slot;
+      entry.wakeAt = Infinity;
+    } else {
+      entry = {
+        ticket,
+        rating,
+        seq,
+        slot,
+        leaf: NO_LEAF,
+        version: 0,
+        candidate: undefined,
+        wakeAt: Infinity,
+        dependents: undefined,
+      };
+    }
+    this.order.insert(rating, seq, entry, this.up);
     entry.leaf = this.up.leaf;
     this.count++;
     if (slot) slot.policyData = entry;
@@ -236,9 +265,10 @@ export abstract class SweepMatcher implements Policy {
         this.scan(top.anchor, now); // the percentile distribution moved under it
         continue;
       }
+      // (The tickets first: a drop frees the member's record.)
+      const tickets = top.members.map((m) => m.ticket);
       const affected = new Set<Entry>();
       for (const m of top.members) for (const anchor of this.drop(m)) affected.add(anchor);
-      const tickets = top.members.map((m) => m.ticket);
       games.push(tickets);
       this.formed(tickets, now);
       for (const anchor of affected) if (isHeld(anchor)) this.scan(anchor, now);
@@ -480,6 +510,8 @@ export abstract class SweepMatcher implements Policy {
     for (const m of members) oldest = Math.min(oldest, m.ticket.enqueuedAt);
     return {
       anchor,
+      anchorRating: anchor.rating,
+      anchorSeq: anchor.seq,
       version: anchor.version,
       members: [...members].sort(compareEntries),
       spread,
@@ -496,6 +528,10 @@ export abstract class SweepMatcher implements Policy {
     this.count--;
     // (The map is empty when the engine passes slots: the ticket is then not reached.)
     if (this.byId.size > 0 && this.byId.get(entry.ticket.id) === entry) this.byId.delete(entry.ticket.id);
+    if (entry.slot) entry.slot.policyData = undefined;
+    entry.slot = undefined;
+    entry.ticket = GONE;
+    this.freeEntries.push(entry);
     const dependents = entry.dependents;
     entry.dependents = undefined;
     if (entry.candidate) for (const m of entry.candidate.members) m.dependents?.delete(entry);
