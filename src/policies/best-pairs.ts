@@ -18,22 +18,15 @@
  * The best game is the least priority, ties to the lowest anchor in (rating, seq) order: the
  * heap's order.
  */
+import { ArrivalNode } from "../core/arrival-order.js";
 import type { TicketSlot } from "../core/policy.js";
 import { ratingSum, type Ticket } from "../core/types.js";
-import {
-  PRIORITY,
-  RATING,
-  ROW_TREE_WIDTH,
-  rowCursor,
-  RowTree,
-  type RowCursor,
-  type RowLeaf,
-} from "./shared/row-tree.js";
+import { PRIORITY, RATING, ROW_TREE_WIDTH, rowCursor, RowTree, NO_LEAF, type RowCursor } from "./shared/row-tree.js";
 import { ReachCounts } from "./shared/reach-counts.js";
 
 /**
- * Where each column starts in a leaf's rows (column c of row r at c·width + r): the tree's
- * rating and priority, then the row's own.
+ * Where each column starts in a row (column c of the row at `r` = tree.rowAt(cursor) at
+ * r + c·width): the tree's rating and priority, then the row's own.
  */
 const W = ROW_TREE_WIDTH;
 const RATING_AT = RATING * W;
@@ -66,13 +59,25 @@ function pairImbalance(sum: number, side: number, otherSum: number, otherSide: n
   return Math.abs(2 * onA - (sum + otherSum));
 }
 
-/** A waiting ticket's handle (what the slot or the map by id holds): its key in the tree. */
-interface PairHandle {
+/**
+ * A waiting ticket's value in the tree: the engine's arrival node of it (the slot it was added
+ * with: no object of this class's own per ticket), or a stand-in. Its `policyData` is the leaf
+ * holding its row while it waits (kept through splits; the row is found there by identity, so a
+ * leave needs neither a descent nor the ticket's rating), undefined once it left.
+ */
+interface Holder {
   readonly ticket: Ticket;
-  readonly rating: number;
-  readonly seq: number;
-  alive: boolean;
+  policyData: unknown;
 }
+
+/** The holder of a ticket added without its arrival node (by id, or in a foreign slot's `policyData`). */
+class StandIn implements Holder {
+  policyData: unknown = undefined;
+  constructor(readonly ticket: Ticket) {}
+}
+
+/** Still waiting: its holder names a leaf. */
+const isHeld = (h: Holder | undefined): h is Holder => typeof h?.policyData === "number";
 
 /** What {@link BestPairs} takes from its {@link BestGamePolicy}. */
 export interface BestPairsOptions {
@@ -94,15 +99,15 @@ export interface PairCandidate {
 }
 
 export class BestPairs {
-  private readonly tree = new RowTree<PairHandle>(COLUMNS);
+  private readonly tree = new RowTree<Holder>(COLUMNS, (holder, leaf) => (holder.policyData = leaf));
   private readonly window: number;
   private readonly budget: number;
   private readonly threshold: number;
   private readonly growth: number;
   private readonly beta: number;
   private readonly lowerBound: ((low: number, high: number) => number) | undefined;
-  /** Handles of the tickets added without the engine's slot (with one, the handle is kept in the slot). */
-  private readonly byId = new Map<string, PairHandle>();
+  /** Holders of the tickets added without the engine's slot (with one, the slot is the holder or keeps it). */
+  private readonly byId = new Map<string, Holder>();
   private seq = 0;
   private epoch: number | undefined;
   /** Anchors with a game (the heap's size in {@link BestGamePolicy}'s terms). */
@@ -110,10 +115,10 @@ export class BestPairs {
   /** Anchors per reach, and the largest (anchors before a change are looked at up to it). */
   private readonly reaches: ReachCounts;
   /** Scratch cursors (one operation runs at a time): the row worked on, and its partner's. */
-  private readonly at = rowCursor<PairHandle>();
-  private readonly partner = rowCursor<PairHandle>();
+  private readonly at = rowCursor();
+  private readonly partner = rowCursor();
   /** The anchors a change affects (leaf and index of each). */
-  private readonly affectedLeaves: RowLeaf<PairHandle>[] = [];
+  private readonly affectedLeaves: number[] = [];
   private readonly affectedIndex: number[] = [];
   private affectedCount = 0;
 
@@ -137,27 +142,40 @@ export class BestPairs {
 
   add(ticket: Ticket, slot?: TicketSlot): void {
     // A ticket already held moves to its new position (never held twice).
-    const held = slot ? (slot.policyData as PairHandle | undefined) : this.byId.get(ticket.id);
-    if (held?.alive) this.removeHandle(held);
+    const held = this.holderOf(ticket.id, slot);
+    if (isHeld(held)) this.removeHolder(held);
     this.epoch ??= ticket.enqueuedAt;
-    const sum = ratingSum(ticket);
-    const handle: PairHandle = { ticket, rating: sum / ticket.players.length, seq: this.seq++, alive: true };
-    if (slot) slot.policyData = handle;
-    else this.byId.set(ticket.id, handle);
+    let holder: Holder;
+    if (slot instanceof ArrivalNode && slot.ticket === ticket) holder = slot;
+    else {
+      holder = new StandIn(ticket);
+      if (slot) slot.policyData = holder;
+      else this.byId.set(ticket.id, holder);
+    }
+    const rating = ratingSum(ticket) / ticket.players.length;
     const at = this.at;
-    this.tree.insert(handle.rating, handle.seq, handle, at);
+    this.tree.insert(rating, this.seq++, holder, at);
+    holder.policyData = at.leaf;
     const leaf = at.leaf;
     const index = at.index;
-    leaf.rows[index + META] = ticket.side === "A" ? SIDE_A : ticket.side === "B" ? SIDE_B : 0;
+    this.tree.rows[this.tree.rowAt(at) + META] = ticket.side === "A" ? SIDE_A : ticket.side === "B" ? SIDE_B : 0;
     this.reaches.join();
-    this.collectBefore(leaf, index, handle.rating, false);
+    this.collectBefore(leaf, index, rating, false);
     this.search(leaf, index);
     this.searchAffected(leaf);
   }
 
   remove(ticketId: string, slot?: TicketSlot): void {
-    const handle = slot ? (slot.policyData as PairHandle | undefined) : this.byId.get(ticketId);
-    if (handle?.alive) this.removeHandle(handle);
+    const holder = this.holderOf(ticketId, slot);
+    if (isHeld(holder)) this.removeHolder(holder);
+  }
+
+  /** The holder a slot names (the slot itself, an arrival node holding a leaf, or the stand-in it keeps), or the one by id. */
+  private holderOf(ticketId: string, slot: TicketSlot | undefined): Holder | undefined {
+    if (!slot) return this.byId.get(ticketId);
+    const data = slot.policyData;
+    if (typeof data === "number") return slot as ArrivalNode;
+    return data instanceof StandIn ? data : undefined;
   }
 
   poll(now: number): Ticket[][] {
@@ -167,8 +185,8 @@ export class BestPairs {
     const games: Ticket[][] = [];
     while (this.tree.least(this.at) && this.qualifiesAt(this.at) <= now) {
       const [anchor, partner] = this.pairAt(this.at);
-      this.removeHandle(anchor);
-      this.removeHandle(partner);
+      this.removeHolder(anchor);
+      this.removeHolder(partner);
       games.push([anchor.ticket, partner.ticket]);
     }
     return games;
@@ -188,31 +206,32 @@ export class BestPairs {
     return {
       tickets: [anchor.ticket, partner.ticket],
       imbalance: this.imbalanceAt(at),
-      priority: at.leaf.rows[at.index + PRIORITY_AT],
+      priority: this.tree.rows[this.tree.rowAt(at) + PRIORITY_AT],
       oldestEnqueuedAt: Math.min(anchor.ticket.enqueuedAt, partner.ticket.enqueuedAt),
     };
   }
 
   /** The anchor at `at` and its partner (the anchor has a game). */
-  private pairAt(at: RowCursor<PairHandle>): [PairHandle, PairHandle] {
-    const partner = this.partnerAt(at);
-    return [at.leaf.values[at.index]!, partner.leaf.values[partner.index]!];
+  private pairAt(at: RowCursor): [Holder, Holder] {
+    const anchor = this.tree.valueAt(at);
+    return [anchor, this.tree.valueAt(this.partnerAt(at))];
   }
 
   /** The row of the partner of the anchor at `at` (the anchor has a game), in the scratch {@link partner} cursor. */
-  private partnerAt(at: RowCursor<PairHandle>): RowCursor<PairHandle> {
+  private partnerAt(at: RowCursor): RowCursor {
+    const tree = this.tree;
     const p = this.partner;
     p.leaf = at.leaf;
-    p.index = at.index + partnerOf(at.leaf.rows[at.index + META]);
-    while (p.index >= p.leaf.size) {
-      p.index -= p.leaf.size;
-      p.leaf = p.leaf.next!;
+    p.index = at.index + partnerOf(tree.rows[tree.rowAt(at) + META]);
+    for (let size = tree.sizeOf(p.leaf); p.index >= size; size = tree.sizeOf(p.leaf)) {
+      p.index -= size;
+      p.leaf = tree.nextLeaf(p.leaf);
     }
     return p;
   }
 
   /** Time the game of the anchor at `at` qualifies: f ≤ threshold + growth·(t − oldest)/1000. */
-  private qualifiesAt(at: RowCursor<PairHandle>): number {
+  private qualifiesAt(at: RowCursor): number {
     const f = this.imbalanceAt(at);
     if (f <= this.threshold) return -Infinity;
     if (this.growth <= 0) return Infinity;
@@ -222,32 +241,30 @@ export class BestPairs {
   }
 
   /** The imbalance of the game of the anchor at `at` (its priority without beta). */
-  private imbalanceAt(at: RowCursor<PairHandle>): number {
-    const rows = at.leaf.rows;
-    if (this.beta <= 0) return rows[at.index + PRIORITY_AT];
-    const partner = this.partnerAt(at);
-    const other = partner.leaf.rows;
-    return pairImbalance(
-      rows[at.index + RATING_AT],
-      sideOf(rows[at.index + META]),
-      other[partner.index + RATING_AT],
-      sideOf(other[partner.index + META]),
-    );
+  private imbalanceAt(at: RowCursor): number {
+    const tree = this.tree;
+    const rows = tree.rows;
+    const r = tree.rowAt(at);
+    if (this.beta <= 0) return rows[r + PRIORITY_AT];
+    const o = tree.rowAt(this.partnerAt(at));
+    return pairImbalance(rows[r + RATING_AT], sideOf(rows[r + META]), rows[o + RATING_AT], sideOf(rows[o + META]));
   }
 
-  private removeHandle(handle: PairHandle): void {
+  private removeHolder(holder: Holder): void {
     const at = this.at;
-    if (!this.tree.find(handle.rating, handle.seq, at)) return;
-    const rows = at.leaf.rows;
+    const tree = this.tree;
+    if (!tree.findValueIn(holder.policyData as number, holder, at)) return;
+    const rows = tree.rows;
+    const r = tree.rowAt(at);
     // The anchors whose last search looked at this position (found before it is taken out).
-    this.collectBefore(at.leaf, at.index, handle.rating, true);
-    this.reaches.leave(reachOf(rows[at.index + META]));
-    if (rows[at.index + PRIORITY_AT] !== Infinity) this.games--;
-    this.tree.remove(at);
+    this.collectBefore(at.leaf, at.index, rows[r + RATING_AT], true);
+    this.reaches.leave(reachOf(rows[r + META]));
+    if (rows[r + PRIORITY_AT] !== Infinity) this.games--;
+    tree.remove(at);
     // (The map is empty when the engine passes slots: the ticket is then not reached.)
-    if (this.byId.size > 0 && this.byId.get(handle.ticket.id) === handle) this.byId.delete(handle.ticket.id);
-    handle.alive = false;
-    this.searchAffected(undefined);
+    if (this.byId.size > 0 && this.byId.get(holder.ticket.id) === holder) this.byId.delete(holder.ticket.id);
+    holder.policyData = undefined;
+    this.searchAffected(NO_LEAF);
   }
 
   /**
@@ -256,44 +273,46 @@ export class BestPairs {
    * change at the very offset where the bound cut, by a leaver or by a newcomer rated where the
    * bound cuts again, gives the same search).
    */
-  private collectBefore(leaf: RowLeaf<PairHandle>, index: number, rating: number, leaving: boolean): void {
+  private collectBefore(leaf: number, index: number, rating: number, leaving: boolean): void {
+    const tree = this.tree;
+    const rows = tree.rows;
+    const stride = tree.stride;
     const limit = this.reaches.max;
-    let l: RowLeaf<PairHandle> | undefined = leaf;
+    let l = leaf;
     let i = index;
     this.affectedCount = 0;
     for (let offset = 1; offset <= limit; offset++) {
       if (--i < 0) {
-        l = l.prev;
-        if (!l) break;
-        i = l.size - 1;
+        l = tree.previousLeaf(l);
+        if (l === NO_LEAF) break;
+        i = tree.sizeOf(l) - 1;
       }
-      const rows = l.rows;
-      const meta = rows[i + META];
+      const r = l * stride + i;
+      const meta = rows[r + META];
       const reach = reachOf(meta);
       if (offset > reach) continue;
       // (A cut needs the lower bound, so beta is 0 and the imbalance is the priority.)
       if (offset === reach && (meta & CUT_BIT) !== 0) {
-        if (leaving || this.lowerBound!(rows[i + RATING_AT], rating) >= rows[i + PRIORITY_AT]) continue;
+        if (leaving || this.lowerBound!(rows[r + RATING_AT], rating) >= rows[r + PRIORITY_AT]) continue;
       }
       this.affectedLeaves[this.affectedCount] = l;
       this.affectedIndex[this.affectedCount++] = i;
     }
   }
 
-  /** Search the recorded anchors again and refresh their leaves (and `also`, when given). */
-  private searchAffected(also: RowLeaf<PairHandle> | undefined): void {
+  /** Search the recorded anchors again and refresh their leaves (and `also`, unless {@link NO_LEAF}). */
+  private searchAffected(also: number): void {
     const leaves = this.affectedLeaves;
     const n = this.affectedCount;
     for (let a = 0; a < n; a++) this.search(leaves[a], this.affectedIndex[a]);
     // The anchors were collected walking back, so a leaf's anchors are adjacent in the list.
     let last = also;
-    if (also) this.tree.refresh(also);
+    if (also !== NO_LEAF) this.tree.refresh(also);
     for (let a = 0; a < n; a++) {
       const leaf = leaves[a];
       if (leaf !== last) this.tree.refresh(leaf);
       last = leaf;
     }
-    for (let a = 0; a < n; a++) leaves[a] = undefined!;
     this.affectedCount = 0;
   }
 
@@ -301,10 +320,13 @@ export class BestPairs {
    * The anchor search of the row at (leaf, index): its best pair among offsets 1..window, its
    * reach and cut, written into its row (the caller refreshes the leaf).
    */
-  private search(leaf: RowLeaf<PairHandle>, index: number): void {
-    const rows = leaf.rows;
-    const rating = rows[index + RATING_AT];
-    const meta = rows[index + META];
+  private search(leaf: number, index: number): void {
+    const tree = this.tree;
+    const rows = tree.rows;
+    const stride = tree.stride;
+    const r = leaf * stride + index;
+    const rating = rows[r + RATING_AT];
+    const meta = rows[r + META];
     const side = sideOf(meta);
     const bound = this.lowerBound;
     const budget = this.budget;
@@ -315,31 +337,35 @@ export class BestPairs {
     let evaluations = 0;
     let reach = this.window;
     let cut = false;
-    let l: RowLeaf<PairHandle> | undefined = leaf;
+    let l = leaf;
+    let size = tree.sizeOf(l);
     let i = index;
     for (let j = 1; j <= this.window; j++) {
-      if (++i >= l.size) {
-        l = l.next;
-        if (!l) {
+      if (++i >= size) {
+        l = tree.nextLeaf(l);
+        if (l === NO_LEAF) {
           // The pool ends here: a ticket added at this offset (or before) changes the search.
           reach = j;
           break;
         }
+        size = tree.sizeOf(l);
         i = 0;
       }
-      const other = l.rows;
-      if (found && bound && bound(rating, other[i + RATING_AT]) >= priority) {
+      const o = l * stride + i;
+      const otherRating = rows[o + RATING_AT];
+      if (found && bound && bound(rating, otherRating) >= priority) {
         reach = j;
         cut = true;
         break;
       }
-      const otherSide = sideOf(other[i + META]);
+      const otherSide = sideOf(rows[o + META]);
       if (side !== 0 && side === otherSide) continue; // no split: not scored
-      const f = pairImbalance(rating, side, other[i + RATING_AT], otherSide);
+      const f = pairImbalance(rating, side, otherRating, otherSide);
       evaluations += 2;
       let p = f;
       if (beta) {
-        const oldest = Math.min(leaf.values[index]!.ticket.enqueuedAt, l.values[i]!.ticket.enqueuedAt);
+        const values = tree.values;
+        const oldest = Math.min(values[leaf * W + index]!.ticket.enqueuedAt, values[l * W + i]!.ticket.enqueuedAt);
         p = f + (this.beta * (oldest - this.epoch!)) / 1000;
       }
       if (!found || p < priority) {
@@ -352,9 +378,9 @@ export class BestPairs {
         break;
       }
     }
-    if ((rows[index + PRIORITY_AT] !== Infinity) !== found) this.games += found ? 1 : -1;
+    if ((rows[r + PRIORITY_AT] !== Infinity) !== found) this.games += found ? 1 : -1;
     this.reaches.move(reachOf(meta), reach);
-    rows[index + META] = side | (cut ? CUT_BIT : 0) | (reach << REACH_SHIFT) | (partner << PARTNER_SHIFT);
-    rows[index + PRIORITY_AT] = found ? priority : Infinity;
+    rows[r + META] = side | (cut ? CUT_BIT : 0) | (reach << REACH_SHIFT) | (partner << PARTNER_SHIFT);
+    rows[r + PRIORITY_AT] = found ? priority : Infinity;
   }
 }

@@ -8,12 +8,12 @@
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect } from "vitest";
 import {
-  nextRow,
+  NO_LEAF,
   PRIORITY,
   ROW_TREE_WIDTH,
+  rowCursor,
   RowTree,
   type RowCursor,
-  type RowLeaf,
 } from "../../src/policies/shared/row-tree.js";
 
 interface Row {
@@ -24,30 +24,34 @@ interface Row {
 }
 
 const COLUMNS = 4;
-/** Column c of row i of a leaf. */
-const cell = (c: number, i: number): number => c * ROW_TREE_WIDTH + i;
+/** Column c of row i of a leaf, in the tree's rows. */
+const cell = <V>(tree: RowTree<V>, leaf: number, c: number, i: number): number =>
+  leaf * tree.stride + c * ROW_TREE_WIDTH + i;
+/** The value of row i of a leaf. */
+const valueOf = <V>(tree: RowTree<V>, leaf: number, i: number): V | undefined => tree.values[leaf * ROW_TREE_WIDTH + i];
 
 const byKey = (a: { rating: number; seq: number }, b: { rating: number; seq: number }): number =>
   a.rating - b.rating || a.seq - b.seq;
 
 /** Rows of the tree in order, by the leaves' `next` links (and checked against the `prev` links). */
 function rowsOf(tree: RowTree<Row>): Row[] {
-  const at: RowCursor<Row> = { leaf: undefined as unknown as RowLeaf<Row>, index: 0 };
+  const at: RowCursor = rowCursor();
   const out: Row[] = [];
   if (!tree.first(at)) return out;
-  let last: RowLeaf<Row> | undefined;
-  for (let leaf: RowLeaf<Row> | undefined = at.leaf; leaf; last = leaf, leaf = leaf.next) {
-    expect(leaf.prev).toBe(last);
-    expect(leaf.size).toBeGreaterThan(0);
-    for (let i = 0; i < leaf.size; i++) {
-      const row = leaf.values[i]!;
+  let last = NO_LEAF;
+  for (let leaf = at.leaf; leaf !== NO_LEAF; last = leaf, leaf = tree.nextLeaf(leaf)) {
+    expect(tree.previousLeaf(leaf)).toBe(last);
+    expect(tree.sizeOf(leaf)).toBeGreaterThan(0);
+    for (let i = 0; i < tree.sizeOf(leaf); i++) {
+      const row = valueOf(tree, leaf, i)!;
+      const rows = tree.rows;
       // The columns travel with their value through shifts and splits.
-      expect([leaf.rows[cell(0, i)], leaf.rows[cell(1, i)], leaf.rows[cell(3, i)]]).toEqual([
+      expect([rows[cell(tree, leaf, 0, i)], rows[cell(tree, leaf, 1, i)], rows[cell(tree, leaf, 3, i)]]).toEqual([
         row.rating,
         row.seq,
         row.extra,
       ]);
-      expect(leaf.rows[cell(PRIORITY, i)]).toBe(row.priority);
+      expect(rows[cell(tree, leaf, PRIORITY, i)]).toBe(row.priority);
       out.push(row);
     }
   }
@@ -82,15 +86,15 @@ describe("RowTree", () => {
     ([ops, fillFirst]) => {
       const tree = new RowTree<Row>(COLUMNS);
       const model: Row[] = [];
-      const at: RowCursor<Row> = { leaf: undefined as unknown as RowLeaf<Row>, index: 0 };
+      const at: RowCursor = rowCursor();
       let seq = 0;
       const add = (rating: number, priority: number) => {
         const row: Row = { rating, seq: seq++, priority, extra: seq * 3 + 1 };
         tree.insert(row.rating, row.seq, row, at);
-        expect(at.leaf.values[at.index]).toBe(row);
-        expect(at.leaf.rows[cell(PRIORITY, at.index)]).toBe(Infinity);
-        at.leaf.rows[cell(3, at.index)] = row.extra;
-        at.leaf.rows[cell(PRIORITY, at.index)] = priority;
+        expect(tree.valueAt(at)).toBe(row);
+        expect(tree.rows[cell(tree, at.leaf, PRIORITY, at.index)]).toBe(Infinity);
+        tree.rows[cell(tree, at.leaf, 3, at.index)] = row.extra;
+        tree.rows[cell(tree, at.leaf, PRIORITY, at.index)] = priority;
         tree.refresh(at.leaf);
         model.push(row);
       };
@@ -100,8 +104,10 @@ describe("RowTree", () => {
         if ("add" in op) add(op.add, op.priority);
         else if ("isolate" in op) {
           if (tree.least(at)) {
-            const least = at.leaf.values[at.index]!;
-            const others = at.leaf.values.slice(0, at.leaf.size).filter((row) => row !== least);
+            const least = tree.valueAt(at);
+            const others = tree.values
+              .slice(at.leaf * ROW_TREE_WIDTH, at.leaf * ROW_TREE_WIDTH + tree.sizeOf(at.leaf))
+              .filter((row) => row !== least);
             for (const row of [...others, least]) {
               expect(tree.find(row!.rating, row!.seq, at)).toBe(true);
               tree.remove(at);
@@ -119,14 +125,14 @@ describe("RowTree", () => {
         } else if (model.length > 0) {
           const row = model[("remove" in op ? op.remove : op.change) % model.length];
           expect(tree.find(row.rating, row.seq, at)).toBe(true);
-          expect(at.leaf.values[at.index]).toBe(row);
+          expect(tree.valueAt(at)).toBe(row);
           if ("remove" in op) {
             tree.remove(at);
             model.splice(model.indexOf(row), 1);
             expect(tree.find(row.rating, row.seq, at)).toBe(false);
           } else {
             row.priority = op.priority;
-            at.leaf.rows[cell(PRIORITY, at.index)] = op.priority;
+            tree.rows[cell(tree, at.leaf, PRIORITY, at.index)] = op.priority;
             tree.refresh(at.leaf);
           }
         }
@@ -136,7 +142,7 @@ describe("RowTree", () => {
           if (row.priority === Infinity) continue;
           if (!least || (row.priority - least.priority || byKey(row, least)) < 0) least = row;
         }
-        if (tree.least(at)) expect(at.leaf.values[at.index]).toBe(least);
+        if (tree.least(at)) expect(tree.valueAt(at)).toBe(least);
         else expect(least).toBeUndefined();
         // The full walk is slower: every 50 steps and at the end.
         if (step % 50 === 0) expect(rowsOf(tree)).toEqual([...model].sort(byKey));
@@ -151,20 +157,20 @@ describe("RowTree", () => {
       interface Tracked {
         readonly rating: number;
         readonly seq: number;
-        leaf: RowLeaf<Tracked> | undefined;
+        leaf: number;
       }
       const tree = new RowTree<Tracked>(2, (row, leaf) => (row.leaf = leaf));
       const model: Tracked[] = [];
-      const at: RowCursor<Tracked> = { leaf: undefined as unknown as RowLeaf<Tracked>, index: 0 };
+      const at: RowCursor = rowCursor();
       let seq = 0;
       const add = (rating: number) => {
-        const row: Tracked = { rating, seq: seq++, leaf: undefined };
+        const row: Tracked = { rating, seq: seq++, leaf: NO_LEAF };
         tree.insert(row.rating, row.seq, row, at);
         row.leaf = at.leaf;
         model.push(row);
       };
       const remove = (row: Tracked) => {
-        expect(tree.findIn(row.leaf!, row.rating, row.seq, at)).toBe(true);
+        expect(tree.findIn(row.leaf, row.rating, row.seq, at)).toBe(true);
         tree.remove(at);
         model.splice(model.indexOf(row), 1);
       };
@@ -180,13 +186,13 @@ describe("RowTree", () => {
         expect(tree.least(at)).toBe(false);
       }
       for (const row of model) {
-        expect(tree.findIn(row.leaf!, row.rating, row.seq, at)).toBe(true);
-        expect(at.leaf.values[at.index]).toBe(row);
+        expect(tree.findIn(row.leaf, row.rating, row.seq, at)).toBe(true);
+        expect(tree.valueAt(at)).toBe(row);
       }
       const order: Tracked[] = [];
       if (tree.first(at))
-        do order.push(at.leaf.values[at.index]!);
-        while (nextRow(at));
+        do order.push(tree.valueAt(at));
+        while (tree.next(at));
       expect(order).toEqual([...model].sort(byKey));
     },
   );

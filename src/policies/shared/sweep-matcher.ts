@@ -45,27 +45,26 @@ import { repeatAllowedAt, type RepeatAvoidance } from "../../core/recent-opponen
 import { meanRating, type Ticket } from "../../core/types.js";
 import type { CriteriaBox } from "./criteria-box.js";
 import { LazyHeap } from "./lazy-heap.js";
-import {
-  nextRow,
-  previousRow,
-  ratingAt,
-  rowCursor,
-  RowTree,
-  valueAt,
-  type RowCursor,
-  type RowLeaf,
-} from "./row-tree.js";
+import { NO_LEAF, rowCursor, RowTree, type RowCursor } from "./row-tree.js";
 
 /** Default search steps per scan for teams (teamSize > 1). */
 export const DEFAULT_WINDOW_BUDGET = 512;
 
+/**
+ * A waiting ticket's record. Records are reused (a dropped one serves the next arrival: at
+ * 100,000 waiting a fresh record per ticket, kept alive as long as the ticket, is a promotion
+ * and a mark for the collector), so whatever may outlive a drop identifies its record by
+ * `version`, which only grows, and keeps its own copy of what it is ordered by.
+ */
 interface Entry {
-  readonly ticket: Ticket;
+  ticket: Ticket;
   /** Position in rating order: the party's mean rating, then `seq` (the order it was added in). */
-  readonly rating: number;
-  readonly seq: number;
-  /** The leaf holding its row (kept through splits), so a leave or a rescan needs no descent; undefined once dropped. */
-  leaf: RowLeaf<Entry> | undefined;
+  rating: number;
+  seq: number;
+  /** The slot it was added with, if any (emptied at the drop, so that a slot handed back reads as not held). */
+  slot: TicketSlot | undefined;
+  /** The leaf holding its row (kept through splits), so a leave or a rescan needs no descent; {@link NO_LEAF} once dropped. */
+  leaf: number;
   /** Bumped at each scan and at the drop: older candidates of this anchor and older wake-ups are stale. */
   version: number;
   candidate: Candidate | undefined;
@@ -76,10 +75,13 @@ interface Entry {
 }
 
 /** Still waiting (its row is in the tree). */
-const isHeld = (e: Entry): boolean => e.leaf !== undefined;
+const isHeld = (e: Entry): boolean => e.leaf !== NO_LEAF;
 
 interface Candidate {
   readonly anchor: Entry;
+  /** The anchor's key when found (the heap's tie-break; the record may serve another ticket since). */
+  readonly anchorRating: number;
+  readonly anchorSeq: number;
   readonly version: number;
   readonly members: readonly Entry[];
   readonly spread: number;
@@ -101,13 +103,17 @@ const compareCandidates = (a: Candidate, b: Candidate): number =>
   Number(a.repeat) - Number(b.repeat) ||
   a.spread - b.spread ||
   a.oldest - b.oldest ||
-  compareEntries(a.anchor, b.anchor);
+  a.anchorRating - b.anchorRating ||
+  a.anchorSeq - b.anchorSeq;
 
 /** A candidate stands while its anchor has not rescanned and all its tickets still wait. */
 const isLiveCandidate = (c: Candidate): boolean =>
   c.version === c.anchor.version && isHeld(c.anchor) && c.members.every(isHeld);
 
 const NO_ENTRIES: readonly Entry[] = [];
+
+/** The ticket of a record not in use. */
+const GONE: Ticket = { id: "", players: [], enqueuedAt: 0 };
 
 /** A wake-up stands while it is its ticket's latest. */
 const isLiveWake = (w: Wake): boolean => w.version === w.entry.version && isHeld(w.entry);
@@ -120,11 +126,13 @@ export abstract class SweepMatcher implements Policy {
   /** The entries in rating order (rows of (rating, seq) alone: no priorities). */
   private readonly order = new RowTree<Entry>(2, (entry, leaf) => (entry.leaf = leaf));
   /** Cursors of the running scan (its own position, then outward) and of other walks. */
-  private readonly up = rowCursor<Entry>();
-  private readonly down = rowCursor<Entry>();
-  private readonly at = rowCursor<Entry>();
+  private readonly up = rowCursor();
+  private readonly down = rowCursor();
+  private readonly at = rowCursor();
   /** Entries of the tickets added without the engine's slot (with one, the entry is kept in the slot). */
   private readonly byId = new Map<string, Entry>();
+  /** Dropped records, for the next arrivals. */
+  private readonly freeEntries: Entry[] = [];
   private count = 0;
   private readonly acceptableScratch: Entry[] = [];
   /** Ratings of the nearest tickets beyond the scanner's window. */
@@ -181,17 +189,29 @@ export abstract class SweepMatcher implements Policy {
     this.lastNow = Math.max(this.lastNow, now);
     const rating = meanRating(ticket);
     this.arrived(ticket);
-    const entry: Entry = {
-      ticket,
-      rating,
-      seq: this.seq++,
-      leaf: undefined,
-      version: 0,
-      candidate: undefined,
-      wakeAt: Infinity,
-      dependents: undefined,
-    };
-    this.order.insert(rating, entry.seq, entry, this.up);
+    const seq = this.seq++;
+    let entry = this.freeEntries.pop();
+    if (entry) {
+      // (version goes on from where it was: whatever the record's former ticket left is stale.)
+      entry.ticket = ticket;
+      entry.rating = rating;
+      entry.seq = seq;
+      entry.slot = slot;
+      entry.wakeAt = Infinity;
+    } else {
+      entry = {
+        ticket,
+        rating,
+        seq,
+        slot,
+        leaf: NO_LEAF,
+        version: 0,
+        candidate: undefined,
+        wakeAt: Infinity,
+        dependents: undefined,
+      };
+    }
+    this.order.insert(rating, seq, entry, this.up);
     entry.leaf = this.up.leaf;
     this.count++;
     if (slot) slot.policyData = entry;
@@ -224,8 +244,8 @@ export abstract class SweepMatcher implements Policy {
     if (entry || this.byId.size === this.count) return entry;
     const at = this.at;
     if (!this.order.first(at)) return undefined;
-    do if (valueAt(at).ticket.id === ticketId) return valueAt(at);
-    while (nextRow(at));
+    do if (this.order.valueAt(at).ticket.id === ticketId) return this.order.valueAt(at);
+    while (this.order.next(at));
     return undefined;
   }
 
@@ -245,9 +265,10 @@ export abstract class SweepMatcher implements Policy {
         this.scan(top.anchor, now); // the percentile distribution moved under it
         continue;
       }
+      // (The tickets first: a drop frees the member's record.)
+      const tickets = top.members.map((m) => m.ticket);
       const affected = new Set<Entry>();
       for (const m of top.members) for (const anchor of this.drop(m)) affected.add(anchor);
-      const tickets = top.members.map((m) => m.ticket);
       games.push(tickets);
       this.formed(tickets, now);
       for (const anchor of affected) if (isHeld(anchor)) this.scan(anchor, now);
@@ -275,8 +296,8 @@ export abstract class SweepMatcher implements Policy {
     const entries: Entry[] = [];
     const at = this.at;
     if (this.order.first(at))
-      do entries.push(valueAt(at));
-      while (nextRow(at));
+      do entries.push(this.order.valueAt(at));
+      while (this.order.next(at));
     for (const entry of entries) this.scan(entry, now);
   }
 
@@ -317,12 +338,13 @@ export abstract class SweepMatcher implements Policy {
 
   /** Recompute `a`'s closest game and the wake-ups that keep the heap's minimum exact. */
   private scan(a: Entry, now: number): void {
-    if (a.leaf && this.order.findIn(a.leaf, a.rating, a.seq, this.up)) this.scanFrom(this.up, now);
+    if (a.leaf !== NO_LEAF && this.order.findIn(a.leaf, a.rating, a.seq, this.up)) this.scanFrom(this.up, now);
   }
 
   /** {@link scan} of the entry at `from` (the cursor is the scan's own: it walks upward from there). */
-  private scanFrom(from: RowCursor<Entry>, now: number): void {
-    const a = valueAt(from);
+  private scanFrom(from: RowCursor, now: number): void {
+    const order = this.order;
+    const a = order.valueAt(from);
     a.version++;
     a.candidate = undefined;
     a.wakeAt = Infinity;
@@ -333,8 +355,8 @@ export abstract class SweepMatcher implements Policy {
     up.index = from.index;
     down.leaf = from.leaf;
     down.index = from.index;
-    let hasUp = nextRow(up);
-    let hasDown = previousRow(down);
+    let hasUp = order.next(up);
+    let hasDown = order.previous(down);
     // Scratch reused by every scan (a scan never starts another).
     const acceptable = this.acceptableScratch;
     acceptable.length = 0;
@@ -346,8 +368,8 @@ export abstract class SweepMatcher implements Policy {
     outside.length = 0;
     this.steps = this.budget;
     while (hasUp || hasDown) {
-      const upRating = hasUp ? ratingAt(up) : 0;
-      const downRating = hasDown ? ratingAt(down) : 0;
+      const upRating = hasUp ? order.ratingAt(up) : 0;
+      const downRating = hasDown ? order.ratingAt(down) : 0;
       const takeUp = hasUp && (!hasDown || upRating - a.rating <= a.rating - downRating);
       const xRating = takeUp ? upRating : downRating;
       if (best && Math.abs(xRating - a.rating) >= best.spread) break;
@@ -358,9 +380,9 @@ export abstract class SweepMatcher implements Policy {
         else hasDown = false;
         continue;
       }
-      const x = takeUp ? valueAt(up) : valueAt(down);
-      if (takeUp) hasUp = nextRow(up);
-      else hasDown = previousRow(down);
+      const x = takeUp ? order.valueAt(up) : order.valueAt(down);
+      if (takeUp) hasUp = order.next(up);
+      else hasDown = order.previous(down);
       const at = this.mutualAt(a, x);
       if (at > now) {
         // x does not accept a yet (or a rematch waits for the fallback): x looks again then.
@@ -488,6 +510,8 @@ export abstract class SweepMatcher implements Policy {
     for (const m of members) oldest = Math.min(oldest, m.ticket.enqueuedAt);
     return {
       anchor,
+      anchorRating: anchor.rating,
+      anchorSeq: anchor.seq,
       version: anchor.version,
       members: [...members].sort(compareEntries),
       spread,
@@ -499,11 +523,15 @@ export abstract class SweepMatcher implements Policy {
   /** Forget a ticket; returns the anchors whose candidate included it (they must rescan). */
   private drop(entry: Entry): readonly Entry[] {
     entry.version++;
-    if (this.order.findIn(entry.leaf!, entry.rating, entry.seq, this.at)) this.order.remove(this.at);
-    entry.leaf = undefined;
+    if (this.order.findIn(entry.leaf, entry.rating, entry.seq, this.at)) this.order.remove(this.at);
+    entry.leaf = NO_LEAF;
     this.count--;
     // (The map is empty when the engine passes slots: the ticket is then not reached.)
     if (this.byId.size > 0 && this.byId.get(entry.ticket.id) === entry) this.byId.delete(entry.ticket.id);
+    if (entry.slot) entry.slot.policyData = undefined;
+    entry.slot = undefined;
+    entry.ticket = GONE;
+    this.freeEntries.push(entry);
     const dependents = entry.dependents;
     entry.dependents = undefined;
     if (entry.candidate) for (const m of entry.candidate.members) m.dependents?.delete(entry);
