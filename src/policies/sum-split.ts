@@ -69,14 +69,21 @@ export class RatingSumSplitter {
    */
   solveSortedSolos(sums: Float64Array, from: number, n: number, teamSize: number): number {
     if (n > SUM_SPLIT_LIMIT) throw new RangeError(`at most ${SUM_SPLIT_LIMIT} tickets`);
-    const own = this.sums;
     let total = 0;
     let sorted = true;
+    for (let i = from, end = from + n; i < end; i++) {
+      total += sums[i];
+      if (i > from && sums[i] < sums[i - 1]) sorted = false;
+    }
+    // The mirrored solos' case of solve (the first on A, teamSize − 1 of the others), read in place.
+    const take = teamSize - 1;
+    if (sorted && take >= 2 && take <= 4 && take < n) {
+      this.best = sortedSmallSubsets(sums, from + 1, n - 1, take, 0 + sums[from], total);
+      return (this.splits = BINOMIAL[n - 1][take]);
+    }
+    const own = this.sums;
     for (let i = 0; i < n; i++) {
-      const sum = sums[from + i];
-      total += sum;
-      if (i > 0 && sum < own[i - 1]) sorted = false;
-      own[i] = sum;
+      own[i] = sums[from + i];
       this.sizes[i] = 1;
     }
     this.free = n;
