@@ -8,13 +8,15 @@
  * across the move out of the layout (a party or a side-bound solo joining midway).
  */
 import { fc, test } from "@fast-check/vitest";
-import { describe, expect } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { BestGamePolicy, PolicyParams, Ticket, TicketSlot } from "../../src/core/index.js";
+import { ROW_TREE_WIDTH } from "../../src/policies/shared/row-tree.js";
 import { fastBestGame } from "../helpers/rating-sum-best-game.js";
 import { ids, party } from "../helpers/tickets.js";
 
 type Op =
   | { kind: "add"; rating: number }
+  | { kind: "many"; ratings: number[] }
   | { kind: "move"; pick: number; rating: number }
   | { kind: "remove"; pick: number }
   | { kind: "poll"; dt: number }
@@ -42,6 +44,14 @@ const opsArb = (coarse: boolean): fc.Arbitrary<Op[]> => {
   return fc.array(
     fc.oneof(
       { weight: 10, arbitrary: fc.record({ kind: fc.constant("add" as const), rating }) },
+      // Many at once: pools of several leaves (rows and leaf boundaries to leave from).
+      {
+        weight: 1,
+        arbitrary: fc.record({
+          kind: fc.constant("many" as const),
+          ratings: fc.array(rating, { minLength: 10, maxLength: 60 }),
+        }),
+      },
       { weight: 2, arbitrary: fc.record({ kind: fc.constant("move" as const), pick: fc.nat(), rating }) },
       { weight: 4, arbitrary: fc.record({ kind: fc.constant("remove" as const), pick: fc.nat() }) },
       {
@@ -104,6 +114,12 @@ describe("best-game: the block layout holds the general structures' candidate", 
           const t = party(`t${seq++}`, [op.rating], { at: now });
           add(t);
           waiting.push(t);
+        } else if (op.kind === "many") {
+          for (const r of op.ratings) {
+            const t = party(`t${seq++}`, [r], { at: now });
+            add(t);
+            waiting.push(t);
+          }
         } else if (op.kind === "move") {
           if (waiting.length === 0) continue;
           // The same ticket added again (a new rating): it moves, never held twice.
@@ -140,4 +156,33 @@ describe("best-game: the block layout holds the general structures' candidate", 
       expect(blocks.size).toBe(waiting.length);
     },
   );
+});
+
+describe("best-game's block layout at a leaf's first row", () => {
+  it("a leaver that was its leaf's first row and the best game's anchor leaves no stale best behind", () => {
+    // W + 1 solos added in rating order fill a leaf and split it in halves: the row at W/2 is the
+    // second leaf's first. Its block is the only perfectly fair one (offsets 0..8 and 10 from
+    // 2000: 2000 + 10 + 8 + 4 + 1 is half the total); the rows around it are far apart.
+    const half = ROW_TREE_WIDTH / 2;
+    const block = [0, 1, 2, 3, 4, 5, 6, 7, 8, 10].map((x) => 2000 + x);
+    // Fractions keep every other block from a fair split.
+    const fraction = (i: number) => Math.sqrt(i + 2) % 1;
+    const ratings = [
+      ...Array.from({ length: half }, (_, i) => 100 * i + fraction(i)),
+      ...block,
+      ...Array.from({ length: ROW_TREE_WIDTH + 1 - half - block.length }, (_, i) => 3000 + 100 * i + fraction(i + 50)),
+    ];
+    const p = fastBestGame(5, { threshold: 0 });
+    ratings.forEach((r, i) => p.add(party(`t${i}`, [r]), 0));
+    expect(p.peek()?.imbalance).toBe(0);
+    expect(ids(p.peek()!.tickets)[0]).toBe(`t${half}`);
+    p.remove(`t${half}`);
+    const general = fastBestGame(5, { threshold: 0 });
+    const away = party("away", [1500, 1500], { side: "A" });
+    general.add(away, 0);
+    general.remove(away.id);
+    ratings.forEach((r, i) => i !== half && general.add(party(`t${i}`, [r]), 0));
+    expect(p.peek()).toEqual(general.peek());
+    expect(p.peek()!.imbalance).toBeGreaterThan(0);
+  });
 });
