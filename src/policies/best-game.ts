@@ -21,6 +21,12 @@
  * depends on the window, the team size and `budget`, never on n. A query is O(1) amortized
  * (plus the stale entries it skips).
  *
+ * Layouts for the rating-sum imbalance (the same searches and results, in structures made for
+ * them): 1v1 is held by {@link BestPairs}; where every search scores only the 2k consecutive
+ * tickets from its anchor (5v5 at the default budget), a queue of plain solos is held by
+ * {@link BestBlocks} until its first party or side-bound ticket, when the queue moves to the
+ * structures above for good.
+ *
  * Window and guarantee. Let W be `window` (tickets after the anchor). The anchor search scores
  * the candidate sets (the anchor, the ticket at offset j, and any tickets between them, filling
  * exactly 2·teamSize seats, that {@link canAssemble}) in order of j = 1, 2, ..., W, so it is

@@ -223,7 +223,9 @@ function smallSubsets(pairs: Float64Array, m: number, take: number, base: number
  * signed value 2·((base + p(a, b)) + p(c, d)) − total is computed as there, and is non-decreasing
  * in each member's index (rounded additions are monotone), so with c < d: when the value at
  * (c, d) is not negative every (c', d) with c ≤ c' < d scores no better, and when it is negative
- * every (c, d') with c < d' ≤ d scores no better; moving past them loses no least value.
+ * every (c, d') with c < d' ≤ d scores no better; moving past them loses no least value. For
+ * four, the same monotony bounds each pair (a, b)'s values by those at the least and greatest
+ * (c, d) after b, so pairs that cannot beat the least so far are skipped without their pointers.
  */
 function sortedSmallSubsets(
   sums: Float64Array,
