@@ -283,6 +283,8 @@ export class BestGamePolicy implements Policy {
    * while every ticket is a plain solo; the first other ticket moves it here for good ({@link leaveBlocks}).
    */
   private blocks: BestBlocks | undefined;
+  /** The queue was held by {@link blocks} once: a slot may still hold one of its handles. */
+  private leftBlocks = false;
   private readonly state: SearchState = {
     anchor: undefined,
     win: [],
@@ -363,7 +365,7 @@ export class BestGamePolicy implements Policy {
       this.leaveBlocks();
     }
     // A ticket already held moves to its new position (never held twice).
-    const held = entryOf(slot ? slot.policyData : this.byId.get(ticket.id));
+    const held = this.entryOf(slot ? slot.policyData : this.byId.get(ticket.id));
     if (held?.alive) this.removeEntry(held);
     const entry = this.insert(ticket);
     if (slot) slot.policyData = entry;
@@ -384,7 +386,7 @@ export class BestGamePolicy implements Policy {
   remove(ticketId: string, slot?: TicketSlot): void {
     if (this.pairs) return this.pairs.remove(ticketId, slot);
     if (this.blocks) return this.blocks.remove(ticketId, slot);
-    const entry = entryOf(slot ? slot.policyData : this.byId.get(ticketId));
+    const entry = this.entryOf(slot ? slot.policyData : this.byId.get(ticketId));
     if (entry?.alive) this.removeEntry(entry);
   }
 
@@ -536,6 +538,7 @@ export class BestGamePolicy implements Policy {
   private leaveBlocks(): void {
     const blocks = this.blocks!;
     this.blocks = undefined;
+    this.leftBlocks = true;
     this.epoch = blocks.epoch;
     this.seq = blocks.nextSeq;
     for (const handle of blocks.drain()) {
@@ -544,6 +547,12 @@ export class BestGamePolicy implements Policy {
       this.markDirty(entry);
     }
     for (const [id, handle] of blocks.byId) this.byId.set(id, handle.moved as Entry);
+  }
+
+  /** The entry a slot or the map by id holds (a handle from {@link blocks} leads to the entry that took its place). */
+  private entryOf(held: unknown): Entry | undefined {
+    if (this.leftBlocks && held instanceof BlockHandle) return held.moved as Entry | undefined;
+    return held as Entry | undefined;
   }
 
   private insert(ticket: Ticket, seq = this.seq++): Entry {
@@ -876,10 +885,6 @@ export class BestGamePolicy implements Policy {
 }
 
 const ticketOf = (e: Entry): Ticket => e.ticket;
-
-/** The entry a slot or the map by id holds (a handle from {@link BestBlocks} leads to the entry that took its place). */
-const entryOf = (held: unknown): Entry | undefined =>
-  held instanceof BlockHandle ? (held.moved as Entry | undefined) : (held as Entry | undefined);
 
 /** n choose r. */
 function binomial(n: number, r: number): number {
