@@ -21,6 +21,12 @@
  * depends on the window, the team size and `budget`, never on n. A query is O(1) amortized
  * (plus the stale entries it skips).
  *
+ * Layouts for the rating-sum imbalance (the same searches and results, in structures made for
+ * them): 1v1 is held by {@link BestPairs}; where every search scores only the 2k consecutive
+ * tickets from its anchor (5v5 at the default budget), a queue of plain solos is held by
+ * {@link BestBlocks} until its first party or side-bound ticket, when the queue moves to the
+ * structures above for good.
+ *
  * Window and guarantee. Let W be `window` (tickets after the anchor). The anchor search scores
  * the candidate sets (the anchor, the ticket at offset j, and any tickets between them, filling
  * exactly 2·teamSize seats, that {@link canAssemble}) in order of j = 1, 2, ..., W, so it is
@@ -76,6 +82,7 @@ import { ratingSumDifference, type ImbalanceFn, type ResolvedImbalance } from ".
 import type { Policy, PolicyContext, PolicyDefinition, PolicyParams, TicketSlot } from "../core/policy.js";
 import { ratingSum, type Ticket } from "../core/types.js";
 import { parseConfig, unknownKeyMessage } from "../core/validation.js";
+import { BestBlocks, BlockHandle, plainSolo } from "./best-blocks.js";
 import { BestPairs } from "./best-pairs.js";
 import { IndexedHeap, type HeapItem } from "./shared/indexed-heap.js";
 import { RatingOrder, type RatingLink } from "./shared/rating-order.js";
@@ -262,6 +269,8 @@ export class BestGamePolicy implements Policy {
   private readonly splitter: RatingSumSplitter | undefined;
   /** The splitter, when every search of a window of plain solos scores just its first 2k (see {@link searchBlock}). */
   private readonly blockOnly: RatingSumSplitter | undefined;
+  /** The rating sums of the block {@link searchBlock} scores (in rating order). */
+  private readonly blockSums = new Float64Array(SUM_SPLIT_LIMIT);
   /**
    * 2v2 with the splitter, where the general search's step cap cannot bind (it visits at most
    * 2^(window+1) nodes, within the cap 16·budget + 64·window): {@link searchQuads} applies.
@@ -269,6 +278,13 @@ export class BestGamePolicy implements Policy {
   private readonly quads: boolean;
   /** 1v1 with the rating-sum imbalance: the whole queue is held by {@link BestPairs} (same searches, a leaf layout). */
   private readonly pairs: BestPairs | undefined;
+  /**
+   * With {@link blockOnly}, the queue is held by {@link BestBlocks} (same searches, a leaf layout)
+   * while every ticket is a plain solo; the first other ticket moves it here for good ({@link leaveBlocks}).
+   */
+  private blocks: BestBlocks | undefined;
+  /** The queue was held by {@link blocks} once: a slot may still hold one of its handles. */
+  private leftBlocks = false;
   private readonly state: SearchState = {
     anchor: undefined,
     win: [],
@@ -321,6 +337,15 @@ export class BestGamePolicy implements Policy {
             lowerBound: this.lowerBound,
           })
         : undefined;
+    this.blocks = this.blockOnly
+      ? new BestBlocks({
+          teamSize: this.teamSize,
+          threshold: this.threshold,
+          thresholdGrowthPerSecond: this.thresholdGrowthPerSecond,
+          beta: this.beta,
+          splitter: this.blockOnly,
+        })
+      : undefined;
     this.countingImbalance = (a, b) => {
       this.evaluations++;
       return this.imbalance(a, b);
@@ -329,13 +354,18 @@ export class BestGamePolicy implements Policy {
 
   /** Number of waiting tickets. */
   get size(): number {
-    return this.pairs ? this.pairs.size : this.count;
+    if (this.pairs) return this.pairs.size;
+    return this.blocks ? this.blocks.size : this.count;
   }
 
   add(ticket: Ticket, _now?: number, slot?: TicketSlot): void {
     if (this.pairs) return this.pairs.add(ticket, slot);
+    if (this.blocks) {
+      if (plainSolo(ticket)) return this.blocks.add(ticket, slot);
+      this.leaveBlocks();
+    }
     // A ticket already held moves to its new position (never held twice).
-    const held = slot ? (slot.policyData as Entry | undefined) : this.byId.get(ticket.id);
+    const held = this.entryOf(slot ? slot.policyData : this.byId.get(ticket.id));
     if (held?.alive) this.removeEntry(held);
     const entry = this.insert(ticket);
     if (slot) slot.policyData = entry;
@@ -355,7 +385,8 @@ export class BestGamePolicy implements Policy {
 
   remove(ticketId: string, slot?: TicketSlot): void {
     if (this.pairs) return this.pairs.remove(ticketId, slot);
-    const entry = slot ? (slot.policyData as Entry | undefined) : this.byId.get(ticketId);
+    if (this.blocks) return this.blocks.remove(ticketId, slot);
+    const entry = this.entryOf(slot ? slot.policyData : this.byId.get(ticketId));
     if (entry?.alive) this.removeEntry(entry);
   }
 
@@ -376,6 +407,7 @@ export class BestGamePolicy implements Policy {
 
   poll(now: number): Ticket[][] {
     if (this.pairs) return this.pairs.poll(now);
+    if (this.blocks) return this.blocks.poll(now);
     const games: Ticket[][] = [];
     for (let top = this.top(); top && this.qualifiesAt(top) <= now; top = this.top()) {
       const members = this.gameOf(top).slice();
@@ -387,6 +419,7 @@ export class BestGamePolicy implements Policy {
 
   nextWakeup(now: number): number | undefined {
     if (this.pairs) return this.pairs.nextWakeup(now);
+    if (this.blocks) return this.blocks.nextWakeup(now);
     const top = this.top();
     if (!top) return undefined;
     const at = this.qualifiesAt(top);
@@ -397,6 +430,7 @@ export class BestGamePolicy implements Policy {
   /** The best candidate game now (what `poll` would form first if it qualifies), without forming it. */
   peek(): BestGameCandidate | undefined {
     if (this.pairs) return this.pairs.peek();
+    if (this.blocks) return this.blocks.peek();
     const top = this.top();
     return (
       top && {
@@ -411,6 +445,7 @@ export class BestGamePolicy implements Policy {
   /** Candidates held in the heap: one per anchor whose window holds a game (for tests and benchmarks). */
   get heapSize(): number {
     if (this.pairs) return this.pairs.heapSize;
+    if (this.blocks) return this.blocks.heapSize;
     this.flush();
     return this.heap.size;
   }
@@ -495,13 +530,38 @@ export class BestGamePolicy implements Policy {
     this.dirtyCount = 0;
   }
 
-  private insert(ticket: Ticket): Entry {
+  /**
+   * Take the queue over from {@link blocks} (a ticket it cannot hold arrived): its tickets enter
+   * the rating order in its order, with their sequence numbers, each anchor to be searched at
+   * the next query; the handles in slots and in the map by id lead to the entries from now on.
+   */
+  private leaveBlocks(): void {
+    const blocks = this.blocks!;
+    this.blocks = undefined;
+    this.leftBlocks = true;
+    this.epoch = blocks.epoch;
+    this.seq = blocks.nextSeq;
+    for (const handle of blocks.drain()) {
+      const entry = this.insert(handle.ticket, handle.seq);
+      handle.moved = entry;
+      this.markDirty(entry);
+    }
+    for (const [id, handle] of blocks.byId) this.byId.set(id, handle.moved as Entry);
+  }
+
+  /** The entry a slot or the map by id holds (a handle from {@link blocks} leads to the entry that took its place). */
+  private entryOf(held: unknown): Entry | undefined {
+    if (this.leftBlocks && held instanceof BlockHandle) return held.moved as Entry | undefined;
+    return held as Entry | undefined;
+  }
+
+  private insert(ticket: Ticket, seq = this.seq++): Entry {
     this.epoch ??= ticket.enqueuedAt;
     const sum = ratingSum(ticket);
     const entry: Entry = {
       ticket,
       rating: sum / ticket.players.length,
-      seq: this.seq++,
+      seq,
       seats: ticket.players.length,
       sum,
       side: ticket.side,
@@ -622,13 +682,13 @@ export class BestGamePolicy implements Policy {
     const beta = this.beta > 0;
     let oldest = Infinity;
     let e: Entry | undefined = anchor;
-    splitter.reset();
+    const sums = this.blockSums;
     for (let i = 0; i < n; i++, e = e.next) {
       if (!e || e.seats !== 1 || e.side !== undefined) return undefined;
-      splitter.add(e.sum, 1, undefined);
+      sums[i] = e.sum;
       if (beta && e.ticket.enqueuedAt < oldest) oldest = e.ticket.enqueuedAt;
     }
-    splitter.solve(this.teamSize);
+    splitter.solveSortedSolos(sums, 0, n, this.teamSize);
     // The game is the block itself: recompute marks the anchor `block` and copies nothing.
     s.inPlace = true;
     const f = splitter.best;

@@ -62,6 +62,40 @@ export class RatingSumSplitter {
     return true;
   }
 
+  /**
+   * {@link reset}, {@link add} of `n` solos without a side whose sums are `sums[from..from+n-1]`
+   * (in ascending order, as a rating-ordered caller holds them), and {@link solve}: the same
+   * splits, count and least value, without a call per ticket.
+   */
+  solveSortedSolos(sums: Float64Array, from: number, n: number, teamSize: number): number {
+    if (n > SUM_SPLIT_LIMIT) throw new RangeError(`at most ${SUM_SPLIT_LIMIT} tickets`);
+    let total = 0;
+    let sorted = true;
+    for (let i = from, end = from + n; i < end; i++) {
+      total += sums[i];
+      if (i > from && sums[i] < sums[i - 1]) sorted = false;
+    }
+    // The mirrored solos' case of solve (the first on A, teamSize − 1 of the others), read in place.
+    const take = teamSize - 1;
+    if (sorted && take >= 2 && take <= 4 && take < n) {
+      this.best = sortedSmallSubsets(sums, from + 1, n - 1, take, 0 + sums[from], total);
+      return (this.splits = BINOMIAL[n - 1][take]);
+    }
+    const own = this.sums;
+    for (let i = 0; i < n; i++) {
+      own[i] = sums[from + i];
+      this.sizes[i] = 1;
+    }
+    this.free = n;
+    this.sumA = 0;
+    this.seatsA = 0;
+    this.total = total;
+    this.forced = false;
+    this.solos = true;
+    this.sorted = sorted;
+    return this.solve(teamSize);
+  }
+
   /** Score every split that fills team A with `teamSize` players; returns the number of splits. */
   solve(teamSize: number): number {
     const n = this.free;
@@ -189,7 +223,9 @@ function smallSubsets(pairs: Float64Array, m: number, take: number, base: number
  * signed value 2·((base + p(a, b)) + p(c, d)) − total is computed as there, and is non-decreasing
  * in each member's index (rounded additions are monotone), so with c < d: when the value at
  * (c, d) is not negative every (c', d) with c ≤ c' < d scores no better, and when it is negative
- * every (c, d') with c < d' ≤ d scores no better; moving past them loses no least value.
+ * every (c, d') with c < d' ≤ d scores no better; moving past them loses no least value. For
+ * four, the same monotony bounds each pair (a, b)'s values by those at the least and greatest
+ * (c, d) after b, so pairs that cannot beat the least so far are skipped without their pointers.
  */
 function sortedSmallSubsets(
   sums: Float64Array,
@@ -212,6 +248,12 @@ function sortedSmallSubsets(
     }
     return best;
   }
+  if (take === 4 && m === 9) {
+    // The 5v5 block: start from the alternating split (the first ticket, then the 4th, 5th, 8th
+    // and 9th on A), scored as the loop below scores it, so that its bounds prune from the start.
+    const ab = base + (sums[first + 2] + sums[first + 3]);
+    best = Math.abs(2 * (ab + (sums[first + 6] + sums[first + 7])) - total);
+  }
   for (let a = first; a <= end; a++) {
     const sa = sums[a];
     if (take === 3) {
@@ -225,8 +267,17 @@ function sortedSmallSubsets(
       }
       continue;
     }
-    for (let b = a + 1; b <= end; b++) {
+    for (let b = a + 1; b < end - 1; b++) {
       const ab = base + (sa + sums[b]);
+      // Bounds from the order: every (c, d) after b scores at least the value at (b+1, b+2) and
+      // at most the one at (end−1, end), and a larger b only raises both (monotone roundings).
+      // Above `best` at the least pair: no later b (nor, at b = a + 1, any later a) improves.
+      if (2 * (ab + (sums[b + 1] + sums[b + 2])) - total >= best) {
+        if (b === a + 1) return best;
+        break;
+      }
+      // Below −best at the greatest pair: no (c, d) for this b improves.
+      if (total - 2 * (ab + (sums[end - 1] + sums[end])) >= best) continue;
       for (let c = b + 1, d = end; c < d;) {
         const signed = 2 * (ab + (sums[c] + sums[d])) - total;
         const value = Math.abs(signed);
