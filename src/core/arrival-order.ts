@@ -31,8 +31,8 @@ export class ArrivalOrder {
    */
   private readonly queue: ArrivalNode[] = [];
   /**
-   * An order on lane 0 or 1 keeps each entry's index in its node (`at0`, `at1`), so that a removal
-   * empties it at once. On the other lanes, the sequence number of each entry of `queue` (kept
+   * An order on lane 0, 1 or 2 keeps each entry's index in its node (`at0`, `at1`, `at2`), so that a
+   * removal empties it at once. On the other lanes, the sequence number of each entry of `queue` (kept
    * when the entry is emptied), increasing along the array, so that a removal finds its node's
    * entry by searching this array of small integers (see {@link indexOf}) without reading any node.
    */
@@ -119,7 +119,9 @@ export class ArrivalOrder {
       return;
     }
     const queue = this.queue;
-    queue[this.lane === 0 ? node.at0 : this.lane === 1 ? node.at1 : this.indexOf(node.seq)] = EMPTIED;
+    queue[
+      this.lane === 0 ? node.at0 : this.lane === 1 ? node.at1 : this.lane === 2 ? node.at2 : this.indexOf(node.seq)
+    ] = EMPTIED;
     this.goneInQueue++;
     while (this.head < this.end && queue[this.head] === EMPTIED) {
       this.head++;
@@ -307,10 +309,11 @@ export class ArrivalOrder {
     }
   }
 
-  /** Record that `node` is entry `index` of the array: in the node (lanes 0 and 1), else in `seqs` and `marks`. */
+  /** Record that `node` is entry `index` of the array: in the node (lanes 0 to 2), else in `seqs` and `marks`. */
   private place(node: ArrivalNode, index: number): void {
     if (this.lane === 0) node.at0 = index;
     else if (this.lane === 1) node.at1 = index;
+    else if (this.lane === 2) node.at2 = index;
     else {
       const seq = node.seq;
       if (index < this.seqs.length) this.seqs[index] = seq;
@@ -398,11 +401,13 @@ export class ArrivalNode {
    */
   policyData: unknown = undefined;
   /**
-   * The index of its entry in the array of the order on lane 0 (`at0`) and on lane 1 (`at1`) that
-   * holds it there (meaningless otherwise): removal empties the entry without a search.
+   * The index of its entry in the array of the order on lane 0 (`at0`), 1 (`at1`) and 2 (`at2`)
+   * that holds it there (meaningless otherwise): removal empties the entry without a search. (The
+   * engine uses lane 0, greedy lane 1, multi-queue lanes 1 and 2: the lanes every step uses.)
    */
   at0 = 0;
   at1 = 0;
+  at2 = 0;
 
   /** The order it was made in among all nodes (ties of `enqueuedAt` keep it). */
   readonly seq: number;
