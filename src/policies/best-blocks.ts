@@ -22,6 +22,7 @@ import type { TicketSlot } from "../core/policy.js";
 import { ratingSum, type Ticket } from "../core/types.js";
 import { NO_LEAF, PRIORITY, RATING, ROW_TREE_WIDTH, rowCursor, RowTree, type RowCursor } from "./shared/row-tree.js";
 import type { RatingSumSplitter } from "./sum-split.js";
+import { wakeupAt } from "./shared/wakeup.js";
 
 const W = ROW_TREE_WIDTH;
 const RATING_AT = RATING * W;
@@ -147,9 +148,7 @@ export class BestBlocks {
 
   nextWakeup(now: number): number | undefined {
     if (!this.tree.least(this.at)) return undefined;
-    const at = this.qualifiesAt(this.at);
-    if (at === Infinity) return undefined;
-    return at > now ? at : now;
+    return wakeupAt(this.qualifiesAt(this.at), now);
   }
 
   peek(): BlockCandidate | undefined {
@@ -180,8 +179,16 @@ export class BestBlocks {
 
   /** The 2k tickets' handles of the game of the anchor at `at` (it has one). */
   private blockAt(at: RowCursor): BlockHandle[] {
-    const tree = this.tree;
+    this.locateBlock(at);
     const handles = new Array<BlockHandle>(this.n);
+    for (let j = 0; j < this.n; j++)
+      handles[j] = this.tree.values[this.runLeaves[j] * ROW_TREE_WIDTH + this.runIndex[j]]!;
+    return handles;
+  }
+
+  /** Where the 2k rows of the block of the anchor at `at` (it has one) are: into `runLeaves` and `runIndex`. */
+  private locateBlock(at: RowCursor): void {
+    const tree = this.tree;
     let leaf = at.leaf;
     let i = at.index;
     for (let j = 0; j < this.n; j++, i++) {
@@ -189,9 +196,9 @@ export class BestBlocks {
         leaf = tree.nextLeaf(leaf);
         i = 0;
       }
-      handles[j] = tree.values[leaf * ROW_TREE_WIDTH + i]!;
+      this.runLeaves[j] = leaf;
+      this.runIndex[j] = i;
     }
-    return handles;
   }
 
   /** Time the game of the anchor at `at` qualifies: f ≤ threshold + growth·(t − oldest)/1000. */
@@ -207,15 +214,9 @@ export class BestBlocks {
     const tree = this.tree;
     if (this.beta <= 0) return tree.rows[tree.rowAt(at) + PRIORITY_AT];
     const ratings = this.runRatings;
-    let leaf = at.leaf;
-    let i = at.index;
-    for (let j = 0; j < this.n; j++, i++) {
-      if (i >= tree.sizeOf(leaf)) {
-        leaf = tree.nextLeaf(leaf);
-        i = 0;
-      }
-      ratings[j] = tree.rows[leaf * tree.stride + i + RATING_AT];
-    }
+    this.locateBlock(at);
+    for (let j = 0; j < this.n; j++)
+      ratings[j] = tree.rows[this.runLeaves[j] * tree.stride + this.runIndex[j] + RATING_AT];
     this.splitter.solveSortedSolos(ratings, 0, this.n, this.teamSize);
     return this.splitter.best;
   }

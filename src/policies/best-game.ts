@@ -87,6 +87,7 @@ import { BestPairs } from "./best-pairs.js";
 import { IndexedHeap, type HeapItem } from "./shared/indexed-heap.js";
 import { RatingOrder, type RatingLink } from "./shared/rating-order.js";
 import { ReachCounts } from "./shared/reach-counts.js";
+import { wakeupAt } from "./shared/wakeup.js";
 import { RatingSumSplitter, SUM_SPLIT_LIMIT } from "./sum-split.js";
 
 /** Largest accepted (and default) window: the tickets after an anchor that its search may look at. */
@@ -422,9 +423,7 @@ export class BestGamePolicy implements Policy {
     if (this.blocks) return this.blocks.nextWakeup(now);
     const top = this.top();
     if (!top) return undefined;
-    const at = this.qualifiesAt(top);
-    if (at === Infinity) return undefined;
-    return at > now ? at : now;
+    return wakeupAt(this.qualifiesAt(top), now);
   }
 
   /** The best candidate game now (what `poll` would form first if it qualifies), without forming it. */

@@ -23,6 +23,7 @@ import type { TicketSlot } from "../core/policy.js";
 import { ratingSum, type Ticket } from "../core/types.js";
 import { PRIORITY, RATING, ROW_TREE_WIDTH, rowCursor, RowTree, NO_LEAF, type RowCursor } from "./shared/row-tree.js";
 import { ReachCounts } from "./shared/reach-counts.js";
+import { wakeupAt } from "./shared/wakeup.js";
 
 /**
  * Where each column starts in a row (column c of the row at `r` = tree.rowAt(cursor) at
@@ -194,9 +195,7 @@ export class BestPairs {
 
   nextWakeup(now: number): number | undefined {
     if (!this.tree.least(this.at)) return undefined;
-    const at = this.qualifiesAt(this.at);
-    if (at === Infinity) return undefined;
-    return at > now ? at : now;
+    return wakeupAt(this.qualifiesAt(this.at), now);
   }
 
   peek(): PairCandidate | undefined {
