@@ -1,7 +1,8 @@
 /**
  * A durable queue across processes (issue 17): two example-server processes on a redis-server of
- * this file's own (port 16401, in memory, started and killed by PID). Every test counts players,
- * rooms and enqueue times; the times themselves are measured by bench/probes/issue17.ts.
+ * this file's own (on `testPort(82)`, so that suites run side by side with their own
+ * `TEST_PORT_BASE` do not share it; in memory, started and killed by PID). Every test counts
+ * players, rooms and enqueue times; the times themselves are measured by bench/probes/issue17.ts.
  *
  * The `dq` queue (test/helpers/scale-out-server.ts) plays 2v2 within 20 rating points, so the
  * players below, spread over rating bands, wait until the test sends each band company; a found
@@ -38,7 +39,7 @@ function waitingPlayers(withReadyCheck = true): { all: Player[]; ready: Player[]
 }
 
 describe.skipIf(!installed)("a durable queue across two processes", () => {
-  const redis = new OwnRedis(16401);
+  const redis = new OwnRedis(testPort(82));
   const ports = [testPort(80), testPort(81)] as const;
   const servers = ports.map((port) => new ServerProcess(port, redis.url));
   const players: Player[] = [];
