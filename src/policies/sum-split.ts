@@ -81,18 +81,9 @@ export class RatingSumSplitter {
       this.best = sortedSmallSubsets(sums, from + 1, n - 1, take, 0 + sums[from], total);
       return (this.splits = BINOMIAL[n - 1][take]);
     }
-    const own = this.sums;
-    for (let i = 0; i < n; i++) {
-      own[i] = sums[from + i];
-      this.sizes[i] = 1;
-    }
-    this.free = n;
-    this.sumA = 0;
-    this.seatsA = 0;
-    this.total = total;
-    this.forced = false;
-    this.solos = true;
-    this.sorted = sorted;
+    // Any other case (unsorted, or other team sizes): the splitter's own path.
+    this.reset();
+    for (let i = from, end = from + n; i < end; i++) this.add(sums[i], 1, undefined);
     return this.solve(teamSize);
   }
 
