@@ -405,12 +405,8 @@ export class RowTree<V> {
       leaf = this.leafTop++;
       if (leaf >= this.leafCapacity) {
         const capacity = Math.max(4, 2 * this.leafCapacity);
-        const rows = new Float64Array(capacity * this.stride);
-        rows.set(this.rows);
-        this.rows = rows;
-        const leaves = new Int32Array(capacity * LEAF_HEADER);
-        leaves.set(this.leaves);
-        this.leaves = leaves;
+        this.rows = grown(this.rows, capacity * this.stride);
+        this.leaves = grown(this.leaves, capacity * LEAF_HEADER);
         for (let i = this.leafCapacity * WIDTH; i < capacity * WIDTH; i++) this.values.push(undefined);
         this.leafCapacity = capacity;
       }
@@ -430,15 +426,9 @@ export class RowTree<V> {
       node = this.innerTop++;
       if (node >= this.innerCapacity) {
         const capacity = Math.max(4, 2 * this.innerCapacity);
-        const keys = new Float64Array(capacity * INNER_KEYS);
-        keys.set(this.keys);
-        this.keys = keys;
-        const children = new Int32Array(capacity * WIDTH);
-        children.set(this.children);
-        this.children = children;
-        const inners = new Int32Array(capacity * INNER_HEADER);
-        inners.set(this.inners);
-        this.inners = inners;
+        this.keys = grown(this.keys, capacity * INNER_KEYS);
+        this.children = grown(this.children, capacity * WIDTH);
+        this.inners = grown(this.inners, capacity * INNER_HEADER);
         this.innerCapacity = capacity;
       }
     }
@@ -612,4 +602,11 @@ export class RowTree<V> {
       this.refreshFrom(this.inners[parent * INNER_HEADER + I_PARENT], parent, this.leastOfInner(parent));
     }
   }
+}
+
+/** A copy of an arena `length` numbers long (the new ones 0). */
+function grown<A extends Float64Array | Int32Array>(old: A, length: number): A {
+  const array = new (old.constructor as new (length: number) => A)(length);
+  array.set(old);
+  return array;
 }
