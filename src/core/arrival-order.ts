@@ -99,7 +99,7 @@ export class ArrivalOrder {
    * this order may take it (see {@link take}); returns it, or undefined (the caller makes its own).
    */
   takeSlot(slot: unknown, ticket: Ticket): ArrivalNode | undefined {
-    return slot instanceof ArrivalNode && slot.ticket === ticket && this.take(slot) ? slot : undefined;
+    return isArrivalNodeOf(slot, ticket) && this.take(slot) ? slot : undefined;
   }
 
   /** True while `node` is in this order (added and not removed). */
@@ -416,6 +416,10 @@ export class ArrivalNode {
     this.seq = nextSeq++;
   }
 }
+
+/** Whether `slot` is `ticket`'s own arrival node (the slot the engine hands its policy for it). */
+export const isArrivalNodeOf = (slot: unknown, ticket: Ticket): slot is ArrivalNode =>
+  slot instanceof ArrivalNode && slot.ticket === ticket;
 
 /** Order of two nodes by arrival (enqueue time, then sequence). */
 export const compareNodes = (a: ArrivalNode, b: ArrivalNode): number =>

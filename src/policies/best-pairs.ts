@@ -18,7 +18,7 @@
  * The best game is the least priority, ties to the lowest anchor in (rating, seq) order: the
  * heap's order.
  */
-import { ArrivalNode } from "../core/arrival-order.js";
+import { isArrivalNodeOf, type ArrivalNode } from "../core/arrival-order.js";
 import type { TicketSlot } from "../core/policy.js";
 import { ratingSum, type Ticket } from "../core/types.js";
 import { PRIORITY, RATING, ROW_TREE_WIDTH, rowCursor, RowTree, NO_LEAF, type RowCursor } from "./shared/row-tree.js";
@@ -147,7 +147,7 @@ export class BestPairs {
     if (isHeld(held)) this.removeHolder(held);
     this.epoch ??= ticket.enqueuedAt;
     let holder: Holder;
-    if (slot instanceof ArrivalNode && slot.ticket === ticket) holder = slot;
+    if (isArrivalNodeOf(slot, ticket)) holder = slot;
     else {
       holder = new StandIn(ticket);
       if (slot) slot.policyData = holder;
