@@ -56,119 +56,116 @@ const opsArb = (coarse: boolean, grow: boolean): fc.Arbitrary<Op[]> => {
   );
 };
 
-describe("best-game 1v1: BestPairs holds the general search's games", () => {
-  test.prop(
-    [
-      fc
-        .record({ params: paramsArb, coarse: fc.boolean(), grow: fc.boolean() })
-        .chain((c) => fc.record({ c: fc.constant(c), ops: opsArb(c.coarse, c.grow) })),
-    ],
-    { numRuns: 40 },
-  )("same best game, priority, candidates, games and wake-ups as through the assembly", ({ c, ops }) => {
-    const fast = fastBestGame(1, c.params);
-    const general = generalBestGame(1, c.params);
-    const waiting: Ticket[] = [];
-    let seq = 0;
-    let now = 0;
-    const view = (p: BestGamePolicy) => {
-      const got = p.peek();
-      return {
-        best: got && { tickets: ids(got.tickets), priority: got.priority, imbalance: got.imbalance },
-        oldest: got?.oldestEnqueuedAt,
-        candidates: p.heapSize,
-        size: p.size,
-        wakeup: p.nextWakeup(now),
-      };
-    };
-    const check = () => {
-      const got = view(fast);
-      expect(got).toEqual(view(general));
-      // With beta the priorities count from the first ticket added, which a fresh build need not share.
-      if (!c.params.beta) {
-        const fresh = fastBestGame(1, c.params);
-        for (const t of waiting) fresh.add(t, now);
-        expect(got).toEqual(view(fresh));
-      }
-    };
-    ops.forEach((op, step) => {
-      if (op.kind === "add") {
-        const t = solo(`t${seq++}`, op.rating, { at: now - op.wait, side: op.side });
-        fast.add(t, now);
-        general.add(t, now);
-        waiting.push(t);
-      } else if (op.kind === "remove") {
-        if (waiting.length === 0) return;
-        const [gone] = waiting.splice(op.pick % waiting.length, 1);
-        fast.remove(gone.id);
-        general.remove(gone.id);
-      } else {
-        check();
-        now += op.advance;
-        const games = fast.poll(now);
-        expect(games.map(ids)).toEqual(general.poll(now).map(ids));
-        for (const game of games) for (const t of game) waiting.splice(waiting.indexOf(t), 1);
-      }
-      // Every step in small pools; in large ones every 25th (the fresh build is the slow part).
-      if (waiting.length < 100 || step % 25 === 0) check();
-    });
-    check();
-  });
+/** A case: the policy's parameters, and a run of operations sized by them. */
+const caseArb = fc
+  .record({ params: paramsArb, coarse: fc.boolean(), grow: fc.boolean() })
+  .chain((c) => fc.record({ c: fc.constant(c), ops: opsArb(c.coarse, c.grow) }));
 
-  test.prop(
-    [
-      fc
-        .record({ params: paramsArb, coarse: fc.boolean(), grow: fc.boolean() })
-        .chain((c) => fc.record({ c: fc.constant(c), ops: opsArb(c.coarse, c.grow) })),
-    ],
-    { numRuns: 25 },
-  )("the same through the engine's slots (the arrival node holds the row's leaf) as by id", ({ c, ops }) => {
-    const slotted = fastBestGame(1, c.params);
-    const byId = fastBestGame(1, c.params);
-    const waiting: Ticket[] = [];
-    const slots = new Map<string, TicketSlot>();
-    let seq = 0;
-    let now = 0;
-    const view = (p: BestGamePolicy) => {
-      const got = p.peek();
-      return {
-        best: got && { tickets: ids(got.tickets), priority: got.priority, imbalance: got.imbalance },
-        candidates: p.heapSize,
-        size: p.size,
-        wakeup: p.nextWakeup(now),
+describe("best-game 1v1: BestPairs holds the general search's games", () => {
+  test.prop([caseArb], { numRuns: 40 })(
+    "same best game, priority, candidates, games and wake-ups as through the assembly",
+    ({ c, ops }) => {
+      const fast = fastBestGame(1, c.params);
+      const general = generalBestGame(1, c.params);
+      const waiting: Ticket[] = [];
+      let seq = 0;
+      let now = 0;
+      const view = (p: BestGamePolicy) => {
+        const got = p.peek();
+        return {
+          best: got && { tickets: ids(got.tickets), priority: got.priority, imbalance: got.imbalance },
+          oldest: got?.oldestEnqueuedAt,
+          candidates: p.heapSize,
+          size: p.size,
+          wakeup: p.nextWakeup(now),
+        };
       };
-    };
-    ops.forEach((op, step) => {
-      if (op.kind === "add") {
-        const t = solo(`t${seq++}`, op.rating, { at: now - op.wait, side: op.side });
-        // Mostly the engine's slot (the ticket's arrival node); every third a foreign slot.
-        const slot: TicketSlot = seq % 3 === 0 ? { policyData: undefined } : new ArrivalNode(t);
-        slots.set(t.id, slot);
-        slotted.add(t, now, slot);
-        byId.add(t, now);
-        waiting.push(t);
-      } else if (op.kind === "remove") {
-        if (waiting.length === 0) return;
-        const i = op.pick % waiting.length;
-        const t = waiting[i];
-        if (op.pick % 5 === 0) {
-          // Added again while held: it moves.
-          slotted.add(t, now, slots.get(t.id));
-          byId.add(t, now);
-          return;
+      const check = () => {
+        const got = view(fast);
+        expect(got).toEqual(view(general));
+        // With beta the priorities count from the first ticket added, which a fresh build need not share.
+        if (!c.params.beta) {
+          const fresh = fastBestGame(1, c.params);
+          for (const t of waiting) fresh.add(t, now);
+          expect(got).toEqual(view(fresh));
         }
-        waiting.splice(i, 1);
-        slotted.remove(t.id, slots.get(t.id));
-        byId.remove(t.id);
-        // A slot handed back after its ticket left reads as not held.
-        slotted.remove(t.id, slots.get(t.id));
-      } else {
-        now += op.advance;
-        const games = slotted.poll(now);
-        expect(games.map(ids)).toEqual(byId.poll(now).map(ids));
-        for (const game of games) for (const t of game) waiting.splice(waiting.indexOf(t), 1);
-      }
-      if (waiting.length < 100 || step % 10 === 0) expect(view(slotted)).toEqual(view(byId));
-    });
-    expect(view(slotted)).toEqual(view(byId));
-  });
+      };
+      ops.forEach((op, step) => {
+        if (op.kind === "add") {
+          const t = solo(`t${seq++}`, op.rating, { at: now - op.wait, side: op.side });
+          fast.add(t, now);
+          general.add(t, now);
+          waiting.push(t);
+        } else if (op.kind === "remove") {
+          if (waiting.length === 0) return;
+          const [gone] = waiting.splice(op.pick % waiting.length, 1);
+          fast.remove(gone.id);
+          general.remove(gone.id);
+        } else {
+          check();
+          now += op.advance;
+          const games = fast.poll(now);
+          expect(games.map(ids)).toEqual(general.poll(now).map(ids));
+          for (const game of games) for (const t of game) waiting.splice(waiting.indexOf(t), 1);
+        }
+        // Every step in small pools; in large ones every 25th (the fresh build is the slow part).
+        if (waiting.length < 100 || step % 25 === 0) check();
+      });
+      check();
+    },
+  );
+
+  test.prop([caseArb], { numRuns: 25 })(
+    "the same through the engine's slots (the arrival node holds the row's leaf) as by id",
+    ({ c, ops }) => {
+      const slotted = fastBestGame(1, c.params);
+      const byId = fastBestGame(1, c.params);
+      const waiting: Ticket[] = [];
+      const slots = new Map<string, TicketSlot>();
+      let seq = 0;
+      let now = 0;
+      const view = (p: BestGamePolicy) => {
+        const got = p.peek();
+        return {
+          best: got && { tickets: ids(got.tickets), priority: got.priority, imbalance: got.imbalance },
+          candidates: p.heapSize,
+          size: p.size,
+          wakeup: p.nextWakeup(now),
+        };
+      };
+      ops.forEach((op, step) => {
+        if (op.kind === "add") {
+          const t = solo(`t${seq++}`, op.rating, { at: now - op.wait, side: op.side });
+          // Mostly the engine's slot (the ticket's arrival node); every third a foreign slot.
+          const slot: TicketSlot = seq % 3 === 0 ? { policyData: undefined } : new ArrivalNode(t);
+          slots.set(t.id, slot);
+          slotted.add(t, now, slot);
+          byId.add(t, now);
+          waiting.push(t);
+        } else if (op.kind === "remove") {
+          if (waiting.length === 0) return;
+          const i = op.pick % waiting.length;
+          const t = waiting[i];
+          if (op.pick % 5 === 0) {
+            // Added again while held: it moves.
+            slotted.add(t, now, slots.get(t.id));
+            byId.add(t, now);
+            return;
+          }
+          waiting.splice(i, 1);
+          slotted.remove(t.id, slots.get(t.id));
+          byId.remove(t.id);
+          // A slot handed back after its ticket left reads as not held.
+          slotted.remove(t.id, slots.get(t.id));
+        } else {
+          now += op.advance;
+          const games = slotted.poll(now);
+          expect(games.map(ids)).toEqual(byId.poll(now).map(ids));
+          for (const game of games) for (const t of game) waiting.splice(waiting.indexOf(t), 1);
+        }
+        if (waiting.length < 100 || step % 10 === 0) expect(view(slotted)).toEqual(view(byId));
+      });
+      expect(view(slotted)).toEqual(view(byId));
+    },
+  );
 });
