@@ -11,12 +11,7 @@
  * the previous commit measured the same way) adds a "before" column.
  */
 import { readFileSync } from "node:fs";
-import { againstFastestFloor, steadyGrowth, type SteadyCell } from "./steady.js";
-
-function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-}
+import { againstFastestFloor, median, steadyGrowth, type SteadyCell } from "./steady.js";
 
 function load(files: readonly string[]): SteadyCell[][] {
   // Recomputed from the rounds, so that runs of a bench without the figure get it too.

@@ -27,7 +27,7 @@
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { Matchmaker, type PolicyParams, type Ticket } from "../src/core/index.js";
+import { Matchmaker, type Policy, type PolicyParams, type Ticket } from "../src/core/index.js";
 import type { SortedTree } from "../src/core/sorted-tree.js";
 import { Random } from "../src/sim/random.js";
 
@@ -84,7 +84,7 @@ function paramsOf(policy: string): PolicyParams {
   return {};
 }
 
-function median(xs: readonly number[]): number {
+export function median(xs: readonly number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 }
@@ -99,15 +99,16 @@ export class SteadyPool {
   now = 0;
   formed = 0;
 
-  constructor(policy: string, teamSize: number, seed: number) {
+  /** @param policy a built-in policy's name, or an instance (its tickets then carry no side, as best-game's). */
+  constructor(policy: string | Policy, teamSize: number, seed: number) {
     this.mm = new Matchmaker({
       teamSize,
       policy,
-      params: paramsOf(policy),
+      ...(typeof policy === "string" ? { params: paramsOf(policy) } : {}),
       ratingRange: { min: 0, max: 3000 },
     });
     this.random = new Random(seed);
-    this.side = policy === "best-game" || policy === "expanding-window" ? undefined : "A";
+    this.side = typeof policy !== "string" || policy === "best-game" || policy === "expanding-window" ? undefined : "A";
   }
 
   ticket(): Ticket {
@@ -162,7 +163,7 @@ export class SteadyPool {
  * rather than explaining its remaining variation (docs/engine-speed.md, fourth pass). A fresh
  * module instance has its own closures and so its own type feedback.
  */
-function privateBTree(): new (
+export function privateBTree(): new (
   entries: undefined,
   compare: (a: number, b: number) => number,
 ) => SortedTree<number, number> {
@@ -184,7 +185,7 @@ function privateBTree(): new (
 const FloorBTree = privateBTree();
 
 /** The floor: a sorted-btree of N numbers, one insert and one delete per step. */
-class FloorTree {
+export class FloorTree {
   private readonly tree = new FloorBTree(undefined, (a, b) => a - b);
   private readonly keys: number[] = [];
   private readonly random: Random;
@@ -261,7 +262,7 @@ export const FLOOR_ACCOUNTING = mainThreadCpuMs ? "main-thread" : "process";
  * alone, and the engine is charged its own slices' process time plus the helper threads' time
  * that fell in the floor's slices: every CPU second of the round is the engine's or the floor's.
  */
-function interleaved(floor: () => void, engine: () => void, ms: number): Round {
+export function interleaved(floor: () => void, engine: () => void, ms: number): Round {
   let floorSteps = 0;
   let floorTime = 0;
   let engineSteps = 0;
@@ -303,7 +304,7 @@ function interleaved(floor: () => void, engine: () => void, ms: number): Round {
 }
 
 /** One round's figures (see {@link interleaved}). */
-interface Round {
+export interface Round {
   readonly steps: number;
   readonly floor: number;
   readonly ratio: number;
