@@ -30,19 +30,6 @@ export class ArrivalOrder {
    * every one was copied by the young collector and promoted, old garbage for the marker.
    */
   private readonly queue: ArrivalNode[] = [];
-  /**
-   * An order on lane 0, 1 or 2 keeps each entry's index in its node (`at0`, `at1`, `at2`), so that a
-   * removal empties it at once. On the other lanes, the sequence number of each entry of `queue` (kept
-   * when the entry is emptied), increasing along the array, so that a removal finds its node's
-   * entry by searching this array of small integers (see {@link indexOf}) without reading any node.
-   */
-  private readonly seqs: number[] = [];
-  /**
-   * The first sequence number of each block of {@link BLOCK} entries of `seqs` (`marks[b]` is
-   * `seqs[b * BLOCK]`): a search finds the block in this small array (it stays in a near cache),
-   * then the entry within the block, so that it reads about one line of `seqs` from memory.
-   */
-  private readonly marks: number[] = [];
   /** The arrival key of the newest entry ever put in the array since it was last emptied or compacted. */
   private lastAt = 0;
   private lastSeq = 0;
@@ -61,10 +48,13 @@ export class ArrivalOrder {
   private readonly shift: number;
 
   /**
-   * @param lane which two bits of a node's `holds` this order uses (0 to 7): orders that may be
-   *   given the same node (see {@link take}) must use different lanes.
+   * @param lane which two bits of a node's `holds`, and which of its entry indexes (`at0`, `at1`,
+   *   `at2`), this order uses (0, 1 or 2; see {@link LANES}): orders that may be given the same node
+   *   (see {@link take}) must use different lanes.
    */
   constructor(readonly lane = 0) {
+    if (lane !== 0 && lane !== 1 && lane !== 2)
+      throw new RangeError(`ArrivalOrder: lane ${lane} does not exist (a node has lanes 0 to ${LANES - 1})`);
     this.shift = 2 * lane;
   }
 
@@ -119,9 +109,7 @@ export class ArrivalOrder {
       return;
     }
     const queue = this.queue;
-    queue[
-      this.lane === 0 ? node.at0 : this.lane === 1 ? node.at1 : this.lane === 2 ? node.at2 : this.indexOf(node.seq)
-    ] = EMPTIED;
+    queue[this.lane === 0 ? node.at0 : this.lane === 1 ? node.at1 : node.at2] = EMPTIED;
     this.goneInQueue++;
     while (this.head < this.end && queue[this.head] === EMPTIED) {
       this.head++;
@@ -135,49 +123,13 @@ export class ArrivalOrder {
     }
   }
 
-  /**
-   * The index in `queue` of the entry with sequence number `seq` (one of the array's): its block by
-   * bisection of `marks`, then the entry within the block, alternating a guess by interpolation
-   * (the sequence numbers come from one counter, so that within a block they are spread about
-   * evenly and the first guess lands at or next to the entry) with a bisection (so that no spread
-   * takes more than about twice a binary search's steps).
-   */
-  private indexOf(seq: number): number {
-    const marks = this.marks;
-    let first = Math.floor(this.head / BLOCK);
-    let last = Math.floor((this.end - 1) / BLOCK);
-    while (first < last) {
-      const mid = (first + last + 1) >> 1;
-      if (marks[mid] <= seq) first = mid;
-      else last = mid - 1;
-    }
-    const seqs = this.seqs;
-    let lo = Math.max(this.head, first * BLOCK);
-    let hi = Math.min(this.end - 1, first * BLOCK + BLOCK - 1);
-    let bisect = false;
-    while (lo < hi) {
-      const low = seqs[lo];
-      const high = seqs[hi];
-      // low <= seq <= high: the entry lies within [lo, hi].
-      const mid = bisect ? (lo + hi) >> 1 : lo + Math.floor(((seq - low) / (high - low)) * (hi - lo));
-      const at = seqs[mid];
-      if (at === seq) return mid;
-      if (at < seq) lo = mid + 1;
-      else hi = mid - 1;
-      bisect = !bisect;
-    }
-    if (seqs[lo] !== seq) throw new Error(`invariant broken: arrival entry ${seq} not in its order's array`);
-    return lo;
-  }
-
   private insert(node: ArrivalNode): void {
     const queue = this.queue;
     const at = node.ticket.enqueuedAt;
     const seq = node.seq;
     // A taken node's sequence number may be older than ones added since it was made, so the whole
-    // key decides (not only the enqueue time, as for a node made here), and the array also keeps
-    // its sequence numbers increasing (for `indexOf`): a node behind on either goes to the tree.
-    if (this.end === this.head || (seq > this.lastSeq && (at > this.lastAt || at === this.lastAt))) {
+    // key decides (not only the enqueue time, as for a node made here): a node behind goes to the tree.
+    if (this.end === this.head || at > this.lastAt || (at === this.lastAt && seq > this.lastSeq)) {
       if (this.goneInQueue > 32 && this.goneInQueue * 2 > this.end - this.head) this.compact();
       if (this.end < queue.length) queue[this.end] = node;
       else queue.push(node);
@@ -309,20 +261,11 @@ export class ArrivalOrder {
     }
   }
 
-  /** Record that `node` is entry `index` of the array: in the node (lanes 0 to 2), else in `seqs` and `marks`. */
+  /** Record in `node` that it is entry `index` of this order's array. */
   private place(node: ArrivalNode, index: number): void {
     if (this.lane === 0) node.at0 = index;
     else if (this.lane === 1) node.at1 = index;
-    else if (this.lane === 2) node.at2 = index;
-    else {
-      const seq = node.seq;
-      if (index < this.seqs.length) this.seqs[index] = seq;
-      else this.seqs.push(seq);
-      if (index % BLOCK !== 0) return;
-      const b = index / BLOCK;
-      if (b < this.marks.length) this.marks[b] = seq;
-      else this.marks.push(seq);
-    }
+    else node.at2 = index;
   }
 
   /** Drop the emptied entries from the array (only when adding, never during a walk's removals). */
@@ -376,8 +319,11 @@ export class ArrivalIndex extends ArrivalOrder {
   }
 }
 
-/** Entries of an order's array per block of its search index (see `ArrivalOrder.marks`). */
-const BLOCK = 32;
+/**
+ * The lanes a node has (0, 1 and 2): the engine uses lane 0, greedy lane 1, multi-queue lanes 1 and
+ * 2 (its ranges' greedy queues), each kept in the node so that a removal empties its entry at once.
+ */
+export const LANES = 3;
 
 /** What an emptied slot of an order's array holds (a removed entry's, or one past the order's `end`). */
 const EMPTIED = undefined as unknown as ArrivalNode;
@@ -388,7 +334,7 @@ const IN_QUEUE = 1;
 const IN_TREE = 2;
 const REMOVED = 3;
 
-/** A held ticket and its sequence number (its key is `[enqueuedAt, seq]`), in up to 8 orders at once. */
+/** A held ticket and its sequence number (its key is `[enqueuedAt, seq]`), in up to {@link LANES} orders at once. */
 export class ArrivalNode {
   /**
    * Where the node is, two bits for each order it was given to (by the order's lane): never added,
@@ -402,8 +348,7 @@ export class ArrivalNode {
   policyData: unknown = undefined;
   /**
    * The index of its entry in the array of the order on lane 0 (`at0`), 1 (`at1`) and 2 (`at2`)
-   * that holds it there (meaningless otherwise): removal empties the entry without a search. (The
-   * engine uses lane 0, greedy lane 1, multi-queue lanes 1 and 2: the lanes every step uses.)
+   * that holds it there (meaningless otherwise): removal empties the entry without a search.
    */
   at0 = 0;
   at1 = 0;
