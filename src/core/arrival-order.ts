@@ -44,18 +44,14 @@ export class ArrivalOrder {
   /** The tickets added out of order, by arrival key (each value is the ticket's node). */
   private readonly tree: SortedTree<ArrivalKey, ArrivalNode> = sortedTree<ArrivalKey, ArrivalNode>(compareArrival);
   private count = 0;
-  /** This order's two bits of a node's `holds` (see {@link ArrivalNode.holds}). */
-  private readonly shift: number;
 
   /**
-   * @param lane which two bits of a node's `holds`, and which of its entry indexes (`at0`, `at1`,
-   *   `at2`), this order uses (0, 1 or 2; see {@link LANES}): orders that may be given the same node
-   *   (see {@link take}) must use different lanes.
+   * @param lane which of a node's places (`at0`, `at1`, `at2`) this order uses (0, 1 or 2; see
+   *   {@link LANES}): orders that may be given the same node (see {@link take}) must use different lanes.
    */
   constructor(readonly lane = 0) {
     if (lane !== 0 && lane !== 1 && lane !== 2)
       throw new RangeError(`ArrivalOrder: lane ${lane} does not exist (a node has lanes 0 to ${LANES - 1})`);
-    this.shift = 2 * lane;
   }
 
   get size(): number {
@@ -79,7 +75,7 @@ export class ArrivalOrder {
    * again).
    */
   take(node: ArrivalNode): boolean {
-    if (this.stateOf(node) !== NEVER) return false;
+    if (this.placeOf(node) !== NEVER) return false;
     this.insert(node);
     return true;
   }
@@ -94,22 +90,22 @@ export class ArrivalOrder {
 
   /** True while `node` is in this order (added and not removed). */
   holds(node: ArrivalNode): boolean {
-    const state = this.stateOf(node);
-    return state === IN_QUEUE || state === IN_TREE;
+    const place = this.placeOf(node);
+    return place >= 0 || place === IN_TREE;
   }
 
   /** Remove a node this order returned or took (once; a node it does not hold is ignored). */
   removeNode(node: ArrivalNode): void {
-    const state = this.stateOf(node);
-    if (state !== IN_QUEUE && state !== IN_TREE) return;
-    this.setState(node, REMOVED);
+    const place = this.placeOf(node);
+    if (place < 0 && place !== IN_TREE) return;
+    this.place(node, REMOVED);
     this.count--;
-    if (state === IN_TREE) {
+    if (place === IN_TREE) {
       this.tree.delete(keyOf(node));
       return;
     }
     const queue = this.queue;
-    queue[this.lane === 0 ? node.at0 : this.lane === 1 ? node.at1 : node.at2] = EMPTIED;
+    queue[place] = EMPTIED;
     this.goneInQueue++;
     while (this.head < this.end && queue[this.head] === EMPTIED) {
       this.head++;
@@ -137,20 +133,16 @@ export class ArrivalOrder {
       this.end++;
       this.lastAt = at;
       this.lastSeq = seq;
-      this.setState(node, IN_QUEUE);
     } else {
       this.tree.set(keyOf(node), node);
-      this.setState(node, IN_TREE);
+      this.place(node, IN_TREE);
     }
     this.count++;
   }
 
-  private stateOf(node: ArrivalNode): number {
-    return (node.holds >> this.shift) & 3;
-  }
-
-  private setState(node: ArrivalNode, state: number): void {
-    node.holds = (node.holds & ~(3 << this.shift)) | (state << this.shift);
+  /** Where `node` is in this order: its entry's index in the array, or {@link NEVER}, {@link IN_TREE}, {@link REMOVED}. */
+  private placeOf(node: ArrivalNode): number {
+    return this.lane === 0 ? node.at0 : this.lane === 1 ? node.at1 : node.at2;
   }
 
   /** The oldest ticket, without a walk (undefined when empty). */
@@ -261,11 +253,11 @@ export class ArrivalOrder {
     }
   }
 
-  /** Record in `node` that it is entry `index` of this order's array. */
-  private place(node: ArrivalNode, index: number): void {
-    if (this.lane === 0) node.at0 = index;
-    else if (this.lane === 1) node.at1 = index;
-    else node.at2 = index;
+  /** Record where `node` is in this order: entry `place` of the array, or one of the states below 0. */
+  private place(node: ArrivalNode, place: number): void {
+    if (this.lane === 0) node.at0 = place;
+    else if (this.lane === 1) node.at1 = place;
+    else node.at2 = place;
   }
 
   /** Drop the emptied entries from the array (only when adding, never during a walk's removals). */
@@ -328,31 +320,29 @@ export const LANES = 3;
 /** What an emptied slot of an order's array holds (a removed entry's, or one past the order's `end`). */
 const EMPTIED = undefined as unknown as ArrivalNode;
 
-/** A node's state in one order (two bits of {@link ArrivalNode.holds} per lane). */
-const NEVER = 0;
-const IN_QUEUE = 1;
-const IN_TREE = 2;
-const REMOVED = 3;
+/**
+ * A node's place in one order when it is not an entry of the order's array (an entry's place is its
+ * index, 0 or more): never added, in the tree, or removed.
+ */
+const NEVER = -1;
+const IN_TREE = -2;
+const REMOVED = -3;
 
 /** A held ticket and its sequence number (its key is `[enqueuedAt, seq]`), in up to {@link LANES} orders at once. */
 export class ArrivalNode {
-  /**
-   * Where the node is, two bits for each order it was given to (by the order's lane): never added,
-   * in its array, in its tree, or removed.
-   */
-  holds = 0;
   /**
    * Free for the node's owner: the engine's nodes are the {@link TicketSlot}s it hands its policy
    * (which keeps its own record of the ticket here instead of in a map by ticket id).
    */
   policyData: unknown = undefined;
   /**
-   * The index of its entry in the array of the order on lane 0 (`at0`), 1 (`at1`) and 2 (`at2`)
-   * that holds it there (meaningless otherwise): removal empties the entry without a search.
+   * Where the node is in the order on lane 0 (`at0`), 1 (`at1`) and 2 (`at2`): the index of its
+   * entry in the order's array (so that removal empties the entry without a search), or, below 0,
+   * never added, in the order's tree, or removed (one field per lane, no separate state to keep).
    */
-  at0 = 0;
-  at1 = 0;
-  at2 = 0;
+  at0 = NEVER;
+  at1 = NEVER;
+  at2 = NEVER;
 
   /** The order it was made in among all nodes (ties of `enqueuedAt` keep it). */
   readonly seq: number;
