@@ -94,15 +94,15 @@ export class ArrivalOrder {
     return place >= 0 || place === IN_TREE;
   }
 
-  /** Remove a node this order returned or took (once; a node it does not hold is ignored). */
-  removeNode(node: ArrivalNode): void {
+  /** Remove a node this order returned or took (once; a node it does not hold is ignored); true if it held it. */
+  removeNode(node: ArrivalNode): boolean {
     const place = this.placeOf(node);
-    if (place < 0 && place !== IN_TREE) return;
+    if (place < 0 && place !== IN_TREE) return false;
     this.place(node, REMOVED);
     this.count--;
     if (place === IN_TREE) {
       this.tree.delete(keyOf(node));
-      return;
+      return true;
     }
     const queue = this.queue;
     queue[place] = EMPTIED;
@@ -117,6 +117,7 @@ export class ArrivalOrder {
       this.end = 0;
       this.head = 0;
     }
+    return true;
   }
 
   private insert(node: ArrivalNode): void {
