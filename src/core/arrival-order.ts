@@ -30,19 +30,6 @@ export class ArrivalOrder {
    * every one was copied by the young collector and promoted, old garbage for the marker.
    */
   private readonly queue: ArrivalNode[] = [];
-  /**
-   * An order on lane 0, 1 or 2 keeps each entry's index in its node (`at0`, `at1`, `at2`), so that a
-   * removal empties it at once. On the other lanes, the sequence number of each entry of `queue` (kept
-   * when the entry is emptied), increasing along the array, so that a removal finds its node's
-   * entry by searching this array of small integers (see {@link indexOf}) without reading any node.
-   */
-  private readonly seqs: number[] = [];
-  /**
-   * The first sequence number of each block of {@link BLOCK} entries of `seqs` (`marks[b]` is
-   * `seqs[b * BLOCK]`): a search finds the block in this small array (it stays in a near cache),
-   * then the entry within the block, so that it reads about one line of `seqs` from memory.
-   */
-  private readonly marks: number[] = [];
   /** The arrival key of the newest entry ever put in the array since it was last emptied or compacted. */
   private lastAt = 0;
   private lastSeq = 0;
@@ -57,15 +44,14 @@ export class ArrivalOrder {
   /** The tickets added out of order, by arrival key (each value is the ticket's node). */
   private readonly tree: SortedTree<ArrivalKey, ArrivalNode> = sortedTree<ArrivalKey, ArrivalNode>(compareArrival);
   private count = 0;
-  /** This order's two bits of a node's `holds` (see {@link ArrivalNode.holds}). */
-  private readonly shift: number;
 
   /**
-   * @param lane which two bits of a node's `holds` this order uses (0 to 7): orders that may be
-   *   given the same node (see {@link take}) must use different lanes.
+   * @param lane which of a node's places (`at0`, `at1`, `at2`) this order uses (0, 1 or 2; see
+   *   {@link LANES}): orders that may be given the same node (see {@link take}) must use different lanes.
    */
   constructor(readonly lane = 0) {
-    this.shift = 2 * lane;
+    if (lane !== 0 && lane !== 1 && lane !== 2)
+      throw new RangeError(`ArrivalOrder: lane ${lane} does not exist (a node has lanes 0 to ${LANES - 1})`);
   }
 
   get size(): number {
@@ -89,7 +75,7 @@ export class ArrivalOrder {
    * again).
    */
   take(node: ArrivalNode): boolean {
-    if (this.stateOf(node) !== NEVER) return false;
+    if (this.placeOf(node) !== NEVER) return false;
     this.insert(node);
     return true;
   }
@@ -104,24 +90,22 @@ export class ArrivalOrder {
 
   /** True while `node` is in this order (added and not removed). */
   holds(node: ArrivalNode): boolean {
-    const state = this.stateOf(node);
-    return state === IN_QUEUE || state === IN_TREE;
+    const place = this.placeOf(node);
+    return place >= 0 || place === IN_TREE;
   }
 
-  /** Remove a node this order returned or took (once; a node it does not hold is ignored). */
-  removeNode(node: ArrivalNode): void {
-    const state = this.stateOf(node);
-    if (state !== IN_QUEUE && state !== IN_TREE) return;
-    this.setState(node, REMOVED);
+  /** Remove a node this order returned or took (once; a node it does not hold is ignored); true if it held it. */
+  removeNode(node: ArrivalNode): boolean {
+    const place = this.placeOf(node);
+    if (place < 0 && place !== IN_TREE) return false;
+    this.place(node, REMOVED);
     this.count--;
-    if (state === IN_TREE) {
+    if (place === IN_TREE) {
       this.tree.delete(keyOf(node));
-      return;
+      return true;
     }
     const queue = this.queue;
-    queue[
-      this.lane === 0 ? node.at0 : this.lane === 1 ? node.at1 : this.lane === 2 ? node.at2 : this.indexOf(node.seq)
-    ] = EMPTIED;
+    queue[place] = EMPTIED;
     this.goneInQueue++;
     while (this.head < this.end && queue[this.head] === EMPTIED) {
       this.head++;
@@ -133,41 +117,7 @@ export class ArrivalOrder {
       this.end = 0;
       this.head = 0;
     }
-  }
-
-  /**
-   * The index in `queue` of the entry with sequence number `seq` (one of the array's): its block by
-   * bisection of `marks`, then the entry within the block, alternating a guess by interpolation
-   * (the sequence numbers come from one counter, so that within a block they are spread about
-   * evenly and the first guess lands at or next to the entry) with a bisection (so that no spread
-   * takes more than about twice a binary search's steps).
-   */
-  private indexOf(seq: number): number {
-    const marks = this.marks;
-    let first = Math.floor(this.head / BLOCK);
-    let last = Math.floor((this.end - 1) / BLOCK);
-    while (first < last) {
-      const mid = (first + last + 1) >> 1;
-      if (marks[mid] <= seq) first = mid;
-      else last = mid - 1;
-    }
-    const seqs = this.seqs;
-    let lo = Math.max(this.head, first * BLOCK);
-    let hi = Math.min(this.end - 1, first * BLOCK + BLOCK - 1);
-    let bisect = false;
-    while (lo < hi) {
-      const low = seqs[lo];
-      const high = seqs[hi];
-      // low <= seq <= high: the entry lies within [lo, hi].
-      const mid = bisect ? (lo + hi) >> 1 : lo + Math.floor(((seq - low) / (high - low)) * (hi - lo));
-      const at = seqs[mid];
-      if (at === seq) return mid;
-      if (at < seq) lo = mid + 1;
-      else hi = mid - 1;
-      bisect = !bisect;
-    }
-    if (seqs[lo] !== seq) throw new Error(`invariant broken: arrival entry ${seq} not in its order's array`);
-    return lo;
+    return true;
   }
 
   private insert(node: ArrivalNode): void {
@@ -175,9 +125,8 @@ export class ArrivalOrder {
     const at = node.ticket.enqueuedAt;
     const seq = node.seq;
     // A taken node's sequence number may be older than ones added since it was made, so the whole
-    // key decides (not only the enqueue time, as for a node made here), and the array also keeps
-    // its sequence numbers increasing (for `indexOf`): a node behind on either goes to the tree.
-    if (this.end === this.head || (seq > this.lastSeq && (at > this.lastAt || at === this.lastAt))) {
+    // key decides (not only the enqueue time, as for a node made here): a node behind goes to the tree.
+    if (this.end === this.head || at > this.lastAt || (at === this.lastAt && seq > this.lastSeq)) {
       if (this.goneInQueue > 32 && this.goneInQueue * 2 > this.end - this.head) this.compact();
       if (this.end < queue.length) queue[this.end] = node;
       else queue.push(node);
@@ -185,20 +134,16 @@ export class ArrivalOrder {
       this.end++;
       this.lastAt = at;
       this.lastSeq = seq;
-      this.setState(node, IN_QUEUE);
     } else {
       this.tree.set(keyOf(node), node);
-      this.setState(node, IN_TREE);
+      this.place(node, IN_TREE);
     }
     this.count++;
   }
 
-  private stateOf(node: ArrivalNode): number {
-    return (node.holds >> this.shift) & 3;
-  }
-
-  private setState(node: ArrivalNode, state: number): void {
-    node.holds = (node.holds & ~(3 << this.shift)) | (state << this.shift);
+  /** Where `node` is in this order: its entry's index in the array, or {@link NEVER}, {@link IN_TREE}, {@link REMOVED}. */
+  private placeOf(node: ArrivalNode): number {
+    return this.lane === 0 ? node.at0 : this.lane === 1 ? node.at1 : node.at2;
   }
 
   /** The oldest ticket, without a walk (undefined when empty). */
@@ -309,20 +254,11 @@ export class ArrivalOrder {
     }
   }
 
-  /** Record that `node` is entry `index` of the array: in the node (lanes 0 to 2), else in `seqs` and `marks`. */
-  private place(node: ArrivalNode, index: number): void {
-    if (this.lane === 0) node.at0 = index;
-    else if (this.lane === 1) node.at1 = index;
-    else if (this.lane === 2) node.at2 = index;
-    else {
-      const seq = node.seq;
-      if (index < this.seqs.length) this.seqs[index] = seq;
-      else this.seqs.push(seq);
-      if (index % BLOCK !== 0) return;
-      const b = index / BLOCK;
-      if (b < this.marks.length) this.marks[b] = seq;
-      else this.marks.push(seq);
-    }
+  /** Record where `node` is in this order: entry `place` of the array, or one of the states below 0. */
+  private place(node: ArrivalNode, place: number): void {
+    if (this.lane === 0) node.at0 = place;
+    else if (this.lane === 1) node.at1 = place;
+    else node.at2 = place;
   }
 
   /** Drop the emptied entries from the array (only when adding, never during a walk's removals). */
@@ -376,38 +312,38 @@ export class ArrivalIndex extends ArrivalOrder {
   }
 }
 
-/** Entries of an order's array per block of its search index (see `ArrivalOrder.marks`). */
-const BLOCK = 32;
+/**
+ * The lanes a node has (0, 1 and 2): the engine uses lane 0, greedy lane 1, multi-queue lanes 1 and
+ * 2 (its ranges' greedy queues), each kept in the node so that a removal empties its entry at once.
+ */
+export const LANES = 3;
 
 /** What an emptied slot of an order's array holds (a removed entry's, or one past the order's `end`). */
 const EMPTIED = undefined as unknown as ArrivalNode;
 
-/** A node's state in one order (two bits of {@link ArrivalNode.holds} per lane). */
-const NEVER = 0;
-const IN_QUEUE = 1;
-const IN_TREE = 2;
-const REMOVED = 3;
+/**
+ * A node's place in one order when it is not an entry of the order's array (an entry's place is its
+ * index, 0 or more): never added, in the tree, or removed.
+ */
+const NEVER = -1;
+const IN_TREE = -2;
+const REMOVED = -3;
 
-/** A held ticket and its sequence number (its key is `[enqueuedAt, seq]`), in up to 8 orders at once. */
+/** A held ticket and its sequence number (its key is `[enqueuedAt, seq]`), in up to {@link LANES} orders at once. */
 export class ArrivalNode {
-  /**
-   * Where the node is, two bits for each order it was given to (by the order's lane): never added,
-   * in its array, in its tree, or removed.
-   */
-  holds = 0;
   /**
    * Free for the node's owner: the engine's nodes are the {@link TicketSlot}s it hands its policy
    * (which keeps its own record of the ticket here instead of in a map by ticket id).
    */
   policyData: unknown = undefined;
   /**
-   * The index of its entry in the array of the order on lane 0 (`at0`), 1 (`at1`) and 2 (`at2`)
-   * that holds it there (meaningless otherwise): removal empties the entry without a search. (The
-   * engine uses lane 0, greedy lane 1, multi-queue lanes 1 and 2: the lanes every step uses.)
+   * Where the node is in the order on lane 0 (`at0`), 1 (`at1`) and 2 (`at2`): the index of its
+   * entry in the order's array (so that removal empties the entry without a search), or, below 0,
+   * never added, in the order's tree, or removed (one field per lane, no separate state to keep).
    */
-  at0 = 0;
-  at1 = 0;
-  at2 = 0;
+  at0 = NEVER;
+  at1 = NEVER;
+  at2 = NEVER;
 
   /** The order it was made in among all nodes (ties of `enqueuedAt` keep it). */
   readonly seq: number;

@@ -425,8 +425,9 @@ export class Matchmaker {
     // The ticket's node is also its slot for the policy (see TicketSlot).
     this.byArrival.take(node);
     for (const p of ticket.players) if (p.sessionId !== ticket.id) this.otherPlayers.add(p.sessionId);
-    this.waitingPlayerCount += ticket.players.length;
-    this.countWaiting(ticket, 1);
+    const players = ticket.players.length;
+    this.waitingPlayerCount += players;
+    this.countWaiting(ticket, 1, players);
     this.router.add(ticket, this.zones && this.zonesOf.get(ticket.id), now, node);
   }
 
@@ -447,9 +448,10 @@ export class Matchmaker {
     if (this.otherPlayers.size > 0) {
       for (const p of ticket.players) if (p.sessionId !== ticketId) this.otherPlayers.delete(p.sessionId);
     }
-    this.waitingPlayerCount -= ticket.players.length;
+    const players = ticket.players.length;
+    this.waitingPlayerCount -= players;
     this.byArrival.removeNode(node);
-    this.countWaiting(ticket, -1);
+    this.countWaiting(ticket, -1, players);
     if (this.zones) this.zonesOf.delete(ticketId);
     this.latency?.forget(ticketId);
     return node;
@@ -472,14 +474,13 @@ export class Matchmaker {
     return this.latency!.bestZone(tickets, common) ?? formedIn;
   }
 
-  /** Add (+1) or take away (−1) a ticket in the per-side and per-zone waiting counts. */
-  private countWaiting(ticket: Ticket, sign: 1 | -1): void {
+  /** Add (+1) or take away (−1) a ticket of `players` players in the per-side and per-zone waiting counts. */
+  private countWaiting(ticket: Ticket, sign: 1 | -1, players: number): void {
     const bySide = ticket.side === "A" ? this.waitingA : ticket.side === "B" ? this.waitingB : this.waitingAny;
     bySide.tickets += sign;
-    bySide.players += sign * ticket.players.length;
+    bySide.players += sign * players;
     if (!this.zones) return;
-    for (const zone of this.zonesOf.get(ticket.id) ?? [])
-      addWaiting(this.waitingByZone, zone, sign, ticket.players.length);
+    for (const zone of this.zonesOf.get(ticket.id) ?? []) addWaiting(this.waitingByZone, zone, sign, players);
   }
 
   /** A team split for the proposal; throws `MatchmakerError("policy_contract")` if the proposal breaks the contract. */

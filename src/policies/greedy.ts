@@ -130,9 +130,7 @@ export class GreedyPolicy implements Policy {
   /** Take a node out of its class and of the map (a node no longer held is ignored). */
   private drop(node: ArrivalNode): void {
     const ticket = node.ticket;
-    const order = this.classOf(ticket);
-    if (!order.holds(node)) return;
-    order.removeNode(node);
+    if (!this.classOf(ticket).removeNode(node)) return;
     if (this.nodes.size > 0 && this.nodes.get(ticket.id) === node) this.nodes.delete(ticket.id);
     this.count--;
   }
