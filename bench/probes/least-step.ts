@@ -17,6 +17,12 @@
  *   by id and keeps a rating order can do, with no arrival order, no counters and no search.
  * - `engine + rating order`: the engine itself with a policy that keeps only that sorted-btree
  *   and never proposes a game: what a rating-ordered policy costs before it searches anything.
+ * - `engine + row tree`: the engine with a policy that keeps only best-game 1v1's row tree
+ *   (insert, and a leaver found in its leaf and removed), without any anchor search.
+ * - `engine + rating grid`: the engine with a policy that keeps only unsorted buckets of one
+ *   rating point: a bound for a rating index without a tree.
+ * - `engine + sorted rating grid` (1 or 4 columns): buckets of 0.2 rating points kept sorted, an
+ *   ordered index without a descent (a way out of the tree, if it were cheaper).
  * - `greedy` (side A: nothing forms, the policy costs next to nothing), `best-game`,
  *   `expanding-window`: the bench's cells.
  *
@@ -27,6 +33,7 @@ import { NodeTable } from "../../src/core/node-table.js";
 import { ArrivalNode } from "../../src/core/arrival-order.js";
 import type { Policy, Ticket, TicketSlot } from "../../src/core/index.js";
 import { Random } from "../../src/sim/random.js";
+import { RowTree, rowCursor } from "../../src/policies/shared/row-tree.js";
 import { FloorTree, interleaved, median, privateBTree, SteadyPool, type Round } from "../steady.js";
 
 const args = process.argv.slice(2);
@@ -114,6 +121,128 @@ function ratingOrderPolicy(): Policy {
   };
 }
 
+/**
+ * A policy that keeps only a grid of ratings (one unsorted bucket per rating point, a ticket's
+ * slot holding its bucket and place): the least a rating-indexed policy that avoids a tree could
+ * keep (no order within a bucket, no neighbours, no search), for a bound on that way out.
+ */
+function ratingGridPolicy(): Policy {
+  const buckets: TicketSlot[][] = [];
+  for (let i = 0; i <= 3000; i++) buckets.push([]);
+  const PLACE = 1 << 20;
+  return {
+    name: "rating-grid",
+    add(ticket, _now, slot) {
+      const b = Math.min(3000, Math.max(0, Math.floor(ticket.players[0].rating)));
+      const bucket = buckets[b];
+      slot!.policyData = b * PLACE + bucket.length;
+      bucket.push(slot!);
+    },
+    remove(_id, slot) {
+      const at = slot!.policyData as number;
+      const bucket = buckets[Math.floor(at / PLACE)];
+      const last = bucket.pop()!;
+      if (last !== slot) {
+        bucket[at % PLACE] = last;
+        last.policyData = at;
+      }
+    },
+    poll: () => [],
+    nextWakeup: () => undefined,
+  };
+}
+
+/**
+ * As {@link ratingGridPolicy}, with each bucket sorted by rating (a rating column searched by
+ * bisection, `columns` numbers per row shifted on insert and removal, column by column as the
+ * row tree's leaves) and buckets of 0.2 rating points (about 27 tickets at the peak of 100,000
+ * N(1500, 300) ratings, a row-tree leaf's size): an ordered rating index without a descent,
+ * before any neighbour search or least priority.
+ */
+function sortedGridPolicy(columns: number): Policy {
+  const WIDTH = 0.2;
+  const count = Math.ceil(3000 / WIDTH) + 1;
+  const rows: Float64Array[] = [];
+  const values: (TicketSlot | undefined)[][] = [];
+  const sizes = new Int32Array(count);
+  for (let i = 0; i < count; i++) {
+    rows.push(new Float64Array(4 * columns));
+    values.push([]);
+  }
+  return {
+    name: "sorted-grid",
+    add(ticket, _now, slot) {
+      const r = ticket.players[0].rating;
+      const b = Math.min(count - 1, Math.max(0, Math.floor(r / WIDTH)));
+      let row = rows[b];
+      const n = sizes[b];
+      let cap = row.length / columns;
+      if (n === cap) {
+        const grown = new Float64Array(2 * row.length);
+        for (let c = 0; c < columns; c++) grown.set(row.subarray(c * cap, (c + 1) * cap), c * 2 * cap);
+        rows[b] = row = grown;
+        cap *= 2;
+      }
+      let lo = 0;
+      let hi = n;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (row[mid] <= r) lo = mid + 1;
+        else hi = mid;
+      }
+      for (let c = 0, base = 0; c < columns; c++, base += cap) {
+        for (let i = base + n; i > base + lo; i--) row[i] = row[i - 1];
+        row[base + lo] = c === 0 ? r : 0;
+      }
+      const vs = values[b];
+      for (let i = n; i > lo; i--) vs[i] = vs[i - 1];
+      vs[lo] = slot!;
+      sizes[b] = n + 1;
+      slot!.policyData = b;
+    },
+    remove(_id, slot) {
+      const b = slot!.policyData as number;
+      const row = rows[b];
+      const cap = row.length / columns;
+      const vs = values[b];
+      const n = sizes[b] - 1;
+      let at = 0;
+      while (vs[at] !== slot) at++;
+      for (let c = 0, base = 0; c < columns; c++, base += cap) {
+        for (let i = base + at; i < base + n; i++) row[i] = row[i + 1];
+      }
+      for (let i = at; i < n; i++) vs[i] = vs[i + 1];
+      vs[n] = undefined;
+      sizes[b] = n;
+    },
+    poll: () => [],
+    nextWakeup: () => undefined,
+  };
+}
+
+/**
+ * A policy that keeps only best-game 1v1's row tree (four columns, each slot holding its leaf, a
+ * leaver found in its leaf by identity, as `BestPairs` does), without any anchor search: the
+ * share of best-game's step that is its ordered index.
+ */
+function rowTreePolicy(): Policy {
+  const tree = new RowTree<TicketSlot>(4, (slot, leaf) => (slot.policyData = leaf));
+  const at = rowCursor();
+  let seq = 0;
+  return {
+    name: "row-tree",
+    add(ticket, _now, slot) {
+      tree.insert(ticket.players[0].rating, seq++, slot!, at);
+      slot!.policyData = at.leaf;
+    },
+    remove(_id, slot) {
+      if (tree.findValueIn(slot!.policyData as number, slot!, at)) tree.remove(at);
+    },
+    poll: () => [],
+    nextWakeup: () => undefined,
+  };
+}
+
 function pool(policy: string | Policy): Stepper {
   const p = new SteadyPool(policy, 1, SEED);
   const tickets: Ticket[] = [];
@@ -127,6 +256,10 @@ const VARIANTS: readonly [string, () => Stepper][] = [
   ["id table", () => new BareStep({ table: true, ratingOrder: false })],
   ["id table + rating order", () => new BareStep({ table: true, ratingOrder: true })],
   ["engine + rating order", () => pool(ratingOrderPolicy())],
+  ["engine + row tree", () => pool(rowTreePolicy())],
+  ["engine + rating grid", () => pool(ratingGridPolicy())],
+  ["engine + sorted rating grid", () => pool(sortedGridPolicy(1))],
+  ["engine + sorted rating grid, 4 columns", () => pool(sortedGridPolicy(4))],
   ["greedy", () => pool("greedy")],
   ["best-game", () => pool("best-game")],
   ["expanding-window", () => pool("expanding-window")],
