@@ -82,11 +82,12 @@ import { ratingSumDifference, type ImbalanceFn, type ResolvedImbalance } from ".
 import type { Policy, PolicyContext, PolicyDefinition, PolicyParams, TicketSlot } from "../core/policy.js";
 import { ratingSum, type Ticket } from "../core/types.js";
 import { parseConfig, unknownKeyMessage } from "../core/validation.js";
-import { BestBlocks, BlockHandle, plainSolo } from "./best-blocks.js";
+import { BestBlocks, plainSolo } from "./best-blocks.js";
 import { BestPairs } from "./best-pairs.js";
 import { IndexedHeap, type HeapItem } from "./shared/indexed-heap.js";
 import { RatingOrder, type RatingLink } from "./shared/rating-order.js";
 import { ReachCounts } from "./shared/reach-counts.js";
+import { StandIn } from "./shared/row-holders.js";
 import { wakeupAt } from "./shared/wakeup.js";
 import { RatingSumSplitter, SUM_SPLIT_LIMIT } from "./sum-split.js";
 
@@ -284,7 +285,7 @@ export class BestGamePolicy implements Policy {
    * while every ticket is a plain solo; the first other ticket moves it here for good ({@link leaveBlocks}).
    */
   private blocks: BestBlocks | undefined;
-  /** The queue was held by {@link blocks} once: a slot may still hold one of its handles. */
+  /** The queue was held by {@link blocks} once: a slot may still hold one of its stand-ins. */
   private leftBlocks = false;
   private readonly state: SearchState = {
     anchor: undefined,
@@ -532,7 +533,8 @@ export class BestGamePolicy implements Policy {
   /**
    * Take the queue over from {@link blocks} (a ticket it cannot hold arrived): its tickets enter
    * the rating order in its order, with their sequence numbers, each anchor to be searched at
-   * the next query; the handles in slots and in the map by id lead to the entries from now on.
+   * the next query; their arrival nodes hold the entries from now on, and a stand-in (in a slot,
+   * or by id) leads to its entry.
    */
   private leaveBlocks(): void {
     const blocks = this.blocks!;
@@ -540,17 +542,17 @@ export class BestGamePolicy implements Policy {
     this.leftBlocks = true;
     this.epoch = blocks.epoch;
     this.seq = blocks.nextSeq;
-    for (const handle of blocks.drain()) {
-      const entry = this.insert(handle.ticket, handle.seq);
-      handle.moved = entry;
+    blocks.drain((ticket, seq) => {
+      const entry = this.insert(ticket, seq);
       this.markDirty(entry);
-    }
-    for (const [id, handle] of blocks.byId) this.byId.set(id, handle.moved as Entry);
+      return entry;
+    });
+    for (const [id, standIn] of blocks.standIns) this.byId.set(id, standIn.policyData as Entry);
   }
 
-  /** The entry a slot or the map by id holds (a handle from {@link blocks} leads to the entry that took its place). */
+  /** The entry a slot or the map by id holds (a stand-in from {@link blocks} leads to the entry that took its place). */
   private entryOf(held: unknown): Entry | undefined {
-    if (this.leftBlocks && held instanceof BlockHandle) return held.moved as Entry | undefined;
+    if (this.leftBlocks && held instanceof StandIn) return held.policyData as Entry | undefined;
     return held as Entry | undefined;
   }
 
