@@ -12,11 +12,14 @@
  * looked up to the end of the pool. So a join or a leave at some position changes the searches of
  * exactly the 2k − 1 anchors before it (and the newcomer's own), which are searched again at once.
  *
- * Layout: each waiting ticket is one row of a {@link RowTree} (rating, seq, its anchor's priority,
- * and its `enqueuedAt` when beta > 0) in the tree's leaves, so a block is read by index within a
- * leaf (a solo's rating is its sum), and the tree keeps the least priority per subtree: the best
- * game is one descent away, ties to the lowest anchor in (rating, seq) order, as the heap orders
- * them; a change of the anchors' games is a refresh along their leaves' paths.
+ * Layout ({@link RowTreeGames}, shared with 1v1's {@link BestPairs}, keeps the rows, their
+ * holders and when the best game forms): each waiting ticket is one row of a {@link RowTree}
+ * (rating, seq, its anchor's priority, and its `enqueuedAt` when beta > 0) in the tree's leaves,
+ * so a block is read by index within a leaf (a solo's rating is its sum), and the tree keeps the
+ * least priority per subtree: the best game is one descent away, ties to the lowest anchor in
+ * (rating, seq) order, as the heap orders them; a change of the anchors' games is a refresh
+ * along their leaves' paths. This class keeps the block: which anchors a change touches, their
+ * searches, and a game's 2k tickets.
  */
 import type { Ticket } from "../core/types.js";
 import type { RowHolder } from "./shared/row-holders.js";

@@ -1,31 +1,32 @@
 /**
  * `best-game` (Alman and McKay, "Theoretical Foundations of Team Matchmaking", Theorem 1):
  * keep the waiting tickets sorted by rating and, for every ticket, the best game in which it is
- * the lowest-rated ticket; a min-heap of those candidates gives the best game of the pool.
+ * the lowest-rated ticket; the least of those candidates is the best game of the pool.
  *
  * Structure (per queue):
- * - the tickets in a B+tree (sorted-btree) keyed by `[mean rating, arrival seq]` (a party's
- *   position is its mean rating; ties keep the order of arrival), O(log n) insert and delete;
+ * - the tickets in rating order ({@link RatingOrder}: a linked list indexed by a B+tree; a
+ *   party's position is its mean rating; ties keep the order of arrival), O(log n) insert and
+ *   delete;
  * - for each ticket, its *anchor* search: the best game made of that ticket and tickets among
  *   the next `window` positions after it, each candidate set scored by the shared assembly's
  *   exact split ({@link assembleTeams} with the queue's imbalance);
- * - a min-heap of the anchors' candidates with lazy invalidation (the shared {@link LazyHeap}):
- *   every anchor carries a version, a heap entry is stale when its anchor's version moved on or
- *   one of its tickets left, and stale entries are dropped when they reach the top (the heap is
- *   rebuilt when stale entries exceed half the live ones).
+ * - a min-heap of the anchors' candidates ({@link IndexedHeap}: each anchor knows its place, so
+ *   a new search or a leave updates or drops its candidate at once; ties to the lower anchor in
+ *   (rating, seq) order).
  *
  * An insert or a delete at some position changes only the searches that looked at that
  * position: the at most `window` anchors just before it (each records how far its last search
  * looked, its *reach*) and the new ticket's own anchor. So each operation costs
  * O(window · log n) for the tree walks plus at most `window + 1` anchor searches, whose size
- * depends on the window, the team size and `budget`, never on n. A query is O(1) amortized
- * (plus the stale entries it skips).
+ * depends on the window, the team size and `budget`, never on n. A query is O(1), after the
+ * searches of the anchors the changes since the last one marked.
  *
  * Layouts for the rating-sum imbalance (the same searches and results, in structures made for
  * them): 1v1 is held by {@link BestPairs}; where every search scores only the 2k consecutive
  * tickets from its anchor (5v5 at the default budget), a queue of plain solos is held by
  * {@link BestBlocks} until its first party or side-bound ticket, when the queue moves to the
- * structures above for good.
+ * structures above for good. Both keep the tickets as rows of one B+tree whose inner nodes hold
+ * the least priority per subtree (the shared {@link RowTreeGames}): no heap.
  *
  * Window and guarantee. Let W be `window` (tickets after the anchor). The anchor search scores
  * the candidate sets (the anchor, the ticket at offset j, and any tickets between them, filling

@@ -1,7 +1,9 @@
 /**
  * `best-game` for 1v1 with the rating-sum imbalance ({@link BestGamePolicy} hands such a queue
  * to this class): the same anchor searches, windows, stops and priorities as its pair search,
- * over a layout made for the pool's size. Each waiting ticket is one row of a {@link RowTree}
+ * over a layout made for the pool's size ({@link RowTreeGames}, shared with the block layout
+ * {@link BestBlocks}, keeps the rows, their holders and when the best game forms; this class
+ * keeps the pair search). Each waiting ticket is one row of a {@link RowTree}
  * (rating, seq, its anchor's best game's priority, and its side, cut, reach and partner's offset
  * packed in one number) in the tree's leaves, so a search walks its window by index within a
  * leaf; a 1v1 ticket is one player, so its rating is also its sum;
