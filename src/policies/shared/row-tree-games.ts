@@ -31,6 +31,7 @@ export interface RowGameCandidate {
   readonly oldestEnqueuedAt: number;
 }
 
+/** A best-game queue held as rows of a {@link RowTree}: all but its anchor search (the layout's hooks). */
 export abstract class RowTreeGames {
   protected readonly tree: RowTree<RowHolder>;
   protected readonly holders = new RowHolders();
@@ -54,10 +55,12 @@ export abstract class RowTreeGames {
     this.beta = options.beta;
   }
 
+  /** Number of waiting tickets. */
   get size(): number {
     return this.tree.size;
   }
 
+  /** Anchors with a game (the general layout's candidates in its heap). */
   get heapSize(): number {
     return this.games;
   }
@@ -67,6 +70,7 @@ export abstract class RowTreeGames {
     return this.holders.byId;
   }
 
+  /** Hold `ticket`, in `slot` when the engine passes one; one already held moves to its new position. */
   add(ticket: Ticket, slot?: TicketSlot): void {
     // A ticket already held moves to its new position (never held twice).
     const held = this.holders.find(ticket.id, slot);
@@ -79,11 +83,13 @@ export abstract class RowTreeGames {
     this.joined(at, ticket);
   }
 
+  /** Forget a waiting ticket (nothing when it is not held). */
   remove(ticketId: string, slot?: TicketSlot): void {
     const holder = this.holders.find(ticketId, slot);
     if (isHeld(holder)) this.removeHolder(holder);
   }
 
+  /** Form the best game while it qualifies at `now`, each game's tickets taken out. */
   poll(now: number): Ticket[][] {
     // Without beta the best game's imbalance is the least priority; without growth a game above
     // the threshold never qualifies: then no game forms, and the best need not be looked up.
@@ -97,11 +103,13 @@ export abstract class RowTreeGames {
     return games;
   }
 
+  /** When the best game qualifies (`now` when it already does; undefined when never or none). */
   nextWakeup(now: number): number | undefined {
     if (!this.tree.least(this.at)) return undefined;
     return wakeupAt(this.qualifiesAt(this.at), now);
   }
 
+  /** The best game now, without forming it. */
   peek(): RowGameCandidate | undefined {
     const at = this.at;
     if (!this.tree.least(at)) return undefined;
