@@ -1,31 +1,32 @@
 /**
  * `best-game` (Alman and McKay, "Theoretical Foundations of Team Matchmaking", Theorem 1):
  * keep the waiting tickets sorted by rating and, for every ticket, the best game in which it is
- * the lowest-rated ticket; a min-heap of those candidates gives the best game of the pool.
+ * the lowest-rated ticket; the least of those candidates is the best game of the pool.
  *
  * Structure (per queue):
- * - the tickets in a B+tree (sorted-btree) keyed by `[mean rating, arrival seq]` (a party's
- *   position is its mean rating; ties keep the order of arrival), O(log n) insert and delete;
+ * - the tickets in rating order ({@link RatingOrder}: a linked list indexed by a B+tree; a
+ *   party's position is its mean rating; ties keep the order of arrival), O(log n) insert and
+ *   delete;
  * - for each ticket, its *anchor* search: the best game made of that ticket and tickets among
  *   the next `window` positions after it, each candidate set scored by the shared assembly's
  *   exact split ({@link assembleTeams} with the queue's imbalance);
- * - a min-heap of the anchors' candidates with lazy invalidation (the shared {@link LazyHeap}):
- *   every anchor carries a version, a heap entry is stale when its anchor's version moved on or
- *   one of its tickets left, and stale entries are dropped when they reach the top (the heap is
- *   rebuilt when stale entries exceed half the live ones).
+ * - a min-heap of the anchors' candidates ({@link IndexedHeap}: each anchor knows its place, so
+ *   a new search or a leave updates or drops its candidate at once; ties to the lower anchor in
+ *   (rating, seq) order).
  *
  * An insert or a delete at some position changes only the searches that looked at that
  * position: the at most `window` anchors just before it (each records how far its last search
  * looked, its *reach*) and the new ticket's own anchor. So each operation costs
  * O(window · log n) for the tree walks plus at most `window + 1` anchor searches, whose size
- * depends on the window, the team size and `budget`, never on n. A query is O(1) amortized
- * (plus the stale entries it skips).
+ * depends on the window, the team size and `budget`, never on n. A query is O(1), after the
+ * searches of the anchors the changes since the last one marked.
  *
  * Layouts for the rating-sum imbalance (the same searches and results, in structures made for
  * them): 1v1 is held by {@link BestPairs}; where every search scores only the 2k consecutive
  * tickets from its anchor (5v5 at the default budget), a queue of plain solos is held by
  * {@link BestBlocks} until its first party or side-bound ticket, when the queue moves to the
- * structures above for good.
+ * structures above for good. Both keep the tickets as rows of one B+tree whose inner nodes hold
+ * the least priority per subtree (the shared {@link RowTreeGames}): no heap.
  *
  * Window and guarantee. Let W be `window` (tickets after the anchor). The anchor search scores
  * the candidate sets (the anchor, the ticket at offset j, and any tickets between them, filling
@@ -82,11 +83,12 @@ import { ratingSumDifference, type ImbalanceFn, type ResolvedImbalance } from ".
 import type { Policy, PolicyContext, PolicyDefinition, PolicyParams, TicketSlot } from "../core/policy.js";
 import { ratingSum, type Ticket } from "../core/types.js";
 import { parseConfig, unknownKeyMessage } from "../core/validation.js";
-import { BestBlocks, BlockHandle, plainSolo } from "./best-blocks.js";
+import { BestBlocks, plainSolo } from "./best-blocks.js";
 import { BestPairs } from "./best-pairs.js";
 import { IndexedHeap, type HeapItem } from "./shared/indexed-heap.js";
 import { RatingOrder, type RatingLink } from "./shared/rating-order.js";
 import { ReachCounts } from "./shared/reach-counts.js";
+import { StandIn } from "./shared/row-holders.js";
 import { wakeupAt } from "./shared/wakeup.js";
 import { RatingSumSplitter, SUM_SPLIT_LIMIT } from "./sum-split.js";
 
@@ -284,7 +286,7 @@ export class BestGamePolicy implements Policy {
    * while every ticket is a plain solo; the first other ticket moves it here for good ({@link leaveBlocks}).
    */
   private blocks: BestBlocks | undefined;
-  /** The queue was held by {@link blocks} once: a slot may still hold one of its handles. */
+  /** The queue was held by {@link blocks} once: a slot may still hold one of its stand-ins. */
   private leftBlocks = false;
   private readonly state: SearchState = {
     anchor: undefined,
@@ -532,7 +534,8 @@ export class BestGamePolicy implements Policy {
   /**
    * Take the queue over from {@link blocks} (a ticket it cannot hold arrived): its tickets enter
    * the rating order in its order, with their sequence numbers, each anchor to be searched at
-   * the next query; the handles in slots and in the map by id lead to the entries from now on.
+   * the next query; their arrival nodes hold the entries from now on, and a stand-in (in a slot,
+   * or by id) leads to its entry.
    */
   private leaveBlocks(): void {
     const blocks = this.blocks!;
@@ -540,17 +543,17 @@ export class BestGamePolicy implements Policy {
     this.leftBlocks = true;
     this.epoch = blocks.epoch;
     this.seq = blocks.nextSeq;
-    for (const handle of blocks.drain()) {
-      const entry = this.insert(handle.ticket, handle.seq);
-      handle.moved = entry;
+    blocks.drain((ticket, seq) => {
+      const entry = this.insert(ticket, seq);
       this.markDirty(entry);
-    }
-    for (const [id, handle] of blocks.byId) this.byId.set(id, handle.moved as Entry);
+      return entry;
+    });
+    for (const [id, standIn] of blocks.standIns) this.byId.set(id, standIn.policyData as Entry);
   }
 
-  /** The entry a slot or the map by id holds (a handle from {@link blocks} leads to the entry that took its place). */
+  /** The entry a slot or the map by id holds (a stand-in from {@link blocks} leads to the entry that took its place). */
   private entryOf(held: unknown): Entry | undefined {
-    if (this.leftBlocks && held instanceof BlockHandle) return held.moved as Entry | undefined;
+    if (this.leftBlocks && held instanceof StandIn) return held.policyData as Entry | undefined;
     return held as Entry | undefined;
   }
 

@@ -1,7 +1,9 @@
 /**
  * `best-game` for 1v1 with the rating-sum imbalance ({@link BestGamePolicy} hands such a queue
  * to this class): the same anchor searches, windows, stops and priorities as its pair search,
- * over a layout made for the pool's size. Each waiting ticket is one row of a {@link RowTree}
+ * over a layout made for the pool's size ({@link RowTreeGames}, shared with the block layout
+ * {@link BestBlocks}, keeps the rows, their holders and when the best game forms; this class
+ * keeps the pair search). Each waiting ticket is one row of a {@link RowTree}
  * (rating, seq, its anchor's best game's priority, and its side, cut, reach and partner's offset
  * packed in one number) in the tree's leaves, so a search walks its window by index within a
  * leaf; a 1v1 ticket is one player, so its rating is also its sum;
@@ -18,12 +20,11 @@
  * The best game is the least priority, ties to the lowest anchor in (rating, seq) order: the
  * heap's order.
  */
-import { isArrivalNodeOf, type ArrivalNode } from "../core/arrival-order.js";
-import type { TicketSlot } from "../core/policy.js";
-import { ratingSum, type Ticket } from "../core/types.js";
-import { PRIORITY, RATING, ROW_TREE_WIDTH, rowCursor, RowTree, NO_LEAF, type RowCursor } from "./shared/row-tree.js";
+import type { Ticket } from "../core/types.js";
 import { ReachCounts } from "./shared/reach-counts.js";
-import { wakeupAt } from "./shared/wakeup.js";
+import type { RowHolder } from "./shared/row-holders.js";
+import { PRIORITY, RATING, ROW_TREE_WIDTH, rowCursor, NO_LEAF, type RowCursor } from "./shared/row-tree.js";
+import { RowTreeGames, type RowGameOptions } from "./shared/row-tree-games.js";
 
 /**
  * Where each column starts in a row (column c of the row at `r` = tree.rowAt(cursor) at
@@ -60,63 +61,21 @@ function pairImbalance(sum: number, side: number, otherSum: number, otherSide: n
   return Math.abs(2 * onA - (sum + otherSum));
 }
 
-/**
- * A waiting ticket's value in the tree: the engine's arrival node of it (the slot it was added
- * with: no object of this class's own per ticket), or a stand-in. Its `policyData` is the leaf
- * holding its row while it waits (kept through splits; the row is found there by identity, so a
- * leave needs neither a descent nor the ticket's rating), undefined once it left.
- */
-interface Holder {
-  readonly ticket: Ticket;
-  policyData: unknown;
-}
-
-/** The holder of a ticket added without its arrival node (by id, or in a foreign slot's `policyData`). */
-class StandIn implements Holder {
-  policyData: unknown = undefined;
-  constructor(readonly ticket: Ticket) {}
-}
-
-/** Still waiting: its holder names a leaf. */
-const isHeld = (h: Holder | undefined): h is Holder => typeof h?.policyData === "number";
-
 /** What {@link BestPairs} takes from its {@link BestGamePolicy}. */
-export interface BestPairsOptions {
+export interface BestPairsOptions extends RowGameOptions {
   readonly window: number;
   readonly budget: number;
-  readonly threshold: number;
-  readonly thresholdGrowthPerSecond: number;
-  readonly beta: number;
   /** The spread bound (beta = 0 only): no pair reaching a ticket rated `high` beats this. */
   readonly lowerBound: ((low: number, high: number) => number) | undefined;
 }
 
-/** The best game now, as {@link BestPairs.peek} reports it. */
-export interface PairCandidate {
-  readonly tickets: readonly Ticket[];
-  readonly imbalance: number;
-  readonly priority: number;
-  readonly oldestEnqueuedAt: number;
-}
-
-export class BestPairs {
-  private readonly tree = new RowTree<Holder>(COLUMNS, (holder, leaf) => (holder.policyData = leaf));
+export class BestPairs extends RowTreeGames {
   private readonly window: number;
   private readonly budget: number;
-  private readonly threshold: number;
-  private readonly growth: number;
-  private readonly beta: number;
   private readonly lowerBound: ((low: number, high: number) => number) | undefined;
-  /** Holders of the tickets added without the engine's slot (with one, the slot is the holder or keeps it). */
-  private readonly byId = new Map<string, Holder>();
-  private seq = 0;
-  private epoch: number | undefined;
-  /** Anchors with a game (the heap's size in {@link BestGamePolicy}'s terms). */
-  private games = 0;
   /** Anchors per reach, and the largest (anchors before a change are looked at up to it). */
   private readonly reaches: ReachCounts;
-  /** Scratch cursors (one operation runs at a time): the row worked on, and its partner's. */
-  private readonly at = rowCursor();
+  /** Scratch cursor: the partner's row of the anchor worked on. */
   private readonly partner = rowCursor();
   /** The anchors a change affects (leaf and index of each). */
   private readonly affectedLeaves: number[] = [];
@@ -124,96 +83,38 @@ export class BestPairs {
   private affectedCount = 0;
 
   constructor(options: BestPairsOptions) {
+    super(COLUMNS, options);
     this.window = options.window;
     this.budget = options.budget;
-    this.threshold = options.threshold;
-    this.growth = options.thresholdGrowthPerSecond;
-    this.beta = options.beta;
     this.lowerBound = options.lowerBound;
     this.reaches = new ReachCounts(options.window);
   }
 
-  get size(): number {
-    return this.tree.size;
-  }
-
-  get heapSize(): number {
-    return this.games;
-  }
-
-  add(ticket: Ticket, slot?: TicketSlot): void {
-    // A ticket already held moves to its new position (never held twice).
-    const held = this.holderOf(ticket.id, slot);
-    if (isHeld(held)) this.removeHolder(held);
-    this.epoch ??= ticket.enqueuedAt;
-    let holder: Holder;
-    if (isArrivalNodeOf(slot, ticket)) holder = slot;
-    else {
-      holder = new StandIn(ticket);
-      if (slot) slot.policyData = holder;
-      else this.byId.set(ticket.id, holder);
-    }
-    const rating = ratingSum(ticket) / ticket.players.length;
-    const at = this.at;
-    this.tree.insert(rating, this.seq++, holder, at);
-    holder.policyData = at.leaf;
-    const leaf = at.leaf;
-    const index = at.index;
-    this.tree.rows[this.tree.rowAt(at) + META] = ticket.side === "A" ? SIDE_A : ticket.side === "B" ? SIDE_B : 0;
+  protected joined(at: RowCursor, ticket: Ticket): void {
+    const tree = this.tree;
+    const r = tree.rowAt(at);
+    tree.rows[r + META] = ticket.side === "A" ? SIDE_A : ticket.side === "B" ? SIDE_B : 0;
     this.reaches.join();
-    this.collectBefore(leaf, index, rating, false);
-    this.search(leaf, index);
+    const leaf = at.leaf;
+    this.collectBefore(leaf, at.index, tree.rows[r + RATING_AT], false);
+    this.search(leaf, at.index);
     this.searchAffected(leaf);
   }
 
-  remove(ticketId: string, slot?: TicketSlot): void {
-    const holder = this.holderOf(ticketId, slot);
-    if (isHeld(holder)) this.removeHolder(holder);
+  protected leaving(at: RowCursor): void {
+    const rows = this.tree.rows;
+    const r = this.tree.rowAt(at);
+    this.collectBefore(at.leaf, at.index, rows[r + RATING_AT], true);
+    this.reaches.leave(reachOf(rows[r + META]));
   }
 
-  /** The holder a slot names (the slot itself, an arrival node holding a leaf, or the stand-in it keeps), or the one by id. */
-  private holderOf(ticketId: string, slot: TicketSlot | undefined): Holder | undefined {
-    if (!slot) return this.byId.get(ticketId);
-    const data = slot.policyData;
-    if (typeof data === "number") return slot as ArrivalNode;
-    return data instanceof StandIn ? data : undefined;
-  }
-
-  poll(now: number): Ticket[][] {
-    // Without beta the best game's imbalance is the least priority; without growth a game above
-    // the threshold never qualifies: then no game forms, and the best need not be looked up.
-    if (this.beta <= 0 && this.growth <= 0 && !(this.tree.leastPriority() <= this.threshold)) return [];
-    const games: Ticket[][] = [];
-    while (this.tree.least(this.at) && this.qualifiesAt(this.at) <= now) {
-      const [anchor, partner] = this.pairAt(this.at);
-      this.removeHolder(anchor);
-      this.removeHolder(partner);
-      games.push([anchor.ticket, partner.ticket]);
-    }
-    return games;
-  }
-
-  nextWakeup(now: number): number | undefined {
-    if (!this.tree.least(this.at)) return undefined;
-    return wakeupAt(this.qualifiesAt(this.at), now);
-  }
-
-  peek(): PairCandidate | undefined {
-    const at = this.at;
-    if (!this.tree.least(at)) return undefined;
-    const [anchor, partner] = this.pairAt(at);
-    return {
-      tickets: [anchor.ticket, partner.ticket],
-      imbalance: this.imbalanceAt(at),
-      priority: this.tree.rows[this.tree.rowAt(at) + PRIORITY_AT],
-      oldestEnqueuedAt: Math.min(anchor.ticket.enqueuedAt, partner.ticket.enqueuedAt),
-    };
+  protected left(): void {
+    this.searchAffected(NO_LEAF);
   }
 
   /** The anchor at `at` and its partner (the anchor has a game). */
-  private pairAt(at: RowCursor): [Holder, Holder] {
-    const anchor = this.tree.valueAt(at);
-    return [anchor, this.tree.valueAt(this.partnerAt(at))];
+  protected membersAt(at: RowCursor): RowHolder[] {
+    return [this.tree.valueAt(at), this.tree.valueAt(this.partnerAt(at))];
   }
 
   /** The row of the partner of the anchor at `at` (the anchor has a game), in the scratch {@link partner} cursor. */
@@ -229,41 +130,13 @@ export class BestPairs {
     return p;
   }
 
-  /** Time the game of the anchor at `at` qualifies: f ≤ threshold + growth·(t − oldest)/1000. */
-  private qualifiesAt(at: RowCursor): number {
-    const f = this.imbalanceAt(at);
-    if (f <= this.threshold) return -Infinity;
-    if (this.growth <= 0) return Infinity;
-    const [anchor, partner] = this.pairAt(at);
-    const oldest = Math.min(anchor.ticket.enqueuedAt, partner.ticket.enqueuedAt);
-    return oldest + (1000 * (f - this.threshold)) / this.growth;
-  }
-
-  /** The imbalance of the game of the anchor at `at` (its priority without beta). */
-  private imbalanceAt(at: RowCursor): number {
+  protected imbalanceAt(at: RowCursor): number {
     const tree = this.tree;
     const rows = tree.rows;
     const r = tree.rowAt(at);
     if (this.beta <= 0) return rows[r + PRIORITY_AT];
     const o = tree.rowAt(this.partnerAt(at));
     return pairImbalance(rows[r + RATING_AT], sideOf(rows[r + META]), rows[o + RATING_AT], sideOf(rows[o + META]));
-  }
-
-  private removeHolder(holder: Holder): void {
-    const at = this.at;
-    const tree = this.tree;
-    if (!tree.findValueIn(holder.policyData as number, holder, at)) return;
-    const rows = tree.rows;
-    const r = tree.rowAt(at);
-    // The anchors whose last search looked at this position (found before it is taken out).
-    this.collectBefore(at.leaf, at.index, rows[r + RATING_AT], true);
-    this.reaches.leave(reachOf(rows[r + META]));
-    if (rows[r + PRIORITY_AT] !== Infinity) this.games--;
-    tree.remove(at);
-    // (The map is empty when the engine passes slots: the ticket is then not reached.)
-    if (this.byId.size > 0 && this.byId.get(holder.ticket.id) === holder) this.byId.delete(holder.ticket.id);
-    holder.policyData = undefined;
-    this.searchAffected(NO_LEAF);
   }
 
   /**
@@ -364,8 +237,7 @@ export class BestPairs {
       let p = f;
       if (beta) {
         const values = tree.values;
-        const oldest = Math.min(values[leaf * W + index]!.ticket.enqueuedAt, values[l * W + i]!.ticket.enqueuedAt);
-        p = f + (this.beta * (oldest - this.epoch!)) / 1000;
+        p = this.aged(f, Math.min(values[leaf * W + index]!.ticket.enqueuedAt, values[l * W + i]!.ticket.enqueuedAt));
       }
       if (!found || p < priority) {
         found = true;

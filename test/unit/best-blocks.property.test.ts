@@ -9,6 +9,7 @@
  */
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
+import { ArrivalNode } from "../../src/core/arrival-order.js";
 import type { BestGamePolicy, PolicyParams, Ticket, TicketSlot } from "../../src/core/index.js";
 import { ROW_TREE_WIDTH } from "../../src/policies/shared/row-tree.js";
 import { fastBestGame } from "../helpers/rating-sum-best-game.js";
@@ -89,7 +90,8 @@ describe("best-game: the block layout holds the general structures' candidate", 
         policies.forEach((p, i) => {
           if (!c.slots) return p.add(t, now);
           let slot = slots[i].get(t.id);
-          if (!slot) slots[i].set(t.id, (slot = { policyData: undefined }));
+          // The engine's slot is the ticket's arrival node; other callers' slots are plain records.
+          if (!slot) slots[i].set(t.id, (slot = seq % 3 === 0 ? { policyData: undefined } : new ArrivalNode(t)));
           p.add(t, now, slot);
         });
       };
