@@ -115,8 +115,8 @@ export abstract class RowTreeGames {
     if (!this.tree.least(at)) return undefined;
     const priority = this.tree.rows[this.tree.rowAt(at) + PRIORITY_AT];
     const imbalance = this.imbalanceAt(at);
-    const tickets = this.membersAt(at).map(ticketOf);
-    return { tickets, imbalance, priority, oldestEnqueuedAt: oldestOf(tickets) };
+    const members = this.membersAt(at);
+    return { tickets: members.map(ticketOf), imbalance, priority, oldestEnqueuedAt: oldestOf(members) };
   }
 
   /**
@@ -160,15 +160,15 @@ export abstract class RowTreeGames {
     const f = this.imbalanceAt(at);
     if (f <= this.threshold) return -Infinity;
     if (this.growth <= 0) return Infinity;
-    return oldestOf(this.membersAt(at).map(ticketOf)) + (1000 * (f - this.threshold)) / this.growth;
+    return oldestOf(this.membersAt(at)) + (1000 * (f - this.threshold)) / this.growth;
   }
 }
 
 const ticketOf = (h: RowHolder): Ticket => h.ticket;
 
-/** Earliest `enqueuedAt` among tickets (ms). */
-function oldestOf(tickets: readonly Ticket[]): number {
+/** Earliest `enqueuedAt` among the holders' tickets (ms). */
+function oldestOf(holders: readonly RowHolder[]): number {
   let oldest = Infinity;
-  for (const t of tickets) if (t.enqueuedAt < oldest) oldest = t.enqueuedAt;
+  for (const h of holders) if (h.ticket.enqueuedAt < oldest) oldest = h.ticket.enqueuedAt;
   return oldest;
 }
