@@ -1,15 +1,17 @@
 /**
- * The package as a user gets it: `npm pack` (which runs `prepare`, the build), installed into a
- * fresh app of its own together with the packages the README's server and client need, from the
- * local npm cache. The README's complete server and client then run there, unchanged but for
+ * The package as a user gets it: the README's install block, run as it stands in a fresh app,
+ * with the repository's URL pointing at a git repository that holds this working tree (a git
+ * install, so npm clones it and runs its `prepare`, the build, in the clone) and npm's
+ * `strict-allow-scripts` on, so an install script the block does not allow fails the install as
+ * a later npm will. The README's complete server and client then run there, unchanged but for
  * the port, once as ES modules and once as CommonJS (`require("colyseus-matchmaker")`): four
  * clients land in one game, two per side, and the server serves the player page and the
  * dashboard from `colyseus-matchmaker/web`, prebuilt in the package (no bundler in the app).
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { transformSync } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -20,11 +22,14 @@ const pkg = JSON.parse(readFileSync(join(repo, "package.json"), "utf8")) as {
   devDependencies: Record<string, string>;
 };
 
+/** The placeholder the README's install block has for the repository's URL. */
+const URL_PLACEHOLDER = "<url of this repository>";
+
 /**
- * What the README's install block tells a user to put in `.npmrc` and to install beside the
- * plugin: the test installs exactly that, so the README cannot drift from what works.
+ * The README's install block, and what it tells a user to put in `.npmrc` and to install beside
+ * the plugin: the test runs exactly that, so the README cannot drift from what works.
  */
-function readmeInstall(): { npmrc: string; packages: string[] } {
+function readmeInstall(): { block: string; npmrc: string; packages: string[] } {
   const readme = readFileSync(join(repo, "README.md"), "utf8");
   const block = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)]
     .map((m) => m[1]!)
@@ -35,7 +40,32 @@ function readmeInstall(): { npmrc: string; packages: string[] } {
   const command = block.replace(/\\\n/g, " ");
   const install = command.split("\n").find((line) => line.trim().startsWith("npm install"))!;
   const packages = install.split(/\s+/).filter((word) => /^(@[a-z0-9-]+\/)?[a-z0-9.-]+@\d+\.\d+\.\d+$/.test(word));
-  return { npmrc, packages };
+  return { block, npmrc, packages };
+}
+
+/**
+ * A git repository in `target` whose one commit holds the working tree as it is (the files git
+ * tracks and the new ones it does not ignore), so the test installs what is here, not HEAD.
+ */
+function snapshotRepository(target: string): void {
+  const files = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
+    cwd: repo,
+    encoding: "utf8",
+  })
+    .split("\0")
+    .filter((file) => file !== "" && existsSync(join(repo, file)));
+  for (const file of files) {
+    mkdirSync(dirname(join(target, file)), { recursive: true });
+    copyFileSync(join(repo, file), join(target, file));
+  }
+  const git = (...args: string[]) =>
+    execFileSync("git", ["-c", "user.name=test", "-c", "user.email=test@localhost", ...args], {
+      cwd: target,
+      stdio: "ignore",
+    });
+  git("init", "-q");
+  git("add", "-A");
+  git("commit", "-q", "--no-verify", "-m", "the working tree");
 }
 
 const NPM_TIMEOUT_MS = 150_000;
@@ -48,13 +78,25 @@ function cleanEnv(): NodeJS.ProcessEnv {
     if (key === "NODE_OPTIONS" || key.startsWith("VITEST") || key === "TEST") continue;
     env[key] = value;
   }
+  // Installs come from the local npm cache (the repository's own install filled it).
+  env.npm_config_prefer_offline = "true";
+  env.npm_config_fetch_retries = "1";
+  env.npm_config_fetch_timeout = "30000";
+  env.npm_config_audit = "false";
+  env.npm_config_fund = "false";
   return env;
 }
 
 /** Run a command to its end; reject with its output if it fails or outlives `timeoutMs`. */
-function run(command: string, args: string[], cwd: string, timeoutMs: number): Promise<string> {
+function run(
+  command: string,
+  args: string[],
+  cwd: string,
+  timeoutMs: number,
+  env: NodeJS.ProcessEnv = {},
+): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: cleanEnv(), stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(command, args, { cwd, env: { ...cleanEnv(), ...env }, stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
     child.stdout.on("data", (chunk) => (output += chunk));
     child.stderr.on("data", (chunk) => (output += chunk));
@@ -130,7 +172,7 @@ describe("the packed package, installed into a fresh app", () => {
   beforeAll(
     async () => {
       // What the README says to install, checked before anything is installed.
-      const { npmrc, packages: versions } = readmeInstall();
+      const { block, npmrc, packages: versions } = readmeInstall();
       // The README's install trap: `colyseus` names an optional transport fetched from a git host.
       expect(npmrc).toBe("legacy-peer-deps=true");
       // The README's versions are the ones this repository is tested with.
@@ -153,38 +195,32 @@ describe("the packed package, installed into a fresh app", () => {
       dir = mkdtempSync(join(tmpdir(), "colyseus-matchmaker-install-"));
       app = join(dir, "app");
       mkdirSync(app);
-      // `npm pack` runs `prepare`, which builds dist/ (ESM and CommonJS).
-      await run("npm", ["pack", "--pack-destination", dir], repo, NPM_TIMEOUT_MS);
-      const tarball = readdirSync(dir).find((name) => name.endsWith(".tgz"));
-      if (!tarball) throw new Error(`npm pack wrote no tarball into ${dir}`);
-
-      writeFileSync(join(app, "package.json"), JSON.stringify({ name: "app", private: true }) + "\n");
-      writeFileSync(join(app, ".npmrc"), `${npmrc}\n`);
+      const source = join(dir, "source");
+      snapshotRepository(source);
+      const script = block.replaceAll(URL_PLACEHOLDER, `file://${source}`);
+      let output: string;
       try {
-        await run(
-          "npm",
-          [
-            "install",
-            "--prefer-offline",
-            "--no-audit",
-            "--no-fund",
-            "--fetch-retries=1",
-            "--fetch-timeout=30000",
-            join(dir, tarball),
-            ...versions,
-          ],
-          app,
-          NPM_TIMEOUT_MS,
-        );
+        output = await run("bash", ["-euo", "pipefail", "-c", script], app, 2 * NPM_TIMEOUT_MS, {
+          // What a later npm does by default: an install script nobody allowed fails the install.
+          npm_config_strict_allow_scripts: "true",
+        });
       } catch (error) {
         throw new Error(
-          `installing into a fresh app failed; the local npm cache needs ${versions.join(" ")} ` +
-            `(run \`npm install\` in the repository first):\n${(error as Error).message}`,
+          `the README's install block failed in a fresh app; the local npm cache needs ${versions.join(" ")} ` +
+            `and the repository's own dependencies (run \`npm install\` in the repository first):\n${(error as Error).message}`,
           { cause: error },
         );
       }
+      // Every install script the packages have is allowed: nothing left for npm to warn about.
+      expect(output).not.toMatch(/install-scripts|allowScripts/);
+      const manifest = JSON.parse(readFileSync(join(app, "package.json"), "utf8")) as {
+        type?: string;
+        dependencies: Record<string, string>;
+      };
+      expect(manifest.type).toBe("module");
+      expect(manifest.dependencies["colyseus-matchmaker"]).toBe(`git+file://${source}`);
     },
-    2 * NPM_TIMEOUT_MS + 10_000,
+    2 * NPM_TIMEOUT_MS + 30_000,
   );
 
   afterAll(() => {
