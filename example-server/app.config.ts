@@ -6,9 +6,12 @@
  * queue's recorded traffic at /matchmaker/traces (for `npm run sim -- --trace FILE`), the player
  * page at /play and the operator dashboard at /dashboard (both from `colyseus-matchmaker/web`),
  * the Colyseus playground at /playground, and a front page linking them. The monitor, the metrics,
- * the traces and the dashboard sit behind `operatorAuth` (credentials from MATCHMAKER_OPERATOR_USER /
- * MATCHMAKER_OPERATOR_PASSWORD; without them, this machine only); matchmaking request bodies are
- * bounded before they are read, and repeated errors fold into one log line per kind.
+ * the traces, the dashboard and the playground sit behind `operatorAuth` (credentials from
+ * MATCHMAKER_OPERATOR_USER / MATCHMAKER_OPERATOR_PASSWORD; without them, this machine only, and no
+ * request that came through a proxy): the playground lists every room and starts and stops a CPU
+ * profiler, so it is an operator tool like the monitor (and it is left out when NODE_ENV is
+ * production). Matchmaking request bodies are bounded before they are read, and repeated errors
+ * fold into one log line per kind.
  * The tests boot this same definition.
  */
 import { monitor } from "@colyseus/monitor";
@@ -61,7 +64,7 @@ export default config({
     app.use("/matchmaker/traces", operatorAuth(), matchmakerTraces());
     app.use("/dashboard", operatorAuth(), dashboardPage());
     app.use("/play", playPage());
-    if (process.env.NODE_ENV !== "production") app.use("/playground", playground());
+    if (process.env.NODE_ENV !== "production") app.use("/playground", operatorAuth(), playground());
     app.get("/", frontPage());
   },
 });

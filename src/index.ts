@@ -62,6 +62,8 @@ export {
   type LoggerLike,
 } from "./server/aggregating-logger.js";
 export { limitRequestBodies, DEFAULT_MAX_BODY_BYTES, type BodyLimitOptions } from "./server/body-limit.js";
+// The address per-client limits key on: the connection's own, forwarding headers only from trusted proxies.
+export { clientAddress } from "./colyseus/client-address.js";
 
 // Several processes (Redis): joins that fail fast while Redis is unreachable, and the messages of
 // a durable queue (resume tokens, handover). See docs/scale-out.md.

@@ -22,6 +22,7 @@ import "../policies/index.js";
 import { BackfillDesk, type BackfillReceipt } from "./backfill-desk.js";
 import { figuresToMetrics, registerQueue, unregisterQueue, type QueueMetrics } from "./metrics.js";
 import {
+  addressLimitsOf,
   engineOptionsOf,
   parseRoomOptions,
   ROOM_OPTIONS_LABEL,
@@ -41,7 +42,8 @@ import { asClientError, JOIN_REFUSED, toClientError } from "./client-error.js";
 import { disposeGameRoom, startGame, type SeatMessage } from "./director/game-room.js";
 import { colyseusSeatWatch } from "./director/arrivals.js";
 import { QueueSession, type RemovedMessage, type RequeueNotice, type StartResult } from "./session.js";
-import { CodeGuessLimiter } from "./code-guesses.js";
+import { processAddressLimits, type QueueAddressLimits } from "./address-limits.js";
+import { carriesForwardingHeaders, clientAddress } from "./client-address.js";
 import { processSpawnBackoffs, type SpawnBackoff } from "./spawn-backoff.js";
 import { WaitingRoster, type SampleTicket } from "./queue-view.js";
 import {
@@ -115,8 +117,8 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
     setTimeout: (fn, ms) => this.clock.setTimeout(fn, ms),
   };
   private lastSweep = 0;
-  /** Wrong party codes per network address: a guesser is refused for the rest of its window. */
-  private readonly codeGuesses = new CodeGuessLimiter();
+  /** Joins and wrong party codes per client address, kept for the queue's name (they outlive this room). */
+  private addressLimits!: QueueAddressLimits;
   private backfill!: BackfillDesk;
   /** This process's backoff for the game room type: while it fails, no game of that type is attempted. */
   private spawnBackoff!: SpawnBackoff;
@@ -238,6 +240,7 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
     );
     this.backfill = this.createBackfillDesk();
     this.spawnBackoff = processSpawnBackoffs.of(this.config.gameRoom);
+    this.addressLimits = processAddressLimits.of(this.roomName, addressLimitsOf(this.config));
     registerQueue(this);
     this.lastSweep = this.now();
     this.heartbeat = this.clock.setInterval(() => this.onHeartbeat(), this.config.tickMs);
@@ -279,29 +282,31 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
   }
 
   override onAuth(client: Client, options: unknown, context: AuthContext): JoinOptions | Promise<JoinOptions> {
+    // The connection's own address (a trusted proxy's client), never a header a client wrote.
+    const address = clientAddress(client, context, this.config.trustedProxies);
+    const warning = this.addressLimits.proxyWarning(address, carriesForwardingHeaders(context));
+    if (warning) logger.warn(`[${this.roomName}] ${warning}`);
+    const limited = this.addressLimits.admitJoin(address, this.now());
+    if (limited) throw toClientError(limited);
     if (!this.durable) {
-      const join = this.authorizeJoin(options, context);
+      const join = this.authorizeJoin(options, address);
       this.authorized.set(client, join);
       return join;
     }
-    const check = (rest: unknown) => this.authorizeJoin(rest, context);
+    const check = (rest: unknown) => this.authorizeJoin(rest, address);
     return this.durable.authorize(client.sessionId, options, check, (rest) => this.validateJoin(rest));
   }
 
-  private authorizeJoin(options: unknown, context: AuthContext): JoinOptions {
+  private authorizeJoin(options: unknown, address: string): JoinOptions {
     const join = this.validateJoin(options);
-    const address = context.ip ?? "unknown";
     if (join.partyCode !== undefined) {
-      const waitMs = this.codeGuesses.blockedFor(address, this.now());
-      if (waitMs > 0) {
-        const message = `partyCode: too many wrong party codes; try again in ${Math.ceil(waitMs / 1000)} s`;
-        throw toClientError(new MatchmakerError("join_refused", message, "partyCode"));
-      }
+      const limited = this.addressLimits.partyCodeRefusal(address, this.now());
+      if (limited) throw toClientError(limited);
     }
     const refusal = this.session.joinRefusal(join);
     if (refusal) {
       if (join.partyCode !== undefined && this.session.isUnknownPartyCode(join.partyCode))
-        this.codeGuesses.wrong(address, this.now());
+        this.addressLimits.wrongPartyCode(address, this.now());
       throw toClientError(refusal);
     }
     return join;
@@ -550,6 +555,8 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
     this.state.figures.seatsOpen = this.session.seatWatch?.open ?? 0;
     showSeatOutcomes(this.state.figures, this.seatOutcomes);
     showWaitingBreakdown(this.state.figures, this.status.breakdown());
+    this.state.figures.joinsRateLimited = this.addressLimits.joinsLimited;
+    this.state.figures.partyCodesLimited = this.addressLimits.partyCodesLimited;
   }
   /**
    * The `limit` longest-waiting tickets, longest first, waited time in seconds. Operators reach it

@@ -6,13 +6,17 @@
 import { ErrorCode, ServerError } from "@colyseus/core";
 import { MatchmakerError } from "../core/errors.js";
 
+/** The code of a join refused by a per-address limit: HTTP's "too many requests" (Colyseus has none of its own). */
+export const TOO_MANY_REQUESTS = 429;
+
 /** What a refused join's message starts with, for the client (the fields follow). */
 export const JOIN_REFUSED = "invalid join options";
 
 /**
  * The error to throw to Colyseus for `error`: a refused join is the client's 525 (auth failed)
  * naming the fields; a bad queue configuration is 523 (a `ServerError` whose message Colyseus
- * hands to the client intact, which a `MatchmakerError`'s string code would not survive).
+ * hands to the client intact, which a `MatchmakerError`'s string code would not survive); a client
+ * over a per-address limit is 429 (too many requests), its message saying when to retry.
  * Anything else is thrown as it is.
  */
 export function toClientError(error: unknown): unknown {
@@ -22,6 +26,8 @@ export function toClientError(error: unknown): unknown {
       return new ServerError(ErrorCode.AUTH_FAILED, `${JOIN_REFUSED}: ${error.message}`);
     case "invalid_ticket": // the engine's own check of a join (a zone's rating band), already prefixed
       return new ServerError(ErrorCode.AUTH_FAILED, error.message);
+    case "rate_limited":
+      return new ServerError(TOO_MANY_REQUESTS, error.message);
     case "invalid_config":
     case "unknown_policy":
       return new ServerError(ErrorCode.MATCHMAKE_UNHANDLED, error.message);

@@ -42,6 +42,10 @@ export interface QueueMetrics {
   readonly spawnFailures: number;
   /** Matches dropped because a player left while the game room was being created. */
   readonly abandonedMatches: number;
+  /** Joins refused by the per-address join rate (`joinRateLimit`), since this process started (they outlive the queue room). */
+  readonly joinsRateLimited: number;
+  /** Party-code joins refused because their address tried too many wrong codes, since this process started. */
+  readonly partyCodesLimited: number;
   /** Replacement seats game rooms asked for, seats filled, and attempts that failed. */
   readonly backfillRequested: number;
   readonly backfillFilled: number;
@@ -107,6 +111,8 @@ export function figuresToMetrics(queue: string, roomId: string, f: FiguresLike):
     declines: f.declines,
     spawnFailures: f.spawnFailures,
     abandonedMatches: f.abandonedMatches,
+    joinsRateLimited: f.joinsRateLimited,
+    partyCodesLimited: f.partyCodesLimited,
     backfillRequested: f.backfillRequested,
     backfillFilled: f.backfillFilled,
     backfillFailures: f.backfillFailures,
@@ -280,6 +286,15 @@ const FAMILIES: Family[] = [
     type: "counter",
     help: "Matches dropped because a player left during game creation.",
     samples: one((m) => m.abandonedMatches),
+  },
+  {
+    name: "matchmaker_joins_limited_total",
+    type: "counter",
+    help: "Joins refused by a per-address limit: join_rate (joinRateLimit) or party_code (too many wrong party codes).",
+    samples: (m) => [
+      [{ limit: "join_rate" }, m.joinsRateLimited],
+      [{ limit: "party_code" }, m.partyCodesLimited],
+    ],
   },
   {
     name: "matchmaker_backfill_requested_total",

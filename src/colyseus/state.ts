@@ -58,6 +58,10 @@ export const QueueFigures = schema(
     spawnFailures: t.number().default(0),
     /** Matches dropped because a player left while the game room was being created. */
     abandonedMatches: t.number().default(0),
+    /** Joins refused by the queue's per-address join rate (`joinRateLimit`), since this process started. */
+    joinsRateLimited: t.number().default(0),
+    /** Party-code joins refused because their address tried too many wrong codes, since this process started. */
+    partyCodesLimited: t.number().default(0),
     /**
      * True when, over the recent arrivals, |side A − side B| ≥ choice-free (Xu et al.'s Fact 3):
      * the surplus side's waits then grow without bound; allow fewer side choices.

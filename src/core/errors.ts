@@ -11,6 +11,8 @@ export type MatchmakerErrorCode =
   | "policy_contract"
   /** A join the queue refuses (bad join options, a party code that does not admit it): the client's 525. */
   | "join_refused"
+  /** A client over one of the queue's per-address limits (joins per second): the client's 429, saying when to retry. */
+  | "rate_limited"
   /** A bad call from the server side, e.g. a game room's `requestBackfill` arguments. */
   | "invalid_request"
   /** A broken internal invariant: a bug, reported rather than hidden. */

@@ -12,6 +12,7 @@ import { DEFAULT_AVOID_RECENT_FALLBACK_MS } from "../core/recent-opponents.js";
 import { unknownKeyMessage } from "../core/validation.js";
 import { ZonesSchema } from "../core/zones.js";
 import { CriteriaSchema } from "../core/criteria.js";
+import { parseAddressBlock } from "../server/ip-address.js";
 
 /** Defaults of the queue options (and of the settings derived from them). */
 export const DEFAULTS = {
@@ -39,6 +40,11 @@ export const DEFAULTS = {
   avoidRecentFallbackMs: DEFAULT_AVOID_RECENT_FALLBACK_MS,
   reconnectGraceMs: 0,
   allowPartialParties: false,
+  /**
+   * Joins one address may make: 50 at once (a LAN party, a whole team behind one NAT), then 10 a
+   * second; a single client looping joins made about 300 a second.
+   */
+  joinRateLimit: { perSecond: 10, burst: 50 },
   /** `status`'s wait estimate: band width is the rating range over `bandsPerRange`. */
   waitEstimate: { bandsPerRange: 20, window: 50, minSamples: 3 },
 } as const;
@@ -60,6 +66,9 @@ export const LIMITS = {
   reconnectGraceMs: { min: 0, max: 600_000 },
   waitEstimateWindow: { min: 1, max: 10_000 },
   trafficTraceEvents: { min: 100, max: 5_000_000 },
+  trustedProxies: { max: 256 },
+  joinRatePerSecond: { min: 0.001, max: 10_000 },
+  joinRateBurst: { min: 1, max: 100_000 },
   matchIdPrefixLength: 64,
 } as const;
 
@@ -193,6 +202,38 @@ export const ROOM_FIELDS = {
   allowPartialParties: v.optional(v.boolean("must be true or false"), DEFAULTS.allowPartialParties),
   trafficTrace: v.optional(
     v.strictObject({ events: v.optional(wholeNumber(LIMITS.trafficTraceEvents)) }, unknownKeyMessage),
+  ),
+  trustedProxies: v.optional(
+    v.pipe(
+      v.array(
+        v.pipe(
+          v.string("must be an IP address or a CIDR block"),
+          v.check(
+            (entry) => parseAddressBlock(entry) !== undefined,
+            'must be an IP address or a CIDR block, e.g. "10.0.0.5" or "10.0.0.0/8"',
+          ),
+        ),
+        "must be a list of the proxies' addresses",
+      ),
+      v.maxLength(LIMITS.trustedProxies.max, `must list at most ${LIMITS.trustedProxies.max} entries`),
+    ),
+  ),
+  joinRateLimit: v.optional(
+    v.strictObject(
+      {
+        perSecond: v.optional(
+          v.pipe(
+            finite,
+            v.minValue(LIMITS.joinRatePerSecond.min, `must be at least ${LIMITS.joinRatePerSecond.min}`),
+            v.maxValue(LIMITS.joinRatePerSecond.max, `must be at most ${LIMITS.joinRatePerSecond.max}`),
+          ),
+          DEFAULTS.joinRateLimit.perSecond,
+        ),
+        burst: v.optional(wholeNumber(LIMITS.joinRateBurst), DEFAULTS.joinRateLimit.burst),
+      },
+      unknownKeyMessage,
+    ),
+    { ...DEFAULTS.joinRateLimit },
   ),
   waitEstimate: v.optional(
     v.strictObject(

@@ -150,6 +150,21 @@ export interface MatchmakerRoomOptions extends SharedQueueOptions {
    */
   trafficTrace?: { events?: number };
   /**
+   * The proxies in front of this server that the queue believes (addresses or CIDR blocks, e.g.
+   * `["10.0.0.5", "10.1.0.0/16"]`, at most 256; default none). Per-address limits (joins, party
+   * codes) key on the connection's own address; only when that address is one of these does the
+   * queue read the client's address from `X-Forwarded-For` (its right-most hop that is not a
+   * trusted proxy), else `X-Real-IP`. Without it, those headers are never read: anyone can write them.
+   */
+  trustedProxies?: readonly string[];
+  /**
+   * Joins one address may make (default `{ perSecond: 10, burst: 50 }`): `burst` at once (1 to
+   * 100,000), then `perSecond` (0.001 to 10,000) as they refill. A join over it is refused with
+   * code 429, `too many joins from your address; try again in N s`. An IPv6 address counts by
+   * its /64. Kept per queue name and process, through the queue room's disposal.
+   */
+  joinRateLimit?: { perSecond?: number; burst?: number };
+  /**
    * How the `status` message's estimated wait is computed: recent waits are kept per class of
    * ticket (party size, side, zone, rating band of `bandWidth`, default a twentieth of the
    * rating range), `window` waits per class (default 50), and a class needs `minSamples` waits
@@ -228,6 +243,11 @@ export function waitEstimatorOptionsOf(config: ResolvedRoomOptions): WaitEstimat
     window: window ?? defaults.window,
     minSamples: minSamples ?? defaults.minSamples,
   };
+}
+
+/** The per-address limits for a queue's configuration (see `src/colyseus/address-limits.ts`), defaults filled. */
+export function addressLimitsOf(config: ResolvedRoomOptions): { joinRate: { perSecond: number; burst: number } } {
+  return { joinRate: { perSecond: config.joinRateLimit.perSecond, burst: config.joinRateLimit.burst } };
 }
 
 /** The backoff after game-room failures for a queue's configuration (see `src/colyseus/spawn-backoff.ts`), defaults filled. */

@@ -5,10 +5,13 @@
  *
  * - With credentials (options, or `MATCHMAKER_OPERATOR_USER` and `MATCHMAKER_OPERATOR_PASSWORD`
  *   in the environment), every request must carry them as HTTP Basic authentication.
- * - Without credentials, only requests from this machine's loopback address that did not come
- *   through a proxy (no `X-Forwarded-For` / `Forwarded` header) are let through, so
- *   `npm start` works on a laptop and nothing is exposed on a server. A proxy on the same host
- *   that strips those headers looks local: set credentials for any deployment.
+ * - Without credentials, only requests from this machine's loopback address that carry no
+ *   forwarding header at all are let through, so `npm start` works on a laptop and nothing is
+ *   exposed on a server. Any header a proxy or CDN uses to pass on a client or itself
+ *   ({@link FORWARDING_HEADERS}, every `X-Forwarded-*`) marks the request as relayed: a proxy on
+ *   the same host (nginx commonly sends `X-Real-IP` or `X-Forwarded-Host` alone) then gets 403,
+ *   whoever its client is. A proxy that sends none of them looks local: set credentials for any
+ *   deployment.
  */
 import { timingSafeEqual, createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -36,10 +39,39 @@ export function operatorCredentialsFromEnv(env: NodeJS.ProcessEnv = process.env)
 
 const LOOPBACK = new Set(["127.0.0.1", "::1", "::ffff:127.0.0.1"]);
 
+/**
+ * Headers that say a request was relayed, as proxies, load balancers and CDNs set them (lower
+ * case, as Node gives header names); every `X-Forwarded-*` header counts too.
+ */
+export const FORWARDING_HEADERS: ReadonlySet<string> = new Set([
+  "forwarded",
+  "via",
+  "x-real-ip",
+  "x-client-ip",
+  "client-ip",
+  "true-client-ip",
+  "cf-connecting-ip",
+  "cf-connecting-ipv6",
+  "fastly-client-ip",
+  "x-cluster-client-ip",
+  "x-original-forwarded-for",
+  "x-envoy-external-address",
+  "x-azure-clientip",
+  "x-azure-socketip",
+  "x-appengine-user-ip",
+  "akamai-client-ip",
+]);
+
+/** Whether `req` carries any header a proxy sets ({@link FORWARDING_HEADERS}, or any `X-Forwarded-*`). */
+export function isRelayed(req: IncomingMessage): boolean {
+  for (const name of Object.keys(req.headers))
+    if (name.startsWith("x-forwarded-") || FORWARDING_HEADERS.has(name)) return true;
+  return false;
+}
+
 /** Whether the request comes straight from this machine (not relayed by a proxy). */
 export function isDirectLocalRequest(req: IncomingMessage): boolean {
-  if (req.headers["x-forwarded-for"] !== undefined || req.headers.forwarded !== undefined) return false;
-  return LOOPBACK.has(req.socket.remoteAddress ?? "");
+  return !isRelayed(req) && LOOPBACK.has(req.socket.remoteAddress ?? "");
 }
 
 /** Compares secrets in time independent of where they differ (hashing first evens the lengths). */

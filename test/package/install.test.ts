@@ -275,6 +275,7 @@ describe("the packed package, installed into a fresh app", () => {
         "WaitingEntry",
         "aggregatingLogger",
         "cancelBackfill",
+        "clientAddress",
         "collectMetrics",
         "defineQueue",
         "failFastDriver",

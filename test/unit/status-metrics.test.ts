@@ -97,6 +97,8 @@ describe("prometheusText", () => {
     declines: 1,
     spawnFailures: 0,
     abandonedMatches: 0,
+    joinsRateLimited: 6,
+    partyCodesLimited: 0,
     backfillRequested: 0,
     backfillFilled: 0,
     backfillFailures: 0,
@@ -122,6 +124,8 @@ describe("prometheusText", () => {
     expect(text).toContain(`matchmaker_seats_total{${label},outcome="expired_requeued"} 2\n`);
     expect(text).toContain(`matchmaker_seats_total{${label},outcome="lost_requeued"} 3\n`);
     expect(text).toContain(`matchmaker_seats_open{${label}} 4\n`);
+    expect(text).toContain(`matchmaker_joins_limited_total{${label},limit="join_rate"} 6\n`);
+    expect(text).toContain(`matchmaker_joins_limited_total{${label},limit="party_code"} 0\n`);
     const families = text.split("\n").filter((l) => l.startsWith("# TYPE"));
     expect(new Set(families).size).toBe(families.length);
     expect(families.length).toBeGreaterThanOrEqual(15);
