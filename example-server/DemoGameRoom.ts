@@ -1,5 +1,7 @@
 /**
- * A stand-in for your game: it records the teams the matchmaker gave it and who arrived. It tells
+ * A stand-in for your game: it records the teams the matchmaker gave it and who arrived. It takes
+ * players only through the seats the queue reserved (`static onAuth = queueSeatsOnly`: a client's
+ * own joinById or create is refused, so the seat options `onJoin` receives are the queue's), tells
  * the queue who entered (`playerArrived`, one line in `onJoin`) and marks the seats the queue
  * reports as never taken (`onNoShow`). A real game room reads `options.match` the same way.
  */
@@ -7,6 +9,7 @@ import { Room, type Client } from "@colyseus/core";
 import { schema, t, type SchemaType } from "@colyseus/schema";
 import {
   playerArrived,
+  queueSeatsOnly,
   type MatchInfo,
   type NoShowListener,
   type NoShowReport,
@@ -39,8 +42,15 @@ export const DemoGameState = schema(
 export type DemoGameState = SchemaType<typeof DemoGameState>;
 
 export class DemoGameRoom extends Room<{ state: DemoGameState }> implements NoShowListener {
+  // Players enter only through the queue's seats: a client's own joinById or create is refused.
+  static override onAuth = queueSeatsOnly;
   override state = new DemoGameState();
   protected match!: MatchInfo;
+  /**
+   * The match's seats not taken yet, by sessionId. Kept out of the state, which every player in
+   * the game sees: a reserved seat is taken by whoever connects with its sessionId first.
+   */
+  private readonly expected = new Map<string, Seat>();
 
   override onCreate(options: { match: MatchInfo }): void {
     const { match } = options;
@@ -48,6 +58,7 @@ export class DemoGameRoom extends Room<{ state: DemoGameState }> implements NoSh
     this.state.matchId = match.id;
     this.state.queue = match.queue;
     this.state.imbalance = match.quality.imbalance;
+    let seats = 0;
     for (const team of match.teams) {
       for (const p of team.players) {
         const seat = new Seat();
@@ -55,32 +66,41 @@ export class DemoGameRoom extends Room<{ state: DemoGameState }> implements NoSh
         seat.side = team.side;
         seat.rating = p.rating;
         seat.waitMs = p.waitMs;
-        this.state.seats.set(p.sessionId, seat);
+        // A bot's seat has no reservation to take: it is shown at once.
+        if (p.bot) this.state.seats.set(p.sessionId, seat);
+        else this.expected.set(p.sessionId, seat);
+        seats++;
       }
     }
-    this.maxClients = this.state.seats.size;
+    this.maxClients = seats;
   }
 
   override onJoin(client: Client, options: SeatOptions): void {
-    let seat = this.state.seats.get(client.sessionId);
+    let seat = this.expected.get(client.sessionId);
     if (!seat && options.backfill === true) {
-      // A replacement the game asked for with requestBackfill: a new seat on that side.
+      // A replacement the game asked for with requestBackfill: a new seat on that side. These are
+      // the queue's seat options (queueSeatsOnly above): no client can send its own.
       seat = new Seat();
       seat.sessionId = client.sessionId;
       seat.side = options.side;
       seat.rating = options.rating;
-      this.state.seats.set(client.sessionId, seat);
     }
     if (!seat || seat.side !== options.side) throw new Error("this seat was not reserved for you");
+    this.expected.delete(client.sessionId);
     seat.arrived = true;
+    this.state.seats.set(client.sessionId, seat);
     void playerArrived(this.match, client.sessionId); // the queue stops waiting for this player
   }
 
   /** The queue: these seats expired unused (a real game might requestBackfill or end the match). */
   onNoShow(report: NoShowReport): void {
     for (const player of report.players) {
-      const seat = this.state.seats.get(player.sessionId);
-      if (seat) seat.noShow = true;
+      const seat = this.expected.get(player.sessionId);
+      if (!seat) continue;
+      // The reservation has expired: its sessionId opens nothing any more, and may be shown.
+      this.expected.delete(player.sessionId);
+      seat.noShow = true;
+      this.state.seats.set(player.sessionId, seat);
     }
   }
 }

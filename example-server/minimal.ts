@@ -13,6 +13,7 @@ import {
   matchmakerMetrics,
   operatorAuth,
   playerArrived,
+  queueSeatsOnly,
   type MatchInfo,
   type SeatOptions,
 } from "../src/index.js";
@@ -20,6 +21,7 @@ import { dashboardPage, playPage } from "../src/web/index.js";
 
 // Your game. The queue creates one per match and reserves a seat for every player.
 class ArenaRoom extends Room {
+  static override onAuth = queueSeatsOnly; // players enter only through the queue's seats, never a client's own join
   match!: MatchInfo;
   override onCreate(options: { match: MatchInfo }) {
     // options.match.teams[0] plays side "A", teams[1] side "B"; each player has its sessionId.

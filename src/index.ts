@@ -2,8 +2,8 @@
  * colyseus-matchmaker: matchmaking for Colyseus 0.18. What a game server needs:
  *
  * - the queue room players join (`MatchmakerRoom`, `defineQueue`) and its options;
- * - the game-room helpers (`playerArrived`, `requestBackfill`, `cancelBackfill`) and the types of
- *   what a game room receives (`MatchInfo`, `SeatOptions`, `NoShowReport`);
+ * - the game-room helpers (`queueSeatsOnly`, `playerArrived`, `requestBackfill`, `cancelBackfill`)
+ *   and the types of what a game room receives (`MatchInfo`, `SeatOptions`, `NoShowReport`);
  * - the messages a client receives, as types;
  * - the queues' figures for operators (`matchmakerMetrics`, `collectMetrics`, `prometheusText`).
  *
@@ -25,6 +25,8 @@ export type { MatchInfo, SeatOptions, SeatMessage } from "./colyseus/director/ga
 export { requestBackfill, cancelBackfill, type BackfillReceipt } from "./colyseus/backfill-desk.js";
 // How the game room tells the queue who entered, and learns who never did.
 export { playerArrived, type NoShowListener } from "./colyseus/director/arrivals.js";
+// A game room's static onAuth: players enter only through the seats the queue reserved.
+export { queueSeatsOnly } from "./colyseus/director/seat-gate.js";
 export type { NoShowReport, NoShowReason, WatchedSeat as NoShowPlayer } from "./colyseus/director/seat-watch.js";
 
 // Messages the queue sends to its clients.

@@ -273,8 +273,10 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
   /**
    * Runs on the matchmaking request, before Colyseus reserves a seat: join options nested too deep
    * or too large are refused at once (525, naming the field and the limit), where Colyseus would
-   * fail to copy them and retry for seconds. Returns true, so that `onAuth` still checks every field.
-   * A subclass with its own static `onAuth` should call this one first.
+   * fail to copy them and retry for seconds; a key named after an `Object.prototype` member
+   * (`hasOwnProperty`, `__proto__`, ...) at any depth is refused as malformed (400, naming it)
+   * before Colyseus merges the options into a new queue room's. Returns true, so that `onAuth`
+   * still checks every field. A subclass with its own static `onAuth` should call this one first.
    */
   static override async onAuth(_token: string, options: unknown, _context: AuthContext): Promise<true> {
     asClientError(() => checkJoinOptionsShape(options));

@@ -195,11 +195,15 @@ export class BackfillDesk {
     );
     let reserved: Map<string, SeatMessage> | undefined;
     let failed = false;
+    let refused = false;
     try {
       reserved = await reserveBackfillSeats(match.roomId, requests, (id) => this.host.auth(id));
     } catch (error) {
       failed = true;
-      logger.error(`[${this.host.queue}] backfill of match ${r.matchId} failed:`, error);
+      // A game room that takes clients' own joins gets no replacements at all: retrying cannot help.
+      refused = error instanceof MatchmakerError && error.code === "invalid_request";
+      if (refused) logger.error(`[${this.host.queue}] match ${r.matchId}: ${(error as Error).message}`);
+      else logger.error(`[${this.host.queue}] backfill of match ${r.matchId} failed:`, error);
     }
     r.inFlight -= seats;
     if (!failed && !reserved) {
@@ -213,6 +217,8 @@ export class BackfillDesk {
       this.host.restore(tickets);
       if (r.cancelled) {
         // nothing more is sought
+      } else if (refused) {
+        this.cancel(r.matchId);
       } else if (++r.failures >= MAX_FAILURES) {
         logger.error(
           `[${this.host.queue}] giving up backfill of match ${r.matchId} team ${r.team} after ${r.failures} failed reservations`,

@@ -300,12 +300,33 @@ export const JOIN_OPTIONS_LIMITS = {
 export interface JoinShapeProblem {
   readonly field?: string;
   readonly message: string;
+  /**
+   * Set when the problem is a key named after a member of `Object.prototype` (the key): a request
+   * no honest client sends, refused as malformed (400) rather than as a join the queue declines.
+   */
+  readonly reservedKey?: string;
+}
+
+/**
+ * Keys refused at any depth of join options: the names of `Object.prototype`'s members
+ * (`hasOwnProperty`, `toString`, `constructor`, `__proto__`, `valueOf`, ...). Colyseus merges join
+ * options with `b.hasOwnProperty(key)` when it creates a room, which such a key breaks (a 523 and
+ * a logged TypeError, before any check of the queue's); `__proto__` would swap an object's
+ * prototype wherever options are copied key by key. No join option is named like one.
+ */
+export const RESERVED_JOIN_KEYS: ReadonlySet<string> = new Set(Object.getOwnPropertyNames(Object.prototype));
+
+function reservedKeyProblem(field: string | undefined, key: string): JoinShapeProblem {
+  const why = "it names a member of every JavaScript object (Object.prototype)";
+  return field === undefined
+    ? { field: key, message: `${key}: refused as a key: ${why}`, reservedKey: key }
+    : { field, message: `${field}: the key ${JSON.stringify(key)} is refused: ${why}`, reservedKey: key };
 }
 
 /**
  * Why `input` is too deep or too large to be join options (naming the field and the limit), or
- * undefined. Iterative, and stops at the first limit passed: its cost is bounded by the limits,
- * not by the input.
+ * holds a key of {@link RESERVED_JOIN_KEYS} at any depth (naming it), or undefined. Iterative, and
+ * stops at the first problem: its cost is bounded by the limits, not by the input.
  */
 export function joinOptionsShapeProblem(input: unknown, limits = JOIN_OPTIONS_LIMITS): JoinShapeProblem | undefined {
   let values = 0;
@@ -338,6 +359,7 @@ export function joinOptionsShapeProblem(input: unknown, limits = JOIN_OPTIONS_LI
     }
     for (const key in value) {
       if (!Object.hasOwn(value, key)) continue;
+      if (RESERVED_JOIN_KEYS.has(key)) return reservedKeyProblem(field, key);
       values++;
       chars += key.length;
       if (values > limits.maxValues) return tooMany(field ?? key, "values", limits.maxValues);
@@ -350,12 +372,19 @@ export function joinOptionsShapeProblem(input: unknown, limits = JOIN_OPTIONS_LI
 
 /**
  * Refuse join options too deep or too large to read, naming the field and the limit: throws
- * `MatchmakerError("join_refused")`. {@link checkJoinOptions} runs it first; `MatchmakerRoom`'s
- * static `onAuth` runs it on the matchmaking request, before Colyseus reserves a seat.
+ * `MatchmakerError("join_refused")`; a key named after an `Object.prototype` member, naming it:
+ * `MatchmakerError("malformed_request")`. {@link checkJoinOptions} runs it first; `MatchmakerRoom`'s
+ * static `onAuth` runs it on the matchmaking request, before Colyseus reserves a seat or merges
+ * the options into a new room's.
  */
 export function checkJoinOptionsShape(input: unknown): void {
   const problem = joinOptionsShapeProblem(input);
-  if (problem) throw new MatchmakerError("join_refused", problem.message, problem.field);
+  if (problem)
+    throw new MatchmakerError(
+      problem.reservedKey !== undefined ? "malformed_request" : "join_refused",
+      problem.message,
+      problem.field,
+    );
 }
 
 /** Parsed join options, or a message naming each bad field (see {@link checkJoinOptions} for the throwing form). */

@@ -13,6 +13,8 @@ export type MatchmakerErrorCode =
   | "join_refused"
   /** A client over one of the queue's per-address limits (joins per second): the client's 429, saying when to retry. */
   | "rate_limited"
+  /** A request no honest client sends (join options keyed by an `Object.prototype` member's name): the client's 400. */
+  | "malformed_request"
   /** A bad call from the server side, e.g. a game room's `requestBackfill` arguments. */
   | "invalid_request"
   /** A broken internal invariant: a bug, reported rather than hidden. */

@@ -2,8 +2,14 @@
  * A logger for Colyseus (`defineServer({ logger })`) that keeps a flood from flooding the log.
  * Colyseus logs every malformed WebSocket frame, and every failed message handler, with a full
  * stack trace: one client sending garbage wrote 7.9 MB in 6 s. This logger writes the first error
- * of a kind in full (its stack only the first time that kind is seen), counts the repeats, and
- * writes one line per kind and window saying how many it folded.
+ * of a kind in full, counts the repeats, and writes one line per kind and window saying how many
+ * it folded.
+ *
+ * Attacker bytes must not multiply what is written: a malformed frame's error message quotes the
+ * frame (msgpackr's `Data read, but end of buffer not reached "…"`). So a kind is the message's
+ * first line with its variable parts blanked (quoted text, JSON views, numbers, hex, long tokens),
+ * and a stack is written once per place in the code that threw (its frames, which no input
+ * chooses), not once per message: N distinct malformed frames give one stack trace.
  */
 
 /** What Colyseus calls on its logger (console fits). */
@@ -44,15 +50,47 @@ interface Kind {
 
 const OTHER = "other errors";
 
-/** The kind of a log call: its first line, with numbers and ids blanked so variants fold together. */
+/** Characters of a message's first line read to tell its kind (what follows cannot make a new kind). */
+const KIND_INPUT_CHARS = 300;
+/** Characters of a stack read to find its frames. */
+const SITE_INPUT_CHARS = 4000;
+/** The innermost frames that name a site: where it threw and the calls just above it. */
+const SITE_FRAMES = 5;
+
+/**
+ * The kind of a log call: its first line with what varies blanked, so that variants, and any bytes
+ * a client put in the message, fold together: quoted text (`"…"`), a JSON view to the end of the
+ * line (`{…` / `[…`), ids in `(roomId: …)`, hex and numbers (`#`), and long tokens (`…`).
+ */
 export function kindOf(args: readonly unknown[]): string {
   const first = args[0];
   const text = first instanceof Error ? `${first.name}: ${first.message}` : String(first);
   return text
     .split("\n", 1)[0]
-    .replace(/0x[0-9a-f]+|\d+/gi, "#")
+    .slice(0, KIND_INPUT_CHARS)
+    .replace(/"(?:[^"\\]|\\.)*(?:"|$)|(?<!\w)'(?:[^'\\]|\\.)*(?:'|$)|`[^`]*(?:`|$)/g, '"…"')
     .replace(/\(roomId: [^)]*\)/g, "(roomId: …)")
+    .replace(/(?<=[\s:=,(])[{[].*$/, "…")
+    .replace(/[\w./+=-]{24,}/g, "…")
+    .replace(/0x[0-9a-f]+|\d+/gi, "#")
     .slice(0, 200);
+}
+
+/**
+ * Where an error was thrown: the stack's frames (`at …` lines) of a stack text or an `Error`, or
+ * undefined when there are none. Frames name code, never input, so a flood of distinct messages
+ * from one place shares one site.
+ */
+export function siteOf(value: unknown): string | undefined {
+  const text = value instanceof Error ? value.stack : typeof value === "string" ? value : undefined;
+  if (!text) return undefined;
+  const frames = text
+    .slice(0, SITE_INPUT_CHARS)
+    .split("\n")
+    .slice(1)
+    .map((line) => line.trim())
+    .filter((line) => line.startsWith("at "));
+  return frames.length > 0 ? frames.slice(0, SITE_FRAMES).join("\n") : undefined;
 }
 
 /** A logger that folds repeated warnings and errors (see the module comment). */
@@ -62,7 +100,9 @@ export function aggregatingLogger(options: AggregatingLoggerOptions = {}): Aggre
   const maxKinds = options.maxKinds ?? 100;
   const now = options.now ?? Date.now;
   const kinds = new Map<string, Kind>();
-  const seenStacks = new Set<string>();
+  // Places in the code whose stack was written; bounded, past it no stack is written at all.
+  const seenSites = new Set<string>();
+  const maxSites = maxKinds * 10;
 
   const report = (kind: Kind) => {
     if (kind.folded > 0) {
@@ -80,11 +120,23 @@ export function aggregatingLogger(options: AggregatingLoggerOptions = {}): Aggre
   const timer = setInterval(flush, windowMs);
   timer.unref?.();
 
+  /** An argument as written: with its stack the first time its site is seen, else its first line. */
+  const withoutSeenStack = (arg: unknown, stackAllowed: boolean): unknown => {
+    const site = siteOf(arg);
+    if (site === undefined) return arg;
+    if (stackAllowed && !seenSites.has(site) && seenSites.size < maxSites) {
+      seenSites.add(site);
+      return arg;
+    }
+    return arg instanceof Error ? `${arg.name}: ${arg.message}` : String(arg).split("\n", 1)[0];
+  };
+
   const log = (level: "warn" | "error", args: unknown[]) => {
     flush();
     let key = kindOf(args);
     let kind = kinds.get(key);
-    if (!kind && kinds.size >= maxKinds) {
+    const overflow = !kind && kinds.size >= maxKinds;
+    if (overflow) {
       key = OTHER;
       kind = kinds.get(OTHER);
     }
@@ -93,16 +145,8 @@ export function aggregatingLogger(options: AggregatingLoggerOptions = {}): Aggre
       return;
     }
     kinds.set(key, { level, label: key, windowStart: now(), folded: 0 });
-    // The stack only the first time this kind is seen; afterwards its first line.
-    const first = args[0];
-    if (typeof first === "string" && first.includes("\n") && seenStacks.has(key)) {
-      base[level](first.split("\n", 1)[0], ...args.slice(1));
-    } else if (first instanceof Error && seenStacks.has(key)) {
-      base[level](`${first.name}: ${first.message}`, ...args.slice(1));
-    } else {
-      base[level](...args);
-    }
-    if (seenStacks.size < maxKinds * 10) seenStacks.add(key);
+    // Beyond maxKinds kinds nothing new is learnt: no stack, only the first line.
+    base[level](...args.map((arg) => withoutSeenStack(arg, !overflow)));
   };
 
   return {

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vites
 import {
   cancelBackfill,
   defineQueue,
+  queueSeatsOnly,
   requestBackfill,
   type MatchInfo,
   type MatchmakerRoom,
@@ -15,6 +16,7 @@ import { joinQueue, staysPending, testPort, within } from "../helpers/sdk.js";
 
 /** A game that asks its queue for a replacement whenever a player leaves. */
 class BackfillGame extends Room {
+  static override onAuth = queueSeatsOnly; // replacement seats go only to rooms that refuse clients' own joins
   static rooms = new Map<string, BackfillGame>();
   match!: MatchInfo;
   readonly joins: Array<{ sessionId: string; options: SeatOptions }> = [];

@@ -1,8 +1,10 @@
 /**
  * The README's complete server and client, run as a user runs them: the server
  * (`tsx example-server/minimal.ts`, PORT) and four client processes (`tsx example-client/minimal.ts`)
- * play one 2v2 game.
+ * play one 2v2 game. Its game room takes players only through the queue's seats: once a player
+ * left, a client's own `joinById` (claiming a replacement seat) or `create` is refused.
  */
+import { Client } from "@colyseus/sdk";
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it, vi } from "vitest";
@@ -63,5 +65,28 @@ describe("the README's complete server and client", () => {
     expect(new Set(results.map((r) => r[3])).size).toBe(4); // four players in it
     // The server's game room saw the same four players join.
     for (const r of results) expect(server.output).toContain(`${r[3]} plays side`);
+
+    // A player leaves: a place is free, and a client asks for it itself, as a replacement would come.
+    clients[0]!.child.kill();
+    const forger = new Client(`ws://127.0.0.1:${PORT}`);
+    const gameRoomId = results[0]![2]!;
+    const refused = "this game room takes players only through the seats its queue reserves: join the queue instead";
+    await vi.waitFor(
+      async () => {
+        // While the game is full Colyseus answers "locked"; once the place is free, the room's own answer.
+        const answer = await forger.joinById(gameRoomId, { backfill: true, side: "A", team: 0, rating: 1500 }).then(
+          async (room) => (await room.leave(), { code: 0, message: "seated" }),
+          (error: { code: number; message: string }) => ({ code: error.code, message: error.message }),
+        );
+        expect(answer.message).not.toMatch(/locked/);
+        expect(answer).toEqual({ code: 525, message: refused });
+      },
+      { timeout: 10_000, interval: 100 },
+    );
+    await expect(forger.create("arena", { match: { id: "x", teamSize: 1, teams: [] } })).rejects.toMatchObject({
+      code: 525,
+      message: refused,
+    });
+    expect(server.output).not.toMatch(/plays side \S+ in match x\b/);
   }, 120_000);
 });

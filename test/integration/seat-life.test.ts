@@ -12,6 +12,7 @@ import config from "@colyseus/tools";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import {
   playerArrived,
+  queueSeatsOnly,
   requestBackfill,
   type MatchInfo,
   type MatchmakerRoom,
@@ -29,6 +30,7 @@ const RESERVATION_S = 2;
 
 /** A game room as the README's: it reports arrivals, hears no-shows, and replaces a player who left. */
 class WatchedGame extends Room implements NoShowListener {
+  static override onAuth = queueSeatsOnly;
   static rooms = new Map<string, WatchedGame>();
   match!: MatchInfo;
   readonly noShows: NoShowReport[] = [];

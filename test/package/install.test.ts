@@ -287,6 +287,7 @@ describe("the packed package, installed into a fresh app", () => {
         "operatorCredentialsFromEnv",
         "playerArrived",
         "prometheusText",
+        "queueSeatsOnly",
         "requestBackfill",
       ].sort(),
     );

@@ -1,11 +1,15 @@
 import { describe, expect, it } from "vitest";
+import { toClientError } from "../../src/colyseus/client-error.js";
 import {
   checkJoinOptions,
+  checkJoinOptionsShape,
   JOIN_OPTIONS_LIMITS,
   joinOptionsSchema,
   joinOptionsShapeProblem,
   parseJoinOptions,
+  RESERVED_JOIN_KEYS,
 } from "../../src/colyseus/join-options.js";
+import { MatchmakerError } from "../../src/core/errors.js";
 
 /** `depth` arrays nested in one another, as JSON.parse builds them (no recursion here either). */
 function nested(depth: number): unknown {
@@ -52,5 +56,51 @@ describe("join options' shape limits", () => {
     });
     // The full check then never runs: the refusal is the limit, not a list of a thousand unknown fields.
     expect(() => checkJoinOptions(validator, wide)).toThrow(/may hold at most 1000 values$/);
+  });
+
+  it("refuses a key named after an Object.prototype member at any depth, naming it, as a malformed request (400)", () => {
+    const why = "it names a member of every JavaScript object (Object.prototype)";
+    for (const key of ["hasOwnProperty", "toString", "constructor", "__proto__", "valueOf", "isPrototypeOf"]) {
+      expect(RESERVED_JOIN_KEYS.has(key)).toBe(true);
+      // As JSON.parse builds it from a request body: "__proto__" becomes an own key, as the others.
+      const top = JSON.parse(`{"rating":1500,"${key}":1}`);
+      expect(joinOptionsShapeProblem(top)).toEqual({
+        field: key,
+        message: `${key}: refused as a key: ${why}`,
+        reservedKey: key,
+      });
+      const nested = JSON.parse(`{"rating":1500,"criteria":{"think":3,"${key}":1}}`);
+      expect(joinOptionsShapeProblem(nested)).toEqual({
+        field: "criteria",
+        message: `criteria: the key "${key}" is refused: ${why}`,
+        reservedKey: key,
+      });
+      const deep = JSON.parse(`{"rating":1500,"party":{"size":2,"x":[{"${key}":{}}]}}`);
+      expect(joinOptionsShapeProblem(deep)?.reservedKey).toBe(key);
+      // The throwing form and what the client receives: 400 with the key named.
+      let thrown: unknown;
+      try {
+        checkJoinOptionsShape(top);
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(MatchmakerError);
+      expect(thrown).toMatchObject({ code: "malformed_request", field: key });
+      expect(toClientError(thrown)).toMatchObject({
+        code: 400,
+        message: `invalid join options: ${key}: refused as a key: ${why}`,
+      });
+      expect(() => checkJoinOptions(validator, top)).toThrow(`${key}: refused as a key`);
+      expect(parseJoinOptions(validator, nested)).toEqual({
+        ok: false,
+        message: `criteria: the key "${key}" is refused: ${why}`,
+      });
+    }
+    // Values are not keys: a string "hasOwnProperty" anywhere is an ordinary value (the schema judges it).
+    expect(
+      joinOptionsShapeProblem({ rating: 1500, playerId: "hasOwnProperty", roles: ["constructor"] }),
+    ).toBeUndefined();
+    // Every other limit still answers as a join the queue declines (525), not as malformed.
+    expect(toClientError(new MatchmakerError("join_refused", "x"))).toMatchObject({ code: 525 });
   });
 });

@@ -5,7 +5,9 @@
  * and the seat options, so it may live in another process.
  */
 import { matchMaker, type IRoomCache } from "@colyseus/core";
+import { MatchmakerError } from "../../core/errors.js";
 import type { Match, PlayerWindow, Side } from "../../core/types.js";
+import { backfillRefusal, warnIfTakesClientsOwnJoins } from "./seat-gate.js";
 
 type ISeatReservation = ReturnType<typeof matchMaker.buildSeatReservation>;
 
@@ -173,6 +175,7 @@ export async function startGame(
   auth: (sessionId: string) => unknown,
   queueRoomId?: string,
 ): Promise<Map<string, SeatMessage>> {
+  warnIfTakesClientsOwnJoins(gameRoom, queue);
   const room: IRoomCache = await matchMaker.createRoom(gameRoom, {
     ...extraOptions,
     match: matchInfo(match, queue, queueRoomId),
@@ -192,7 +195,9 @@ export async function disposeGameRoom(roomId: string): Promise<void> {
 
 /**
  * Reserve replacement seats in a running game room, all or nothing. Resolves with each
- * player's `seat` message, or undefined when the game room is gone (the game is over).
+ * player's `seat` message, or undefined when the game room is gone (the game is over). Throws
+ * `MatchmakerError("invalid_request")`, reserving nothing, when the game room's type takes
+ * clients' own joins (see `queueSeatsOnly`).
  */
 export async function reserveBackfillSeats(
   roomId: string,
@@ -201,6 +206,8 @@ export async function reserveBackfillSeats(
 ): Promise<Map<string, SeatMessage> | undefined> {
   const room = await matchMaker.getRoomById(roomId);
   if (!room) return undefined;
+  const refusal = backfillRefusal(room.name);
+  if (refusal) throw new MatchmakerError("invalid_request", `backfill refused: ${refusal}`);
   return reserveSeats(room, seats, auth);
 }
 
