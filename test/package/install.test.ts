@@ -401,6 +401,7 @@ export = [queue, status, new engine.Matchmaker({ teamSize: 1, policy: "greedy" }
           readyCheckMs: null,
           rating: { min: 0, max: 10_000 },
           roles: false,
+          trustedPlayers: false,
         },
       ],
     });
