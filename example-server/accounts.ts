@@ -6,7 +6,7 @@
  * the ratings after each game; the queue only reads them.
  */
 import { randomUUID } from "node:crypto";
-import { JWT } from "@colyseus/auth";
+import { JWT } from "colyseus";
 import { PlayerRefused, type PlayersOption } from "../src/index.js";
 
 /** Signs tokens where JWT_SECRET is not set: anyone who reads this file can forge them. Development only. */

@@ -14,7 +14,7 @@
  * fold into one log line per kind.
  * The tests boot this same definition.
  */
-import { JWT } from "@colyseus/auth";
+import { JWT } from "colyseus";
 import { monitor } from "@colyseus/monitor";
 import { playground } from "@colyseus/playground";
 import config from "@colyseus/tools";
