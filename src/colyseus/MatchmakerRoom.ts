@@ -355,7 +355,8 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
         auth: client.auth,
         queue: this.roomName,
         sessionId: client.sessionId,
-        ...(context ? { context: { headers: context.headers, ip: context.ip } } : {}),
+        address,
+        ...(context ? { headers: context.headers } : {}),
       });
       this.checkRatingRules(join);
       const resuming = this.durable?.resumingPlayer(client.sessionId);

@@ -279,7 +279,10 @@ function joinSchema(
       }
     }),
     // Where the server sets the rating it is absent here (see ClientJoinOptions).
-    v.transform(({ rating, rank, ...rest }): JoinOptions => ({ ...rest, rating: (rating ?? rank)! })),
+    v.transform(({ rating, rank, ...rest }): JoinOptions => {
+      const given = rating ?? rank;
+      return given === undefined ? (rest as JoinOptions) : { ...rest, rating: given };
+    }),
   );
 }
 

@@ -43,8 +43,14 @@ export interface PlayerRequest {
   readonly queue: string;
   /** The client's session id in the queue room. */
   readonly sessionId: string;
-  /** The request's headers and address, where Colyseus gives them (the room's own `onAuth`). */
-  readonly context?: { readonly headers: Headers; readonly ip: string | undefined };
+  /**
+   * The client's address as the queue's limits see it: the connection's own, or the client a
+   * trusted proxy names (`trustedProxies`); never a header the client wrote. `"unknown"` when the
+   * connection shows none.
+   */
+  readonly address: string;
+  /** The WebSocket request's headers (cookies, …), where Colyseus gives them (the room's own `onAuth`). */
+  readonly headers?: Headers;
 }
 
 /** What `players.resolve` answers: the player's fields from the server. */

@@ -288,8 +288,12 @@ describe("trusted players", () => {
       hangs: "525: player refused: identifying this player took too long (over 300 ms); try again",
     });
     // The queue goes on: two good players are matched, with what the resolver said.
-    flaky = ({ sessionId }) => ({ playerId: `account-of-${sessionId}`, rating: 1234 });
-    const a = await join(anonymous(), "flaky");
+    const requests: PlayerRequest[] = [];
+    flaky = (request) => {
+      requests.push(request);
+      return { playerId: `account-of-${request.sessionId}`, rating: 1234 };
+    };
+    const a = await join(anonymous(), "flaky", { side: "A" });
     const b = await join(anonymous(), "flaky");
     open.push(a.room, b.room);
     const match = matchOf(await within(a.seat, 10_000, "the flaky queue's seat"));
@@ -303,6 +307,12 @@ describe("trusted players", () => {
         [`account-of-${b.room.sessionId}`, 1234],
       ].sort(),
     );
+    // What the resolver was given: the client's own options (no rating), its address as the limits see it.
+    expect(requests[0]).toMatchObject({ queue: "flaky", sessionId: a.room.sessionId, options: { side: "A" } });
+    expect(requests[0]!.token).toBeUndefined();
+    expect(requests[0]!.options).not.toHaveProperty("rating");
+    expect(requests[0]!.address).toMatch(/^(127\.0\.0\.1|::1)$/);
+    expect(requests[0]!.headers?.get("host")).toBe(`127.0.0.1:${port}`);
   });
 
   it("a subclass whose static onAuth returns data (Colyseus skips the room's onAuth) is still resolved, and still refuses a sent rating", async () => {

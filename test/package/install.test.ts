@@ -269,6 +269,7 @@ describe("the packed package, installed into a fresh app", () => {
         "MatchmakerRoom",
         "MatchmakerState",
         "PROMETHEUS_CONTENT_TYPE",
+        "PlayerRefused",
         "QueueFigures",
         "QueueViewRoom",
         "RETRY_LATER",

@@ -42,7 +42,7 @@ function resolver(resolve: PlayersOption["resolve"], more: Partial<ResolvedPlaye
   return { r, log };
 }
 
-const request = { token: "t", auth: undefined, queue: "ranked", sessionId: "s1" };
+const request = { token: "t", auth: undefined, queue: "ranked", sessionId: "s1", address: "203.0.113.7" };
 
 describe("the join options a queue with players refuses", () => {
   it("by default: the server's fields by name, nothing the client chooses", () => {
@@ -106,13 +106,21 @@ describe("PlayerResolver", () => {
   it("hands the resolver the token, the auth data and the client's options, not the queue's own objects", async () => {
     let seen: unknown;
     const { r } = resolver((req) => {
-      seen = req;
+      seen = { ...req, options: { ...req.options } };
       (req.options as { side?: string }).side = "B"; // a resolver cannot change the join it was given
       return { playerId: "a", rating: 1 };
     });
     const join = { side: "A" } as JoinOptions;
     const out = await r.resolve(join, { ...request, auth: { id: "a" } });
-    expect(seen).toMatchObject({ token: "t", auth: { id: "a" }, queue: "ranked", sessionId: "s1" });
+    expect(seen).toMatchObject({
+      token: "t",
+      auth: { id: "a" },
+      queue: "ranked",
+      sessionId: "s1",
+      address: "203.0.113.7",
+      options: { side: "A" },
+    });
+    expect("rating" in (seen as { options: object }).options).toBe(false);
     expect(out.side).toBe("A");
   });
 
