@@ -1,7 +1,7 @@
 /**
- * The example server's definition: five queues (1v1, 2v2, 5v5, a 2v2 with a ready check, a 1v1
- * with zones),
- * the demo game room, the Colyseus monitor at /monitor, the queues' figures at
+ * The example server's definition: six queues (1v1, 2v2, 5v5, a 2v2 with a ready check, a 1v1
+ * with zones, and a ranked 1v1 whose players and ratings come from the server), anonymous sign-in
+ * at /auth (`@colyseus/auth`), the demo game room, the Colyseus monitor at /monitor, the queues' figures at
  * /matchmaker/metrics (JSON) and /matchmaker/metrics/prometheus (Prometheus text), the squad
  * queue's recorded traffic at /matchmaker/traces (for `npm run sim -- --trace FILE`), the player
  * page at /play and the operator dashboard at /dashboard (both from `colyseus-matchmaker/web`),
@@ -14,6 +14,7 @@
  * fold into one log line per kind.
  * The tests boot this same definition.
  */
+import { JWT } from "colyseus";
 import { monitor } from "@colyseus/monitor";
 import { playground } from "@colyseus/playground";
 import config from "@colyseus/tools";
@@ -30,7 +31,12 @@ import {
 import { DemoGameRoom } from "./DemoGameRoom.js";
 import { dashboardPage, playPage } from "../src/web/index.js";
 import { frontPage } from "./front-page.js";
+import { accountPlayers, authSettings, jwtSecret } from "./accounts.js";
 
+// Auth tokens (anonymous sign-in, the ranked queue) are signed with JWT_SECRET (a loud default in development).
+JWT.settings.secret = jwtSecret();
+
+// Casual queues: each player's rating (and playerId) is what its client declares: untrusted.
 export const rooms = {
   duel: defineQueue({ teamSize: 1, gameRoom: "demo_game", policy: "greedy", tickMs: 500 }),
   // Records its traffic for replay in the simulator (/matchmaker/traces).
@@ -47,15 +53,27 @@ export const rooms = {
   }),
   // Two zones: a player picks one or both (none: both).
   duel_zones: defineQueue({ teamSize: 1, gameRoom: "demo_game", zones: ["eu", "na"], tickMs: 500 }),
+  // Ranked: who each player is and its rating come from the server (the account of its auth token,
+  // the example's rating store), never from the client; a client that sends a rating is refused.
+  ranked: defineQueue({
+    teamSize: 1,
+    gameRoom: "demo_game",
+    policy: "expanding-window",
+    params: { unit: "rating", initial: 100, growthPerSecond: 10, max: 1000 },
+    rating: { min: 0, max: 5000 },
+    tickMs: 500,
+    players: accountPlayers,
+  }),
   demo_game: defineRoom(DemoGameRoom),
 };
 
 export default config({
   rooms,
   // Repeated errors (malformed frames, a flooding client) fold into one line per kind and window.
-  options: { logger: aggregatingLogger() },
+  // Anonymous sign-in (POST /auth/anonymous; the SDK's `client.auth.signInAnonymously()`), no OAuth.
+  options: { logger: aggregatingLogger(), auth: { settings: authSettings, oauth: false } },
   initializeTransport: (options) => {
-    limitRequestBodies(options.server);
+    limitRequestBodies(options.server, { pathPrefixes: ["/matchmake/", "/auth/"] });
     return new WebSocketTransport(options);
   },
   initializeExpress: (app) => {

@@ -60,6 +60,7 @@ import { PacedTask, type PaceClock } from "./paced-task.js";
 import { isSharedPresence, startDurability, type DurableQueue } from "./durable/durable-queue.js";
 import { roomHost } from "./durable/room-host.js";
 import { recordTraffic, registerTrace, unregisterTrace } from "./traffic-trace.js";
+import { checkResumingPlayer, PlayerResolver } from "./trusted-players.js";
 
 /**
  * A matchmaking queue. Configure it with `defineRoom(MatchmakerRoom, options)` (or
@@ -94,6 +95,8 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
   session!: QueueSession;
   protected config!: ResolvedRoomOptions;
   private joinValidator!: JoinValidator;
+  /** With the `players` option: every join's player comes from the server (see trusted-players.ts). */
+  private players?: PlayerResolver;
   /** The pending early wake-up for the engine (a policy deadline before the next heartbeat). */
   private wakeup?: { at: number; cancel: () => void };
   /** Reconnections being waited for (Colyseus's deferreds), to cancel when a dropped player is removed. */
@@ -164,6 +167,13 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
       const recorder = recordTraffic(this.matchmaker, engine, this.config.trafficTrace.events, this.roomName);
       registerTrace(this.roomName, this.roomId, recorder);
     }
+    if (this.config.players) {
+      const queue = {
+        rating: this.config.rating,
+        ...(this.matchmaker.criteria ? { criteria: this.matchmaker.criteria } : {}),
+      };
+      this.players = new PlayerResolver(this.config.players, queue, (message) => logger.warn(message));
+    }
     this.joinValidator = joinOptionsSchema(
       { min: this.config.rating.min, max: this.config.rating.max },
       this.config.roles,
@@ -171,6 +181,7 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
       this.matchmaker.zones,
       this.matchmaker.latencyZones,
       this.matchmaker.criteria,
+      this.players?.refused,
     );
     this.session = new QueueSession({
       matchmaker: this.matchmaker,
@@ -284,12 +295,8 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
   }
 
   override onAuth(client: Client, options: unknown, context: AuthContext): JoinOptions | Promise<JoinOptions> {
-    // The connection's own address (a trusted proxy's client), never a header a client wrote.
-    const address = clientAddress(client, context, this.config.trustedProxies);
-    const warning = this.addressLimits.proxyWarning(address, carriesForwardingHeaders(context));
-    if (warning) logger.warn(`[${this.roomName}] ${warning}`);
-    const limited = this.addressLimits.admitJoin(address, this.now());
-    if (limited) throw toClientError(limited);
+    const address = this.admitAddress(client, context);
+    if (this.players) return this.admitPlayer(client, options, address, context);
     if (!this.durable) {
       const join = this.authorizeJoin(options, address);
       this.authorized.set(client, join);
@@ -297,6 +304,19 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
     }
     const check = (rest: unknown) => this.authorizeJoin(rest, address);
     return this.durable.authorize(client.sessionId, options, check, (rest) => this.validateJoin(rest));
+  }
+
+  /**
+   * The connection's own address (a trusted proxy's client), never a header a client wrote; a
+   * client over the join rate limit is refused (429).
+   */
+  private admitAddress(client: Client, context: AuthContext): string {
+    const address = clientAddress(client, context, this.config.trustedProxies);
+    const warning = this.addressLimits.proxyWarning(address, carriesForwardingHeaders(context));
+    if (warning) logger.warn(`[${this.roomName}] ${warning}`);
+    const limited = this.addressLimits.admitJoin(address, this.now());
+    if (limited) throw toClientError(limited);
+    return address;
   }
 
   private authorizeJoin(options: unknown, address: string): JoinOptions {
@@ -314,7 +334,52 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
     return join;
   }
 
-  override onJoin(client: Client, options: unknown): void {
+  /**
+   * A queue with `players`: the client's own options checked (and, with Redis, its resume token),
+   * then its player resolved by the server and the rules that need the rating run.
+   * `context` is absent where Colyseus skipped this room's `onAuth` (see `onJoin`).
+   */
+  private async admitPlayer(
+    client: Client,
+    options: unknown,
+    address: string,
+    context: AuthContext | undefined,
+  ): Promise<JoinOptions> {
+    const check = (rest: unknown) => this.authorizeJoin(rest, address);
+    const own = this.durable
+      ? await this.durable.authorize(client.sessionId, options, check, (rest) => this.validateJoin(rest))
+      : check(options);
+    try {
+      const join = await this.players!.resolve(own, {
+        token: context?.token,
+        auth: client.auth,
+        queue: this.roomName,
+        sessionId: client.sessionId,
+        address,
+        ...(context ? { headers: context.headers } : {}),
+      });
+      this.checkRatingRules(join);
+      const resuming = this.durable?.resumingPlayer(client.sessionId);
+      if (resuming) checkResumingPlayer(resuming.playerId, join);
+      this.authorized.set(client, join);
+      return join;
+    } catch (error) {
+      this.durable?.forgetAuthorization(client.sessionId);
+      throw toClientError(error);
+    }
+  }
+
+  /** Whether this queue's players (`playerId`, rating) come from the server (the `players` option), not the client's word. */
+  get trustedPlayers(): boolean {
+    return this.players !== undefined;
+  }
+
+  override onJoin(client: Client, options: unknown): void | Promise<void> {
+    // A subclass's static onAuth returned data, so Colyseus skipped this room's onAuth: resolve here.
+    if (this.players && !this.authorized.has(client)) {
+      const address = this.admitAddress(client, { ip: undefined, headers: new Headers() });
+      return this.admitPlayer(client, options, address, undefined).then(() => this.onJoin(client, options));
+    }
     if (this.durable) this.durable.join(client.sessionId, () => this.joinSession(client, options));
     else this.joinSession(client, options);
     this.engineRuns.request();
@@ -395,11 +460,16 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
   protected validateJoin(options: unknown): JoinOptions {
     return asClientError(() => {
       const join = checkJoinOptions(this.joinValidator, options);
-      // A zone's rating band is the one rule the schema cannot see.
-      this.matchmaker.checkZoneBand(join.rating, join.zones, JOIN_REFUSED);
-      this.matchmaker.checkLatencyReach(join.rating, join.latencies, join.zones, JOIN_REFUSED);
+      // With `players` the rating is the server's: its rules run once it is resolved.
+      if (!this.players) this.checkRatingRules(join);
       return join;
     });
+  }
+
+  /** The rules the schema cannot see, which need the rating: a zone's rating band, the zones a player reaches. */
+  private checkRatingRules(join: JoinOptions): void {
+    this.matchmaker.checkZoneBand(join.rating, join.zones, JOIN_REFUSED);
+    this.matchmaker.checkLatencyReach(join.rating, join.latencies, join.zones, JOIN_REFUSED);
   }
 
   /**
@@ -500,6 +570,7 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
         this.config.gameRoomOptions,
         (id) => this.clients.getById(id)?.auth,
         this.roomId,
+        this.trustedPlayers,
       );
     } catch (error) {
       this.state.figures.spawnFailures++;

@@ -11,13 +11,16 @@ export const TOO_MANY_REQUESTS = 429;
 
 /** What a refused join's message starts with, for the client (the fields follow). */
 export const JOIN_REFUSED = "invalid join options";
+/** What the message of a join refused by the queue's `players.resolve` starts with, for the client. */
+export const PLAYER_REFUSED = "player refused";
 
 /**
  * The error to throw to Colyseus for `error`: a refused join is the client's 525 (auth failed)
- * naming the fields, a malformed one (a key named after an `Object.prototype` member) its 400; a
- * bad queue configuration is 523 (a `ServerError` whose message Colyseus hands to the client
- * intact, which a `MatchmakerError`'s string code would not survive); a client over a per-address
- * limit is 429 (too many requests), its message saying when to retry.
+ * naming the fields (a player `players.resolve` refused too), a malformed one (a key named after an
+ * `Object.prototype` member) its 400; a bad queue configuration is 523 (a `ServerError` whose
+ * message Colyseus hands to the client intact, which a `MatchmakerError`'s string code would not
+ * survive); a client over a per-address limit is 429 (too many requests), its message saying when
+ * to retry.
  * Anything else is thrown as it is.
  */
 export function toClientError(error: unknown): unknown {
@@ -27,6 +30,8 @@ export function toClientError(error: unknown): unknown {
       return new ServerError(ErrorCode.AUTH_FAILED, `${JOIN_REFUSED}: ${error.message}`);
     case "malformed_request": // a 4xx: the request itself is malformed, as Colyseus answers bad JSON
       return new ServerError(400, `${JOIN_REFUSED}: ${error.message}`);
+    case "player_refused":
+      return new ServerError(ErrorCode.AUTH_FAILED, `${PLAYER_REFUSED}: ${error.message}`);
     case "invalid_ticket": // the engine's own check of a join (a zone's rating band), already prefixed
       return new ServerError(ErrorCode.AUTH_FAILED, error.message);
     case "rate_limited":

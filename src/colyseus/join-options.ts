@@ -41,8 +41,9 @@ export interface JoinOptions {
   partyCode?: string;
   /**
    * A stable player id (e.g. an account id) for the queue's recent-opponent history
-   * (`avoidRecent`); the session id otherwise, which changes at every visit. Clients can send
-   * any string: a game that needs it verified should set it from its own authentication.
+   * (`avoidRecent`); the session id otherwise, which changes at every visit. In a queue with
+   * `players` it is the server's (`players.resolve`) and a client's is refused; elsewhere
+   * clients can send any string, so it is not to be trusted.
    */
   playerId?: string;
   /**
@@ -57,6 +58,18 @@ export interface JoinOptions {
    */
   criteria?: Record<string, number>;
 }
+
+/**
+ * Join options as a client sent them, checked: in a queue with `players` (trusted players) the
+ * rating and the other fields the server sets are absent until `players.resolve` gives them.
+ */
+export type ClientJoinOptions = Omit<JoinOptions, "rating"> & { rating?: number };
+
+/**
+ * Join options a queue refuses by name, with the message (`"rating"` refuses `rank` too), e.g.
+ * `{ rating: "this queue takes ratings from the server; do not send it" }`.
+ */
+export type RefusedJoinOptions = Readonly<Partial<Record<keyof JoinOptions, string>>>;
 
 /** The join option `party`: `{ size }`, 2 to teamSize; refused in a 1v1 queue. */
 function joinPartySchema(teamSize: number | undefined): v.GenericSchema<unknown, { size: number } | undefined> {
@@ -97,7 +110,7 @@ const notANumber = (issue: { readonly input: unknown }): string =>
   issue.input === null ? "must be a finite number (got null: NaN and Infinity are sent as null)" : "must be a number";
 
 /** A rating join option's checks against the queue's range (used for `rating` and its alias `rank`). */
-function ratingSchema(range: { min: number; max: number }) {
+export function ratingSchema(range: { min: number; max: number }) {
   return v.pipe(
     v.number(notANumber),
     v.finite("must be a finite number"),
@@ -150,7 +163,7 @@ function joinLatenciesSchema(
  * The join option `criteria`: a value within range on each of the queue's criteria, every one
  * required, in a queue with criteria; refused in any other queue.
  */
-function joinCriteriaSchema(
+export function joinCriteriaSchema(
   criteria: readonly Criterion[] | undefined,
 ): v.GenericSchema<unknown, Record<string, number> | undefined> {
   if (!criteria) return v.optional(v.custom<Record<string, number>>(() => false, "this queue has no criteria"));
@@ -176,6 +189,25 @@ function joinCriteriaSchema(
   );
 }
 
+/** The join option `playerId` (and a resolved player's id): 1 to 128 characters. */
+export const playerIdSchema = v.pipe(
+  v.string("must be a string"),
+  v.minLength(1, "must not be empty"),
+  v.maxLength(128, "must be at most 128 characters"),
+);
+
+/** The join option `uncertainty` (and a resolved player's): a finite number, not negative. */
+export const uncertaintySchema = v.pipe(
+  v.number(notANumber),
+  v.finite("must be a finite number"),
+  v.minValue(0, "must not be negative"),
+);
+
+/** A join option the queue refuses by name: absent is fine, anything else gets `message`. */
+function refusedSchema(message: string) {
+  return v.optional(v.custom<never>(() => false, message));
+}
+
 /**
  * The validator for one queue's join options (its rating range and, in a role queue, its roles
  * are part of the schema). `rank` is accepted as an alias of `rating`, so that clients written
@@ -184,9 +216,11 @@ function joinCriteriaSchema(
  */
 export function joinOptionsSchema(...queue: Parameters<typeof joinSchema>): JoinValidator {
   const schema = joinSchema(...queue);
-  const [range, queueRoles, , , latencyZones, criteria] = queue;
-  // Where `{ rating, side? }` is a complete join (no roles, latencies or criteria asked for), it is checked by hand.
-  if (!queueRoles && !latencyZones && !criteria) plainJoinRanges.set(schema, { min: range.min, max: range.max });
+  const [range, queueRoles, , , latencyZones, criteria, refused] = queue;
+  // Where `{ rating, side? }` is a complete join (no roles, latencies or criteria asked for, no
+  // field refused by name), it is checked by hand.
+  if (!queueRoles && !latencyZones && !criteria && !refused)
+    plainJoinRanges.set(schema, { min: range.min, max: range.max });
   return schema;
 }
 
@@ -197,33 +231,30 @@ function joinSchema(
   queueZones?: readonly ZoneSpec[],
   latencyZones?: readonly string[],
   criteria?: readonly Criterion[],
+  refused?: RefusedJoinOptions,
 ) {
-  const fields = v.strictObject(
-    {
-      rating: v.optional(ratingSchema(range)),
-      rank: v.optional(ratingSchema(range)),
-      side: v.optional(v.picklist(["A", "B"], 'must be "A" or "B"')),
-      uncertainty: v.optional(
-        v.pipe(v.number(notANumber), v.finite("must be a finite number"), v.minValue(0, "must not be negative")),
-      ),
-      roles: joinRolesSchema(queueRoles),
-      zones: joinZonesSchema(queueZones),
-      latencies: joinLatenciesSchema(latencyZones),
-      criteria: joinCriteriaSchema(criteria),
-      party: joinPartySchema(teamSize),
-      partyCode: v.optional(
-        v.pipe(v.string("must be a party code"), v.regex(PARTY_CODE_PATTERN, "must be a party code")),
-      ),
-      playerId: v.optional(
-        v.pipe(
-          v.string("must be a string"),
-          v.minLength(1, "must not be empty"),
-          v.maxLength(128, "must be at most 128 characters"),
-        ),
-      ),
-    },
-    unknownKeyMessage,
-  );
+  const base = {
+    rating: v.optional(ratingSchema(range)),
+    rank: v.optional(ratingSchema(range)),
+    side: v.optional(v.picklist(["A", "B"], 'must be "A" or "B"')),
+    uncertainty: v.optional(uncertaintySchema),
+    roles: joinRolesSchema(queueRoles),
+    zones: joinZonesSchema(queueZones),
+    latencies: joinLatenciesSchema(latencyZones),
+    criteria: joinCriteriaSchema(criteria),
+    party: joinPartySchema(teamSize),
+    partyCode: v.optional(
+      v.pipe(v.string("must be a party code"), v.regex(PARTY_CODE_PATTERN, "must be a party code")),
+    ),
+    playerId: v.optional(playerIdSchema),
+  };
+  // Fields the queue refuses by name (set by the server): absent in every join it accepts.
+  const entries: Record<string, v.GenericSchema> = { ...base };
+  for (const [key, message] of Object.entries(refused ?? {})) {
+    entries[key] = refusedSchema(message);
+    if (key === "rating") entries.rank = refusedSchema(message);
+  }
+  const fields = v.strictObject(entries as typeof base, unknownKeyMessage);
   return v.pipe(
     fields,
     v.forward(
@@ -238,6 +269,7 @@ function joinSchema(
       if (!dataset.typed) return;
       const { rating, rank } = dataset.value;
       if (rating === undefined && rank === undefined) {
+        if (refused?.rating) return; // the server sets it
         addIssue({ message: "is required (or its alias rank)", path: [pathItem(dataset.value, "rating")] });
       } else if (rating !== undefined && rank !== undefined && rating !== rank) {
         addIssue({
@@ -246,7 +278,11 @@ function joinSchema(
         });
       }
     }),
-    v.transform(({ rating, rank, ...rest }): JoinOptions => ({ ...rest, rating: (rating ?? rank)! })),
+    // Where the server sets the rating it is absent here (see ClientJoinOptions).
+    v.transform(({ rating, rank, ...rest }): JoinOptions => {
+      const given = rating ?? rank;
+      return given === undefined ? (rest as JoinOptions) : { ...rest, rating: given };
+    }),
   );
 }
 

@@ -15,6 +15,8 @@ export type MatchmakerErrorCode =
   | "rate_limited"
   /** A request no honest client sends (join options keyed by an `Object.prototype` member's name): the client's 400. */
   | "malformed_request"
+  /** A player the queue's `players.resolve` did not accept (no or a bad token, an unknown account): the client's 525. */
+  | "player_refused"
   /** A bad call from the server side, e.g. a game room's `requestBackfill` arguments. */
   | "invalid_request"
   /** A broken internal invariant: a bug, reported rather than hidden. */

@@ -13,6 +13,7 @@ import { unknownKeyMessage } from "../core/validation.js";
 import { ZonesSchema } from "../core/zones.js";
 import { CriteriaSchema } from "../core/criteria.js";
 import { parseAddressBlock } from "../server/ip-address.js";
+import type { PlayersOption } from "../colyseus/trusted-players.js";
 
 /** Defaults of the queue options (and of the settings derived from them). */
 export const DEFAULTS = {
@@ -47,7 +48,27 @@ export const DEFAULTS = {
   joinRateLimit: { perSecond: 10, burst: 50 },
   /** `status`'s wait estimate: band width is the rating range over `bandsPerRange`. */
   waitEstimate: { bandsPerRange: 20, window: 50, minSamples: 3 },
+  /** With `players`: the longest `players.resolve` may take before the join is refused. */
+  playersTimeoutMs: 5000,
+  /** With `players`: the join options clients may still send (their choices, not who they are). */
+  playersClientOptions: ["side", "zones", "roles", "latencies", "criteria", "party", "partyCode"],
 } as const;
+
+/**
+ * The join options a queue with `players` may let clients send (`players.clientOptions`).
+ * `playerId` is not among them: in such a queue it is always the server's.
+ */
+export const CLIENT_OPTION_NAMES = [
+  "rating",
+  "uncertainty",
+  "criteria",
+  "side",
+  "zones",
+  "roles",
+  "latencies",
+  "party",
+  "partyCode",
+] as const;
 
 /** The bounds of numeric queue options, for every view (the simulator's CLI reads them too). */
 export const LIMITS = {
@@ -69,6 +90,7 @@ export const LIMITS = {
   trustedProxies: { max: 256 },
   joinRatePerSecond: { min: 0.001, max: 10_000 },
   joinRateBurst: { min: 1, max: 100_000 },
+  playersTimeoutMs: { min: 10, max: 60_000 },
   matchIdPrefixLength: 64,
 } as const;
 
@@ -234,6 +256,34 @@ export const ROOM_FIELDS = {
       unknownKeyMessage,
     ),
     { ...DEFAULTS.joinRateLimit },
+  ),
+  players: v.optional(
+    v.strictObject(
+      {
+        resolve: v.custom<PlayersOption["resolve"]>(
+          (f) => typeof f === "function",
+          "must be a function from the join request to the player's fields",
+        ),
+        clientOptions: v.optional(
+          v.pipe(
+            v.array(
+              v.picklist(
+                CLIENT_OPTION_NAMES,
+                `must be one of ${CLIENT_OPTION_NAMES.join(", ")} (playerId always comes from players.resolve)`,
+              ),
+              "must be a list of join option names",
+            ),
+            v.check((list) => new Set(list).size === list.length, "must not name an option twice"),
+          ),
+          () => [...DEFAULTS.playersClientOptions],
+        ),
+        timeoutMs: v.optional(
+          wholeNumber(LIMITS.playersTimeoutMs, { type: "must be a number of milliseconds" }),
+          DEFAULTS.playersTimeoutMs,
+        ),
+      },
+      unknownKeyMessage,
+    ),
   ),
   waitEstimate: v.optional(
     v.strictObject(

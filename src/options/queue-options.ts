@@ -15,6 +15,7 @@ import type { CriterionOption } from "../core/criteria.js";
 import { DEFAULTS, ENGINE_FIELDS, ENGINE_ONLY_FIELDS, ROOM_FIELDS } from "./fields.js";
 import { checkQueueRoles } from "../core/role-rules.js";
 import { capabilitiesOf, defaultPolicy, optionRuleProblem, type PolicyCapabilities } from "./rules.js";
+import type { PlayersOption } from "../colyseus/trusted-players.js";
 
 /** The options the engine and the queue room have in common (durations in ms). */
 export interface SharedQueueOptions {
@@ -143,6 +144,16 @@ export interface MatchmakerRoomOptions extends SharedQueueOptions {
   reconnectGraceMs?: number;
   /** Whether a party leader may `start` matching before the party is complete (default false). */
   allowPartialParties?: boolean;
+  /**
+   * Trusted players: who each joining client is, and its rating, come from the server.
+   * `resolve(request)` turns a join (the client's auth token, what a static `onAuth` returned, its
+   * checked join options) into `{ playerId, rating, uncertainty?, criteria? }`, from the game's own
+   * accounts and storage (it may be async). A client that sends a field the server sets
+   * (`rating`/`rank`, `playerId`, `uncertainty`) is refused by name; `clientOptions` lists what
+   * clients may still send. Without this option every field is the client's word, untrusted.
+   * See {@link PlayersOption} and docs/players.md#trusted-players.
+   */
+  players?: PlayersOption;
   /**
    * Record the queue's traffic (arrivals, departures, games and the engine's ticks; no player
    * identity) in a ring buffer of `events` events (default 50,000), served to operators by

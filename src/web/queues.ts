@@ -20,6 +20,8 @@ export interface QueueDescription {
   readonly rating: { readonly min: number; readonly max: number };
   /** A role queue: the page does not offer it (players must pick roles). */
   readonly roles: boolean;
+  /** Ratings and accounts come from the server (the queue option `players`): sign in, and send no rating. */
+  readonly trustedPlayers: boolean;
 }
 
 const zoneName = (zone: ZoneOption) => (typeof zone === "string" ? zone : zone.name);
@@ -44,6 +46,7 @@ export function describeQueues(names?: readonly string[]): QueueDescription[] {
       readyCheckMs: options.readyCheck?.timeoutMs ?? null,
       rating: { min: options.rating?.min ?? 0, max: options.rating?.max ?? 10_000 },
       roles: Boolean(options.roles),
+      trustedPlayers: Boolean(options.players),
     };
   });
 }

@@ -3,7 +3,8 @@
  * The player page in a real browser: Debian's Chromium driven by puppeteer-core. Four pages join
  * the example server's `squad_ready` queue (2v2 with a ready check), two of them as a party by
  * code; all accept the ready check and land in one demo game room, the party on one side. A tab
- * whose queue connection closes as in a deploy (handover, 4001) rejoins by itself.
+ * whose queue connection closes as in a deploy (handover, 4001) rejoins by itself. Two tabs sign in
+ * (anonymously) and play in the ranked queue at the server's ratings, whatever their rating field says.
  * Screenshots are kept in test-artifacts/browser/.
  *
  * Without Chromium these tests are skipped, loudly, except under CI=true, where that fails.
@@ -11,6 +12,7 @@
 import { matchMaker } from "@colyseus/core";
 import { boot, type ColyseusTestServer } from "@colyseus/testing";
 import type { Browser, Page } from "puppeteer-core";
+import type { MatchInfo } from "../../src/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import app from "../../example-server/app.config.js";
 import { artifacts, CHROMIUM, haveChromium, inCI, launchChromium } from "../helpers/browser.js";
@@ -105,6 +107,41 @@ describe.skipIf(!haveChromium)("the player page in Chromium", () => {
     expect(games.map((g) => g.you)).toEqual(["You play side B in zone eu.", "You play side A in zone eu."]);
     for (const p of [first, second]) await p.browserContext().close();
   });
+
+  it("the ranked queue: two tabs sign in, send no rating, and play at the server's ratings as their accounts", async () => {
+    const pages = [await player(9999, "ranked"), await player(1, "ranked")];
+    for (const p of pages) {
+      // The rating is the server's: the field is not offered.
+      expect(await p.$eval("#rating-label", (el) => (el as HTMLElement).hidden)).toBe(true);
+      expect(await text(p, "#queue-info")).toContain("your rating comes from your account");
+      await p.click("#join");
+    }
+    for (const p of pages) {
+      await visible(p, "#game-panel");
+      await p.waitForFunction(() => document.querySelectorAll('#teams li[data-arrived="true"]').length === 2, {
+        timeout: 15_000,
+      });
+    }
+    await pages[0]!.screenshot({ path: `${artifacts}6-ranked-in-game.png` });
+    // Both play at the example store's rating for a new account, 1500, not what their fields held.
+    expect(await pages[0]!.$$eval("#teams li", (items) => items.map((i) => i.textContent))).toEqual(
+      expect.arrayContaining([expect.stringContaining("(rating 1500)"), expect.stringContaining("(rating 1500)")]),
+    );
+    // The game room knows each player's account: the one in that tab's auth token.
+    const accountOf = (p: Page) =>
+      p.evaluate(() => {
+        const token = localStorage.getItem("colyseus-auth-token") ?? "";
+        const payload = token.split(".")[1]!.replace(/-/g, "+").replace(/_/g, "/");
+        return (JSON.parse(atob(payload)) as { id: string }).id;
+      });
+    const accounts = [await accountOf(pages[0]!), await accountOf(pages[1]!)];
+    const roomId = (await pages[0]!.$eval("#game-panel", (el) => (el as HTMLElement).dataset.roomId))!;
+    const match = (matchMaker.getLocalRoomById(roomId) as unknown as { match: MatchInfo }).match;
+    expect(match.trustedPlayers).toBe(true);
+    expect(match.teams.flatMap((t) => t.players.map((p) => p.playerId)).sort()).toEqual([...accounts].sort());
+    expect(new Set(accounts).size).toBe(2);
+    for (const p of pages) await p.browserContext().close();
+  }, 60_000);
 
   it("a queue connection closed by a deploy (handover, 4001) is rejoined; resume and resumed are shown", async () => {
     const page = await player(1500, "duel");

@@ -269,6 +269,7 @@ describe("the packed package, installed into a fresh app", () => {
         "MatchmakerRoom",
         "MatchmakerState",
         "PROMETHEUS_CONTENT_TYPE",
+        "PlayerRefused",
         "QueueFigures",
         "QueueViewRoom",
         "RETRY_LATER",
@@ -401,6 +402,7 @@ export = [queue, status, new engine.Matchmaker({ teamSize: 1, policy: "greedy" }
           readyCheckMs: null,
           rating: { min: 0, max: 10_000 },
           roles: false,
+          trustedPlayers: false,
         },
       ],
     });

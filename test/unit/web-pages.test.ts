@@ -98,6 +98,7 @@ describe("playPage()", () => {
         readyCheckMs: 15_000,
         rating: { min: 100, max: 3000 },
         roles: false,
+        trustedPlayers: false,
       },
       {
         name: "web_duel",
@@ -107,6 +108,7 @@ describe("playPage()", () => {
         readyCheckMs: null,
         rating: { min: 0, max: 10_000 },
         roles: false,
+        trustedPlayers: false,
       },
     ]);
   });

@@ -74,7 +74,11 @@ function refreshForm(): void {
   if (!queue) return;
   $("queue-info").textContent =
     `${queue.teamSize}v${queue.teamSize}, policy ${queue.policy}, ratings ${queue.rating.min} to ${queue.rating.max}` +
+    (queue.trustedPlayers ? ", your rating comes from your account (you sign in)" : "") +
     (queue.readyCheckMs !== null ? `, ready check (${seconds(queue.readyCheckMs)} to accept)` : "");
+  // The server sets the rating of a ranked queue's players: the page sends none.
+  show("rating-label", !queue.trustedPlayers);
+  ratingInput.disabled = queue.trustedPlayers;
   const parties = queue.teamSize > 1;
   show("mode-create-label", parties);
   show("mode-join-label", parties);
@@ -101,7 +105,7 @@ function refreshForm(): void {
 }
 
 function joinOptions(queue: QueueDescription): Record<string, unknown> {
-  const options: Record<string, unknown> = { rating: Number(ratingInput.value) };
+  const options: Record<string, unknown> = queue.trustedPlayers ? {} : { rating: Number(ratingInput.value) };
   if (mode() === "join") {
     options.partyCode = codeInput.value.trim();
     return options;
@@ -255,6 +259,22 @@ async function rejoin(name: string, options: Record<string, unknown>, attempt = 
   }
 }
 
+/**
+ * Join `queue`; one whose ratings come from the server signed in (anonymously: the SDK keeps the
+ * token, so this browser keeps its account), signing in again once if the token is refused.
+ */
+async function joinAs(queue: QueueDescription, options: Record<string, unknown>): Promise<Room> {
+  if (!queue.trustedPlayers) return client.joinOrCreate(queue.name, options);
+  if (!client.auth.token) await client.auth.signInAnonymously();
+  try {
+    return await client.joinOrCreate(queue.name, options);
+  } catch (error) {
+    if (!/sign in/.test((error as Error).message)) throw error;
+    await client.auth.signInAnonymously();
+    return client.joinOrCreate(queue.name, options);
+  }
+}
+
 form.addEventListener("change", refreshForm);
 form.addEventListener("submit", async (event) => {
   event.preventDefault();
@@ -265,7 +285,7 @@ form.addEventListener("submit", async (event) => {
   try {
     sessionStorage.removeItem(RESUME_KEY);
     const options = joinOptions(queue);
-    listen(await client.joinOrCreate(queue.name, options), queue.name, options);
+    listen(await joinAs(queue, options), queue.name, options);
     form.hidden = true;
     show("waiting-panel", true);
   } catch (error) {

@@ -22,10 +22,18 @@ export interface MatchInfo {
    */
   readonly queueRoomId?: string;
   readonly teamSize: number;
+  /**
+   * Whether the players' `playerId` and `rating` come from the server (the queue's `players`
+   * option): only then may a game update ratings or records by `playerId`. Otherwise they are
+   * what each client declared.
+   */
+  readonly trustedPlayers: boolean;
   readonly teams: ReadonlyArray<{
     readonly side: Side;
     readonly players: ReadonlyArray<{
       readonly sessionId: string;
+      /** The account, where the queue knows one (the server's with `trustedPlayers`, else the client's word). */
+      readonly playerId?: string;
       readonly rating: number;
       readonly ticketId: string;
       readonly waitMs: number;
@@ -77,16 +85,18 @@ export type SeatMessage = ISeatReservation & {
   readonly backfill?: boolean;
 };
 
-export function matchInfo(match: Match, queue: string, queueRoomId?: string): MatchInfo {
+export function matchInfo(match: Match, queue: string, queueRoomId?: string, trustedPlayers = false): MatchInfo {
   return {
     id: match.id,
     queue,
     ...(queueRoomId !== undefined ? { queueRoomId } : {}),
     teamSize: match.teamSize,
+    trustedPlayers,
     teams: match.teams.map((team) => ({
       side: team.side,
       players: team.players.map((p) => ({
         sessionId: p.sessionId,
+        ...(p.playerId !== undefined ? { playerId: p.playerId } : {}),
         rating: p.rating,
         ticketId: p.ticketId,
         waitMs: p.waitMs,
@@ -174,11 +184,12 @@ export async function startGame(
   extraOptions: Record<string, unknown>,
   auth: (sessionId: string) => unknown,
   queueRoomId?: string,
+  trustedPlayers = false,
 ): Promise<Map<string, SeatMessage>> {
   warnIfTakesClientsOwnJoins(gameRoom, queue);
   const room: IRoomCache = await matchMaker.createRoom(gameRoom, {
     ...extraOptions,
-    match: matchInfo(match, queue, queueRoomId),
+    match: matchInfo(match, queue, queueRoomId, trustedPlayers),
   });
   try {
     return await reserveSeats(room, seatsOf(match), auth);

@@ -278,6 +278,11 @@ export class DurableQueue {
     }
   }
 
+  /** The stored player of the place a resume `authorize` accepted for `sessionId` (until it joins); undefined for any other join. */
+  resumingPlayer(sessionId: string): StoredPlace["player"] | undefined {
+    return this.resuming.get(sessionId)?.place.player;
+  }
+
   /** At `onAuth` failure or when a client leaves before `onJoin`. */
   forgetAuthorization(sessionId: string): void {
     const resume = this.resuming.get(sessionId);

@@ -1,0 +1,254 @@
+/**
+ * Trusted players (the queue option `players`): who a joining client is, and what its rating is,
+ * come from the server. The game's `players.resolve` turns each join (the client's auth token, what
+ * a static `onAuth` returned, the checked join options) into the player's fields, from its own
+ * accounts and storage; the queue refuses those fields by name when a client sends them.
+ *
+ * The resolver is the game's code, so its answer is checked like any input (a bug there must not
+ * seat a player with a rating outside the queue's range, nor crash the queue) and bounded in time.
+ */
+import * as v from "valibot";
+import type { Criterion } from "../core/criteria.js";
+import { MatchmakerError } from "../core/errors.js";
+import { describeIssues } from "../core/validation.js";
+import type { CLIENT_OPTION_NAMES } from "../options/fields.js";
+import type { ResolvedRoomOptions } from "../options/queue-options.js";
+import {
+  joinCriteriaSchema,
+  playerIdSchema,
+  ratingSchema,
+  uncertaintySchema,
+  type ClientJoinOptions,
+  type JoinOptions,
+  type RefusedJoinOptions,
+} from "./join-options.js";
+
+/** A join option a queue with `players` may let clients send (`players.clientOptions`). */
+export type ClientOptionName = (typeof CLIENT_OPTION_NAMES)[number];
+
+/** What `players.resolve` receives for each join. */
+export interface PlayerRequest {
+  /**
+   * The client's auth token as Colyseus hands it to the room: with `@colyseus/auth`, the token the
+   * SDK sends once `client.auth.token` is set (a sign-in sets it). Absent when the client sent none,
+   * and when a subclass's static `onAuth` returned data (Colyseus then skips the room's own
+   * `onAuth`; that data is in `auth`).
+   */
+  readonly token: string | undefined;
+  /** What a subclass's static `onAuth` returned for this client (`client.auth`), if anything. */
+  readonly auth: unknown;
+  /** The client's join options, checked; the fields the server sets are not among them. */
+  readonly options: Readonly<ClientJoinOptions>;
+  /** The queue (room name). */
+  readonly queue: string;
+  /** The client's session id in the queue room. */
+  readonly sessionId: string;
+  /**
+   * The client's address as the queue's limits see it: the connection's own, or the client a
+   * trusted proxy names (`trustedProxies`); never a header the client wrote. `"unknown"` when the
+   * connection shows none.
+   */
+  readonly address: string;
+  /** The WebSocket request's headers (cookies, …), where Colyseus gives them (the room's own `onAuth`). */
+  readonly headers?: Headers;
+}
+
+/** What `players.resolve` answers: the player's fields from the server. */
+export interface TrustedPlayer {
+  /** The account: the queue's `Player.playerId` (rematch history, one place per account). 1 to 128 characters. */
+  readonly playerId: string;
+  /** The rating, within the queue's range; required unless `clientOptions` names `rating`. */
+  readonly rating?: number;
+  /** The rating's standard deviation (optional); only when `clientOptions` does not name `uncertainty`. */
+  readonly uncertainty?: number;
+  /** In a queue with `criteria` whose `clientOptions` leaves `criteria` out: a value for each criterion. */
+  readonly criteria?: Readonly<Record<string, number>>;
+}
+
+/** The queue option `players`: trusted players (see docs/players.md#trusted-players). */
+export interface PlayersOption {
+  /**
+   * The player's fields for one join, from the server (verify `request.token`, look the account
+   * up). Throw {@link PlayerRefused} to refuse with a message for the client; any other error, an
+   * answer that is not a valid {@link TrustedPlayer}, or no answer within `timeoutMs` refuses the
+   * join too (525), and the queue keeps serving everyone else.
+   */
+  resolve(request: PlayerRequest): TrustedPlayer | Promise<TrustedPlayer>;
+  /**
+   * The join options clients may still send (default: `side`, `zones`, `roles`, `latencies`,
+   * `criteria`, `party`, `partyCode`). Any other is refused by name, e.g. `rating: this queue takes
+   * ratings from the server; do not send it`. Name `rating` (or `uncertainty`, `criteria`) here for a
+   * queue whose accounts are the server's but whose ratings are the client's word. `playerId` is
+   * always the server's.
+   */
+  clientOptions?: readonly ClientOptionName[];
+  /** The longest `resolve` may take (10 to 60,000 ms; default 5,000): a join not resolved by then is refused. */
+  timeoutMs?: number;
+}
+
+/** The `players` option as checked, defaults filled. */
+export type ResolvedPlayersOption = NonNullable<ResolvedRoomOptions["players"]>;
+
+/**
+ * Thrown by `players.resolve` to refuse a join with a message for the client: it receives 525
+ * `player refused: <message>`, e.g. `player refused: sign in first`.
+ */
+export class PlayerRefused extends MatchmakerError {
+  constructor(message: string) {
+    super("player_refused", message);
+    this.name = "PlayerRefused";
+  }
+}
+
+/** The player fields the server may set, and how a client that sends one is told. */
+const SERVER_FIELD_MESSAGES = {
+  rating: "this queue takes ratings from the server; do not send it",
+  uncertainty: "this queue takes rating uncertainties from the server; do not send it",
+  criteria: "this queue takes criteria values from the server; do not send it",
+  playerId: "this queue takes player ids from the server; do not send it",
+} as const;
+
+/**
+ * The join options a queue with `players` refuses by name, with the message: the player fields the
+ * server sets, and the other options `clientOptions` leaves out. `criteria` only where the queue
+ * has criteria (elsewhere the usual "this queue has no criteria" stands).
+ */
+export function refusedJoinOptions(
+  clientOptions: readonly ClientOptionName[],
+  queueHasCriteria: boolean,
+): RefusedJoinOptions {
+  const allowed = new Set<string>(clientOptions);
+  const refused: Partial<Record<keyof JoinOptions, string>> = { playerId: SERVER_FIELD_MESSAGES.playerId };
+  if (!allowed.has("rating")) refused.rating = SERVER_FIELD_MESSAGES.rating;
+  if (!allowed.has("uncertainty")) refused.uncertainty = SERVER_FIELD_MESSAGES.uncertainty;
+  if (!allowed.has("criteria") && queueHasCriteria) refused.criteria = SERVER_FIELD_MESSAGES.criteria;
+  for (const name of ["side", "zones", "roles", "latencies", "party", "partyCode"] as const)
+    if (!allowed.has(name)) refused[name] = "this queue does not take it from clients";
+  return refused;
+}
+
+/** A field `players.resolve` must not give (the client gives it in this queue), with why. */
+const notFromServer = (message: string) => v.optional(v.custom<never>(() => false, message));
+
+/** The checks of `players.resolve`'s answer for one queue: its rating range and criteria, and which fields are the server's. */
+function trustedPlayerSchema(
+  clientOptions: readonly ClientOptionName[],
+  queue: { readonly rating: { readonly min: number; readonly max: number }; readonly criteria?: readonly Criterion[] },
+) {
+  const fromClient = new Set<string>(clientOptions);
+  const clients = (name: string) => `is the client's in this queue (players.clientOptions names ${name})`;
+  return v.strictObject(
+    {
+      playerId: playerIdSchema,
+      rating: fromClient.has("rating") ? notFromServer(clients("rating")) : ratingSchema(queue.rating),
+      uncertainty: fromClient.has("uncertainty")
+        ? notFromServer(clients("uncertainty"))
+        : v.optional(uncertaintySchema),
+      criteria: !queue.criteria
+        ? notFromServer("this queue has no criteria")
+        : fromClient.has("criteria")
+          ? notFromServer(clients("criteria"))
+          : joinCriteriaSchema(queue.criteria),
+    },
+    (issue) =>
+      issue.expected === "never"
+        ? "unknown field"
+        : issue.expected === "Object"
+          ? "must be an object { playerId, rating, … }"
+          : "is required",
+  );
+}
+
+/** `players.resolve` gave no answer within its time. */
+class ResolveTimedOut extends Error {}
+
+/**
+ * One queue's resolution of joining clients into trusted players: calls `players.resolve`, bounds
+ * its time, checks its answer and merges it into the client's join options.
+ */
+export class PlayerResolver {
+  /** The join options this queue refuses by name (for its join schema). */
+  readonly refused: RefusedJoinOptions;
+  private readonly schema: ReturnType<typeof trustedPlayerSchema>;
+  private readonly fromServer: { rating: boolean; uncertainty: boolean; criteria: boolean };
+
+  constructor(
+    private readonly option: ResolvedPlayersOption,
+    queue: {
+      readonly rating: { readonly min: number; readonly max: number };
+      readonly criteria?: readonly Criterion[];
+    },
+    /** Where failures of the resolver are reported for operators (the client hears a short reason). */
+    private readonly log: (message: string) => void,
+  ) {
+    const client = new Set<string>(option.clientOptions);
+    this.refused = refusedJoinOptions(option.clientOptions, queue.criteria !== undefined);
+    this.schema = trustedPlayerSchema(option.clientOptions, queue);
+    this.fromServer = {
+      rating: !client.has("rating"),
+      uncertainty: !client.has("uncertainty"),
+      criteria: !client.has("criteria") && queue.criteria !== undefined,
+    };
+  }
+
+  /**
+   * The complete join: the client's checked options with the server's fields. Throws
+   * `MatchmakerError` (`player_refused`, or the resolver's own `join_refused`) when the resolver
+   * refuses, fails, answers badly or takes longer than `timeoutMs`; never anything else.
+   */
+  async resolve(join: ClientJoinOptions, request: Omit<PlayerRequest, "options">): Promise<JoinOptions> {
+    const where = `[${request.queue}] players.resolve`;
+    let answer: unknown;
+    try {
+      answer = await this.within(
+        Promise.resolve().then(() => this.option.resolve({ ...request, options: { ...join } })),
+        this.option.timeoutMs,
+      );
+    } catch (error) {
+      if (error instanceof MatchmakerError && (error.code === "player_refused" || error.code === "join_refused"))
+        throw error;
+      if (error instanceof ResolveTimedOut) {
+        this.log(`${where} gave no answer within ${this.option.timeoutMs} ms: join refused`);
+        throw new PlayerRefused(`identifying this player took too long (over ${this.option.timeoutMs} ms); try again`);
+      }
+      this.log(`${where} failed: ${error instanceof Error ? error.message : String(error)}`);
+      throw new PlayerRefused("the server could not identify this player");
+    }
+    const checked = v.safeParse(this.schema, answer);
+    if (!checked.success) {
+      const problem = describeIssues(checked.issues);
+      this.log(`${where} answered fields the queue refuses: ${problem}`);
+      throw new PlayerRefused(`the server's data for this player is invalid (${problem})`);
+    }
+    const player = checked.output;
+    return {
+      ...join,
+      playerId: player.playerId,
+      ...(this.fromServer.rating ? { rating: player.rating } : {}),
+      ...(this.fromServer.uncertainty && player.uncertainty !== undefined ? { uncertainty: player.uncertainty } : {}),
+      ...(this.fromServer.criteria ? { criteria: player.criteria } : {}),
+    } as JoinOptions;
+  }
+
+  private async within<T>(work: Promise<T>, ms: number): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new ResolveTimedOut()), ms);
+    });
+    try {
+      return await Promise.race([work, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+/**
+ * A resume (Redis) of a place stored for `storedPlayerId`, by a client the resolver identified as
+ * `join.playerId`: a resume token is only as good as the account that holds it, so another
+ * account's place is refused (naming `resume`; the client joins anew).
+ */
+export function checkResumingPlayer(storedPlayerId: string | undefined, join: JoinOptions): void {
+  if (storedPlayerId !== join.playerId)
+    throw new MatchmakerError("join_refused", "resume: this place belongs to another player", "resume");
+}

@@ -1,0 +1,133 @@
+/**
+ * Trusted players on a durable queue (Redis presence, this file's own key prefix): a rejoin with a
+ * resume token is resolved like any join. The place goes back to the account that left it, never
+ * to another account holding its token, and a rejoin still may not send what the server sets.
+ * Without Redis the file skips, loudly, except under CI=true, where that fails.
+ */
+import { defineRoom, matchMaker } from "@colyseus/core";
+import { RedisPresence } from "@colyseus/redis-presence";
+import { Client, type Room } from "@colyseus/sdk";
+import { boot, type ColyseusTestServer } from "@colyseus/testing";
+import config from "@colyseus/tools";
+import type { Redis } from "ioredis";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import app from "../../example-server/app.config.js";
+import { accountPlayers, ratings } from "../../example-server/accounts.js";
+import { DemoGameRoom } from "../../example-server/DemoGameRoom.js";
+import { defineQueue, type MatchmakerRoom, type ResumedMessage, type ResumeMessage } from "../../src/index.js";
+import { connectRedis, IN_CI } from "../helpers/redis.js";
+import { testPort } from "../helpers/sdk.js";
+
+const REDIS_URL = "redis://127.0.0.1:6379";
+const PREFIX = `t-identity-${process.pid}:`;
+const QUEUE = "tp_durable";
+const port = testPort(121);
+const endpoint = `ws://127.0.0.1:${port}`;
+
+const redis: Redis | undefined = await connectRedis(REDIS_URL);
+if (!redis) {
+  const message = `*** TRUSTED-PLAYER REDIS TESTS ${IN_CI ? "FAIL" : "SKIPPED"}: no Redis at ${REDIS_URL}. ***`;
+  process.stderr.write(`\n${message}\n\n`);
+  if (IN_CI)
+    describe("trusted players on Redis", () => {
+      it("needs Redis (CI=true: a missing Redis is a failure)", () => {
+        throw new Error(message);
+      });
+    });
+}
+
+async function account(rating: number): Promise<{ client: Client; accountId: string }> {
+  const client = new Client(endpoint);
+  const { user } = await client.auth.signInAnonymously<{ id: string }>();
+  ratings.set(user.id, { rating, uncertainty: 40 });
+  return { client, accountId: user.id };
+}
+
+/** The refusal's code and message, or the room. */
+async function attempt(client: Client, options: Record<string, unknown>): Promise<Room | string> {
+  try {
+    const room = await client.joinOrCreate(QUEUE, options);
+    room.onMessage("*", () => undefined);
+    return room;
+  } catch (error) {
+    const { code, message } = error as { code?: number; message: string };
+    return `${code}: ${message}`;
+  }
+}
+
+const queueRoom = async () => {
+  const [listing] = await matchMaker.query({ name: QUEUE });
+  return listing && (matchMaker.getLocalRoomById(listing.roomId) as MatchmakerRoom | undefined);
+};
+
+describe.skipIf(!redis)("trusted players on Redis", () => {
+  let server: ColyseusTestServer;
+
+  beforeAll(async () => {
+    vi.spyOn(console, "log").mockImplementation(() => undefined); // the SDK's "closed unexpectedly" lines
+    server = await boot(
+      config({
+        ...app,
+        rooms: {
+          // 1v1 within 100 rating points that never widen: a lone player waits.
+          [QUEUE]: defineQueue({
+            teamSize: 1,
+            gameRoom: "demo_game",
+            policy: "expanding-window",
+            params: { unit: "rating", initial: 100, growthPerSecond: 0, max: 100 },
+            rating: { min: 0, max: 5000 },
+            players: accountPlayers,
+          }),
+          demo_game: defineRoom(DemoGameRoom),
+        },
+        options: { ...app.options, presence: new RedisPresence(`${REDIS_URL}?keyPrefix=${PREFIX}`) },
+      }),
+      port,
+    );
+  });
+  afterAll(async () => {
+    await server?.shutdown();
+    const keys = (await redis?.keys(`${PREFIX}*`)) ?? [];
+    if (keys.length > 0) await redis?.del(...keys);
+    redis?.disconnect();
+    vi.restoreAllMocks();
+  });
+
+  it("a resume token brings the place back to its own account only, and a rejoin may not send a rating", async () => {
+    const owner = await account(1500);
+    const first = await owner.client.joinOrCreate(QUEUE, {});
+    first.reconnection.maxRetries = 0;
+    const token = new Promise<string>((r) => first.onMessage("resume", (m: ResumeMessage) => r(m.token)));
+    first.onMessage("*", () => undefined);
+    const resumeToken = await token;
+    const before = await queueRoom();
+    const enqueuedAt = before!.matchmaker.get(first.sessionId)!.enqueuedAt;
+
+    // A graceful stop of the queue room: every player is told `handover` and disconnected; the places stay in Redis.
+    await before!.onBeforeShutdown();
+    await vi.waitFor(async () => expect(await queueRoom()).toBeUndefined(), { timeout: 10_000 });
+
+    // Another account with the token, and the owner sending a rating: refused by name.
+    const thief = await account(1500);
+    expect(await attempt(thief.client, { resume: resumeToken })).toBe(
+      "525: invalid join options: resume: this place belongs to another player",
+    );
+    expect(await attempt(owner.client, { resume: resumeToken, rating: 100 })).toBe(
+      "525: invalid join options: rating: this queue takes ratings from the server; do not send it",
+    );
+
+    // The owner gets its place back: its original enqueue time, its account, the server's rating.
+    const back = await attempt(owner.client, { resume: resumeToken });
+    expect(typeof back).not.toBe("string");
+    const room = back as Room;
+    const resumed = new Promise<ResumedMessage>((r) => room.onMessage("resumed", r));
+    expect((await resumed).enqueuedAt).toBe(enqueuedAt);
+    const after = await queueRoom();
+    await vi.waitFor(() => expect(after!.matchmaker.get(room.sessionId)).toBeDefined());
+    const ticket = after!.matchmaker.get(room.sessionId)!;
+    expect(ticket.enqueuedAt).toBe(enqueuedAt);
+    expect(ticket.players.map((p) => [p.playerId, p.rating])).toEqual([[owner.accountId, 1500]]);
+    expect(after!.trustedPlayers).toBe(true);
+    await room.leave();
+  });
+});
