@@ -187,6 +187,7 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
       matchmaker: this.matchmaker,
       ...(this.config.readyCheck ? { readyCheck: this.config.readyCheck } : {}),
       allowPartialParties: this.config.allowPartialParties,
+      duplicateAccount: this.config.duplicateAccount,
       onError: (message) => logger.error(`[${this.roomName}] ${message}`),
       effects: {
         send: (id, type, payload) => {
@@ -443,7 +444,8 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
 
   /** The session removed a player (declined, timed out, did not return): tell it and let it go. */
   private removePlayer(sessionId: string, message: RemovedMessage): void {
-    if (message.reason !== "error") this.countDecline(); // declined, timed out, or did not return in time
+    // Declined, timed out, or did not return in time (not an error, nor a new session of its account).
+    if (message.reason !== "error" && message.reason !== "replaced") this.countDecline();
     const client = this.clients.getById(sessionId);
     if (client) {
       client.send("removed", message);

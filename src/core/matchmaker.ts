@@ -15,6 +15,7 @@ import { checkTicketRoles, fitsWithBotsAndRoles, RoleTable } from "./role-rules.
 import { SideMix } from "./side-mix.js";
 import { RecentWindow, type ClassFigures, type MatchmakerStats } from "./stats.js";
 import { RecentOpponents } from "./recent-opponents.js";
+import { blockedBetween, blockedTicket, type BlockRule } from "./blocks.js";
 import { reachedMaxWait, type Match, type MatchedPlayer, type MatchTeam, type Side, type Ticket } from "./types.js";
 import { describeIssues, firstIssueField, unknownKeyMessage } from "./validation.js";
 import { plainlyValidTicket } from "./ticket-check.js";
@@ -30,6 +31,12 @@ const SIDE_MIX_ARRIVALS = 200;
 
 /** How many tickets per seat a bot game looks through for companions before it settles. */
 const BOT_GAME_SCAN_PER_SEAT = 8;
+
+/**
+ * How many times one `tick` polls again after holding back tickets of blocked games (each time
+ * holds back at least one more); beyond that the rest waits for the next tick, which starts over.
+ */
+const MAX_BLOCK_ROUNDS = 8;
 
 /**
  * Engine configuration: the options it shares with the queue room (see
@@ -103,6 +110,8 @@ export class Matchmaker {
   private readonly roleTable: RoleTable | undefined;
   /** With `avoidRecent`: who recently played with whom. */
   readonly recentOpponents: RecentOpponents | undefined;
+  /** With `blocked`: the accounts that never play in one match. */
+  private readonly blocked: BlockRule | undefined;
   private readonly imbalance: ImbalanceFn;
   private readonly matchIdPrefix: string;
   private readonly onPolicyError?: (error: MatchmakerError) => void;
@@ -114,6 +123,8 @@ export class Matchmaker {
    * common case keeps no second map.
    */
   private readonly otherPlayers = new Set<string>();
+  /** Waiting accounts (`Player.playerId`), each with the id of the ticket it waits in: one account, one place. */
+  private readonly accounts = new Map<string, string>();
   private readonly byArrival = new ArrivalOrder();
   private readonly router: ZoneRouter;
   /** The queue's zones, when it has any. */
@@ -144,6 +155,7 @@ export class Matchmaker {
     ticketsCancelled: 0,
     ticketsRequeued: 0,
     policyErrors: 0,
+    blockedGames: 0,
   };
 
   constructor(options: MatchmakerOptions) {
@@ -164,6 +176,7 @@ export class Matchmaker {
       typeof options.imbalance === "function" ? options.imbalance : imbalanceFunction(resolvedImbalance!);
     this.matchIdPrefix = parsed.matchIdPrefix ?? "m";
     this.onPolicyError = options.onPolicyError;
+    this.blocked = parsed.blocked;
     const window = parsed.statsWindow;
     this.recentWaits = new RecentWindow(window * 2 * this.teamSize);
     this.recentImbalance = new RecentWindow(window);
@@ -250,9 +263,16 @@ export class Matchmaker {
     for (const [, ticket] of this.byArrival.oldest()) yield ticket;
   }
 
+  /** The id of the ticket account `playerId` waits in (undefined: it does not wait). */
+  ticketOfAccount(playerId: string): string | undefined {
+    return this.accounts.get(playerId);
+  }
+
   /**
    * Start a ticket waiting. Throws `MatchmakerError` (and changes nothing) for a malformed
-   * ticket, a ticket id already waiting, or a player already waiting in another ticket.
+   * ticket, a ticket id already waiting (`duplicate_ticket`), a player already waiting in another
+   * ticket or twice in this one (`duplicate_player`), or an account (`playerId`) that already
+   * waits, in another ticket or twice in this one (`duplicate_account`): one account, one place.
    */
   enqueue(ticket: Ticket, now: number): void {
     this.enter(ticket, now);
@@ -293,6 +313,18 @@ export class Matchmaker {
         if (this.tickets.has(ticket.id)) throw duplicateTicket(ticket.id);
         throw new MatchmakerError("duplicate_player", `player "${id}" is already waiting`, "players");
       }
+      const account = players[i].playerId;
+      if (account === undefined) continue;
+      let held = this.accounts.size > 0 && this.accounts.has(account);
+      for (let j = 0; j < i && !held; j++) held = players[j].playerId === account;
+      if (held) {
+        if (this.tickets.has(ticket.id)) throw duplicateTicket(ticket.id);
+        throw new MatchmakerError(
+          "duplicate_account",
+          `playerId: account "${account}" is already waiting in this queue`,
+          "playerId",
+        );
+      }
     }
     // The duplicate check and the entry are one probe of the table.
     const node = new ArrivalNode(ticket);
@@ -305,7 +337,7 @@ export class Matchmaker {
   /**
    * Put tickets back after a match could not be started, keeping their original enqueue time
    * so they stand ahead of newcomers. Returns the tickets that could not be put back (their
-   * id or a player is waiting again meanwhile), which the caller should report.
+   * id, a player or an account is waiting again meanwhile), which the caller should report.
    */
   requeue(tickets: readonly Ticket[], now: number): Ticket[] {
     const refused: Ticket[] = [];
@@ -340,31 +372,68 @@ export class Matchmaker {
     const matches: Match[] = [];
     /** Tickets handed back to the policy this tick (each once, even if proposed in two games). */
     let handedBack: Set<string> | undefined;
-    for (const { zone, tickets: proposal } of this.router.poll(now)) {
-      let split: TeamSplit;
-      try {
-        split = this.checkProposal(proposal);
-      } catch (error) {
-        if (!(error instanceof MatchmakerError)) throw error;
-        this.counters.policyErrors++;
-        // Hand each still-waiting ticket back once, as the engine holds it.
-        handedBack ??= new Set();
-        for (const id of new Set(proposal.map((t) => t.id))) {
-          const node = this.tickets.get(id);
-          if (node && !(this.zones === undefined && handedBack.has(id)))
-            this.router.add(node.ticket, this.zonesOf.get(id), now, node);
-          handedBack.add(id);
+    /** With `blocked`: tickets held back from the policy for the rest of this tick (see below). */
+    let heldBack: ArrivalNode[] | undefined;
+    for (let round = 0; ; round++) {
+      let blockedGame = false;
+      for (const { zone, tickets: proposal } of this.router.poll(now)) {
+        let split: TeamSplit;
+        try {
+          split = this.checkProposal(proposal);
+        } catch (error) {
+          if (!(error instanceof MatchmakerError)) throw error;
+          this.counters.policyErrors++;
+          handedBack ??= new Set();
+          this.handBack(proposal, handedBack, undefined, now);
+          this.onPolicyError?.(error);
+          continue;
         }
-        this.onPolicyError?.(error);
-        continue;
+        // A game with a blocked pair is never formed, whatever the policy. Its newer ticket of the
+        // pair is held back and the policy polled again, so the others form the best game they can
+        // without it; it is handed back at the end of the tick and keeps its place.
+        const held = this.blocked && blockedTicket(proposal, this.blocked);
+        if (held) {
+          this.counters.blockedGames++;
+          handedBack ??= new Set();
+          (heldBack ??= []).push(this.handBack(proposal, handedBack, held, now)!);
+          blockedGame = true;
+          continue;
+        }
+        const played = this.latency ? this.latencyZone(proposal, zone) : zone;
+        for (const t of proposal) this.forget(t.id);
+        const match = this.buildMatch(split, proposal, 0, now, zone);
+        matches.push(this.record(played === zone ? match : { ...match, zone: played }));
       }
-      const played = this.latency ? this.latencyZone(proposal, zone) : zone;
-      for (const t of proposal) this.forget(t.id);
-      const match = this.buildMatch(split, proposal, 0, now, zone);
-      matches.push(this.record(played === zone ? match : { ...match, zone: played }));
+      if (!blockedGame || round + 1 >= MAX_BLOCK_ROUNDS) break;
+    }
+    if (heldBack) {
+      for (const node of heldBack)
+        if (this.tickets.get(node.ticket.id) === node)
+          this.router.add(node.ticket, this.zonesOf.get(node.ticket.id), now, node);
     }
     if (this.fillWithBots) matches.push(...this.botGames(now));
     return matches;
+  }
+
+  /**
+   * A proposal not formed: each of its still-waiting tickets goes back to the policy once, as the
+   * engine holds it, except `keep`, whose node is returned instead (for the caller to hand back later).
+   */
+  private handBack(
+    proposal: readonly Ticket[],
+    handedBack: Set<string>,
+    keep: Ticket | undefined,
+    now: number,
+  ): ArrivalNode | undefined {
+    let kept: ArrivalNode | undefined;
+    for (const id of new Set(proposal.map((t) => t.id))) {
+      const node = this.tickets.get(id);
+      if (node && id === keep?.id) kept = node;
+      else if (node && !(this.zones === undefined && handedBack.has(id)))
+        this.router.add(node.ticket, this.zonesOf.get(id), now, node);
+      handedBack.add(id);
+    }
+    return kept;
   }
 
   /** When the driver should call `tick` next even if nobody joins (undefined: only on joins). */
@@ -424,7 +493,10 @@ export class Matchmaker {
   private admit(ticket: Ticket, node: ArrivalNode, now: number): void {
     // The ticket's node is also its slot for the policy (see TicketSlot).
     this.byArrival.take(node);
-    for (const p of ticket.players) if (p.sessionId !== ticket.id) this.otherPlayers.add(p.sessionId);
+    for (const p of ticket.players) {
+      if (p.sessionId !== ticket.id) this.otherPlayers.add(p.sessionId);
+      if (p.playerId !== undefined) this.accounts.set(p.playerId, ticket.id);
+    }
     const players = ticket.players.length;
     this.waitingPlayerCount += players;
     this.countWaiting(ticket, 1, players);
@@ -448,6 +520,8 @@ export class Matchmaker {
     if (this.otherPlayers.size > 0) {
       for (const p of ticket.players) if (p.sessionId !== ticketId) this.otherPlayers.delete(p.sessionId);
     }
+    if (this.accounts.size > 0)
+      for (const p of ticket.players) if (p.playerId !== undefined) this.accounts.delete(p.playerId);
     const players = ticket.players.length;
     this.waitingPlayerCount -= players;
     this.byArrival.removeNode(node);
@@ -522,6 +596,7 @@ export class Matchmaker {
       for (const [, t] of this.byArrival.oldest(BOT_GAME_SCAN_PER_SEAT * seats)) {
         const shared = common && common.filter((z) => this.zonesOf.get(t.id)!.includes(z));
         if (shared && shared.length === 0) continue;
+        if (this.blocked && chosen.some((c) => blockedBetween(c, t, this.blocked!))) continue;
         const fits = this.roleTable
           ? fitsWithBotsAndRoles([...chosen, t], this.roleTable)
           : fitsWithBots([...chosen, t], this.teamSize);
