@@ -57,17 +57,13 @@ export class BlockList {
 }
 
 /**
- * The ticket to hold back from a game whose players include a blocked pair (the newer ticket of
- * the first such pair, the later one in the list on a tie), or undefined when no two players of
- * different tickets are blocked. Pairs within one ticket (a party) are its players' own choice.
+ * The first blocked pair among `tickets` (two tickets with players whose accounts are blocked), in
+ * the list's order, or undefined. Pairs within one ticket (a party) are its players' own choice.
  */
-export function blockedTicket(tickets: readonly Ticket[], blocked: BlockRule): Ticket | undefined {
+export function blockedPair(tickets: readonly Ticket[], blocked: BlockRule): [Ticket, Ticket] | undefined {
   for (let i = 1; i < tickets.length; i++) {
     const b = tickets[i];
-    for (let j = 0; j < i; j++) {
-      const a = tickets[j];
-      if (blockedBetween(a, b, blocked)) return a.enqueuedAt > b.enqueuedAt ? a : b;
-    }
+    for (let j = 0; j < i; j++) if (blockedBetween(tickets[j], b, blocked)) return [tickets[j], b];
   }
   return undefined;
 }

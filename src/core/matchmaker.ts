@@ -4,7 +4,7 @@
  * or the simulator, so both run literally the same code.
  */
 import * as v from "valibot";
-import { ArrivalNode, ArrivalOrder } from "./arrival-order.js";
+import { ArrivalNode, ArrivalOrder, compareNodes } from "./arrival-order.js";
 import { NodeTable } from "./node-table.js";
 import { assembleTeams, fitsWithBots, playersOf, type TeamSplit } from "./assembly.js";
 import { MatchmakerError } from "./errors.js";
@@ -15,7 +15,7 @@ import { checkTicketRoles, fitsWithBotsAndRoles, RoleTable } from "./role-rules.
 import { SideMix } from "./side-mix.js";
 import { RecentWindow, type ClassFigures, type MatchmakerStats } from "./stats.js";
 import { RecentOpponents } from "./recent-opponents.js";
-import { blockedBetween, blockedTicket, type BlockRule } from "./blocks.js";
+import { blockedBetween, blockedPair, type BlockRule } from "./blocks.js";
 import { reachedMaxWait, type Match, type MatchedPlayer, type MatchTeam, type Side, type Ticket } from "./types.js";
 import { describeIssues, firstIssueField, unknownKeyMessage } from "./validation.js";
 import { plainlyValidTicket } from "./ticket-check.js";
@@ -33,8 +33,8 @@ const SIDE_MIX_ARRIVALS = 200;
 const BOT_GAME_SCAN_PER_SEAT = 8;
 
 /**
- * How many times one `tick` polls again after holding back tickets of blocked games (each time
- * holds back at least one more); beyond that the rest waits for the next tick, which starts over.
+ * How many times in a row a tick polls the policy while it holds back tickets of blocked games (each
+ * poll holds back at least one more); beyond that the rest waits for the next tick, which starts over.
  */
 const MAX_BLOCK_ROUNDS = 8;
 
@@ -370,70 +370,125 @@ export class Matchmaker {
   tick(now: number): Match[] {
     if (this.latency) this.widenLatency(now);
     const matches: Match[] = [];
-    /** Tickets handed back to the policy this tick (each once, even if proposed in two games). */
-    let handedBack: Set<string> | undefined;
-    /** With `blocked`: tickets held back from the policy for the rest of this tick (see below). */
-    let heldBack: ArrivalNode[] | undefined;
-    for (let round = 0; ; round++) {
-      let blockedGame = false;
-      for (const { zone, tickets: proposal } of this.router.poll(now)) {
-        let split: TeamSplit;
-        try {
-          split = this.checkProposal(proposal);
-        } catch (error) {
-          if (!(error instanceof MatchmakerError)) throw error;
-          this.counters.policyErrors++;
-          handedBack ??= new Set();
-          this.handBack(proposal, handedBack, undefined, now);
-          this.onPolicyError?.(error);
-          continue;
-        }
-        // A game with a blocked pair is never formed, whatever the policy. Its newer ticket of the
-        // pair is held back and the policy polled again, so the others form the best game they can
-        // without it; it is handed back at the end of the tick and keeps its place.
-        const held = this.blocked && blockedTicket(proposal, this.blocked);
-        if (held) {
-          this.counters.blockedGames++;
-          handedBack ??= new Set();
-          (heldBack ??= []).push(this.handBack(proposal, handedBack, held, now)!);
-          blockedGame = true;
-          continue;
-        }
-        const played = this.latency ? this.latencyZone(proposal, zone) : zone;
-        for (const t of proposal) this.forget(t.id);
-        const match = this.buildMatch(split, proposal, 0, now, zone);
-        matches.push(this.record(played === zone ? match : { ...match, zone: played }));
-      }
-      if (!blockedGame || round + 1 >= MAX_BLOCK_ROUNDS) break;
-    }
-    if (heldBack) {
-      for (const node of heldBack)
-        if (this.tickets.get(node.ticket.id) === node)
-          this.router.add(node.ticket, this.zonesOf.get(node.ticket.id), now, node);
-    }
+    if (this.blocked) this.formAroundBlocks(now, matches);
+    else this.formProposals(now, matches, undefined);
     if (this.fillWithBots) matches.push(...this.botGames(now));
     return matches;
   }
 
   /**
-   * A proposal not formed: each of its still-waiting tickets goes back to the policy once, as the
-   * engine holds it, except `keep`, whose node is returned instead (for the caller to hand back later).
+   * One poll of the policy: its proposals checked, assembled and recorded onto `matches`. With
+   * `held` (a queue with `blocked`), a proposal with a blocked pair is not formed: its newer ticket
+   * of the pair is held back (its node pushed onto `held.hidden`, the other's onto `held.partners`)
+   * and the others go back to the policy. Returns whether a proposal was held back so.
    */
-  private handBack(
-    proposal: readonly Ticket[],
-    handedBack: Set<string>,
-    keep: Ticket | undefined,
-    now: number,
-  ): ArrivalNode | undefined {
-    let kept: ArrivalNode | undefined;
+  private formProposals(now: number, matches: Match[], held: HeldBack | undefined): boolean {
+    /** Tickets handed back to the policy this poll (each once, even if proposed in two games). */
+    let handedBack: Set<string> | undefined;
+    let blockedGame = false;
+    for (const { zone, tickets: proposal } of this.router.poll(now)) {
+      let split: TeamSplit;
+      try {
+        split = this.checkProposal(proposal);
+      } catch (error) {
+        if (!(error instanceof MatchmakerError)) throw error;
+        this.counters.policyErrors++;
+        this.handBack(proposal, (handedBack ??= new Set()), undefined, now);
+        this.onPolicyError?.(error);
+        continue;
+      }
+      const pair = held && blockedPair(proposal, this.blocked!);
+      if (pair) {
+        this.counters.blockedGames++;
+        const a = this.tickets.get(pair[0].id)!;
+        const b = this.tickets.get(pair[1].id)!;
+        const [older, newer] = compareNodes(a, b) < 0 ? [a, b] : [b, a];
+        this.handBack(proposal, (handedBack ??= new Set()), newer.ticket, now);
+        held!.hidden.push(newer);
+        held!.pairs.push([older, newer]);
+        blockedGame = true;
+        continue;
+      }
+      const played = this.latency ? this.latencyZone(proposal, zone) : zone;
+      for (const t of proposal) this.forget(t.id);
+      const match = this.buildMatch(split, proposal, 0, now, zone);
+      matches.push(this.record(played === zone ? match : { ...match, zone: played }));
+    }
+    return blockedGame;
+  }
+
+  /**
+   * With `blocked`, whatever the policy: a game with a blocked pair is never formed, and the
+   * tickets around it still play. The newer ticket of the pair is held back from the policy, which
+   * is polled again, so the others form the games they can without it (the older keeps its turn).
+   * Then, if any was held back, a second turn: everyone held back returns and, among the tickets
+   * of the blocked pairs seen, those blocked with the most of the others step aside instead, until
+   * no two left are blocked (so that two players blocked with one third still meet). At the end of the tick everyone held back returns
+   * to the policy at its place. Each turn polls at most {@link MAX_BLOCK_ROUNDS} times in a row;
+   * the next tick starts over.
+   */
+  private formAroundBlocks(now: number, matches: Match[]): void {
+    const held: HeldBack = { hidden: [], pairs: [] };
+    for (let round = 1; this.formProposals(now, matches, held) && round < MAX_BLOCK_ROUNDS; round++);
+    if (held.hidden.length === 0) return;
+    const back = held.hidden.splice(0);
+    const aside = this.blockCover(held.pairs.splice(0));
+    for (const node of back) if (!aside.has(node)) this.unhide(node, now);
+    for (const node of aside) {
+      if (!back.includes(node)) this.router.remove(node.ticket.id, node);
+      held.hidden.push(node);
+    }
+    for (let round = 1; this.formProposals(now, matches, held) && round < MAX_BLOCK_ROUNDS; round++);
+    for (const node of held.hidden) this.unhide(node, now);
+  }
+
+  /**
+   * Tickets that step aside for the second turn: among the tickets of the blocked pairs seen (both
+   * still waiting), a cover of every blocked pair between them, taken greedily, the ticket blocked
+   * with the most of the others first (the older on a tie: it had its turn). The rest of them are
+   * then free of blocks among themselves.
+   */
+  private blockCover(pairs: ReadonlyArray<readonly [ArrivalNode, ArrivalNode]>): Set<ArrivalNode> {
+    const involved = [...new Set(pairs.flat())].filter((node) => this.waits(node)).sort(compareNodes);
+    const edges = new Map<ArrivalNode, Set<ArrivalNode>>(involved.map((node) => [node, new Set()]));
+    for (let i = 0; i < involved.length; i++)
+      for (let j = 0; j < i; j++)
+        if (blockedBetween(involved[i]!.ticket, involved[j]!.ticket, this.blocked!)) {
+          edges.get(involved[i]!)!.add(involved[j]!);
+          edges.get(involved[j]!)!.add(involved[i]!);
+        }
+    const cover = new Set<ArrivalNode>();
+    for (;;) {
+      let most: ArrivalNode | undefined;
+      for (const node of involved) if (edges.get(node)!.size > (most ? edges.get(most)!.size : 0)) most = node;
+      if (!most) return cover;
+      cover.add(most);
+      for (const other of edges.get(most)!) edges.get(other)!.delete(most);
+      edges.get(most)!.clear();
+    }
+  }
+
+  /** True while `node` is the waiting node of its ticket. */
+  private waits(node: ArrivalNode): boolean {
+    return this.tickets.get(node.ticket.id) === node;
+  }
+
+  /** A ticket held back from the policy goes back to it, if it still waits. */
+  private unhide(node: ArrivalNode, now: number): void {
+    if (this.waits(node)) this.router.add(node.ticket, this.zonesOf.get(node.ticket.id), now, node);
+  }
+
+  /**
+   * A proposal not formed: each of its still-waiting tickets goes back to the policy once, as the
+   * engine holds it, except `keep` (held back by the caller).
+   */
+  private handBack(proposal: readonly Ticket[], handedBack: Set<string>, keep: Ticket | undefined, now: number): void {
     for (const id of new Set(proposal.map((t) => t.id))) {
       const node = this.tickets.get(id);
-      if (node && id === keep?.id) kept = node;
-      else if (node && !(this.zones === undefined && handedBack.has(id)))
+      if (node && id !== keep?.id && !(this.zones === undefined && handedBack.has(id)))
         this.router.add(node.ticket, this.zonesOf.get(id), now, node);
       handedBack.add(id);
     }
-    return kept;
   }
 
   /** When the driver should call `tick` next even if nobody joins (undefined: only on joins). */
@@ -787,6 +842,14 @@ function duplicateTicket(id: string): MatchmakerError {
 interface WaitingCount {
   tickets: number;
   players: number;
+}
+
+/** Tickets held back from the policy during one tick (a queue with `blocked`; see `formAroundBlocks`). */
+interface HeldBack {
+  /** Held back until the end of the tick. */
+  readonly hidden: ArrivalNode[];
+  /** The blocked pairs seen, `[older, newer]`. */
+  readonly pairs: Array<readonly [ArrivalNode, ArrivalNode]>;
 }
 
 function addWaiting(counts: Map<string, WaitingCount>, key: string, sign: 1 | -1, players: number): void {
