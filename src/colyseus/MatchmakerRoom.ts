@@ -741,6 +741,7 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
           this.figuresThrottle.request();
         },
         auth: (id) => this.clients.getById(id)?.auth,
+        blocked: this.config.blocked,
         seatTicket: (ticket, seats) => {
           const seated = this.session.backfillSeated(ticket, seats);
           if (seated.length > 0) {
