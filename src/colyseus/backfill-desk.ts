@@ -4,8 +4,8 @@
  * matches, until the best waiting tickets that fit are found (see `selectPartialBackfill`);
  * they are withdrawn from the engine, seated in that same game room and sent `seat`. If the
  * reservation fails they go back to the queue with their original enqueue time. A replacement is
- * never an account already in that game, nor one blocked with a player of it (queue option
- * `blocked`), nor blocked with another replacement chosen with it.
+ * never an account that played in that match when it formed, nor one blocked with such a player
+ * (queue option `blocked`), nor blocked with another replacement chosen with it.
  */
 import { logger, matchMaker } from "@colyseus/core";
 import { MAX_BACKFILL_SEATS, selectPartialBackfill } from "../core/backfill-selection.js";
@@ -50,7 +50,10 @@ interface TrackedMatch {
   readonly roomId: string;
   readonly zone: string | undefined;
   readonly teams: Array<{ side: Side; ratings: number[] }>;
-  /** The accounts of its human players (`playerId`, else the session id), replacements included. */
+  /**
+   * The accounts of its human players when it formed (`playerId`, else the session id). Not its
+   * replacements: one whose seat went unused is back in the queue and may be offered it again.
+   */
   readonly accounts: Set<string>;
 }
 
@@ -247,7 +250,6 @@ export class BackfillDesk {
         if (seated.has(player.sessionId)) {
           this.host.count("filled", 1);
           tracked.ratings.push(player.rating);
-          match.accounts.add(accountOf(player));
         } else if (!r.cancelled) {
           r.open++; // the player left meanwhile: its reserved seat expires; seek another
         }
