@@ -360,6 +360,9 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
         ...(context ? { headers: context.headers } : {}),
       });
       this.checkRatingRules(join);
+      // The account is known now: one already in the queue is refused before a seat is reserved.
+      const held = this.session.accountRefusal(join.playerId, client.sessionId);
+      if (held) throw held;
       const resuming = this.durable?.resumingPlayer(client.sessionId);
       if (resuming) checkResumingPlayer(resuming.playerId, join);
       this.authorized.set(client, join);

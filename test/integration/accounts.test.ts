@@ -10,7 +10,8 @@ import config from "@colyseus/tools";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rooms } from "../../example-server/app.config.js";
 import { BlockList, defineQueue, type MatchmakerRoom, type SeatMessage, type StatusMessage } from "../../src/index.js";
-import { join, joinError, type Player } from "../helpers/queue-client.js";
+import { Client } from "@colyseus/sdk";
+import { join, joinError, track, type Player } from "../helpers/queue-client.js";
 import { staysPending, testPort, within } from "../helpers/sdk.js";
 
 const blocks = new BlockList();
@@ -31,6 +32,13 @@ describe("one account, one place (real clients)", () => {
             gameRoom: "demo_game",
             tickMs: 60_000,
             duplicateAccount: "replace",
+          }),
+          // Accounts from the server (t-identity's `players`): the client's token names it here.
+          acct_trusted: defineQueue({
+            teamSize: 1,
+            gameRoom: "demo_game",
+            tickMs: 60_000,
+            players: { resolve: (request) => ({ playerId: `srv-${request.token ?? "anon"}`, rating: 1500 }) },
           }),
           acct_blocked: defineQueue({
             teamSize: 1,
@@ -147,6 +155,27 @@ describe("one account, one place (real clients)", () => {
     expect(seat.matchId).toBeDefined();
     expect(first.inbox.all("seat")).toHaveLength(0);
     await leave(second, other);
+  });
+
+  it("an account the server sets (players.resolve): a second session of it is refused naming playerId", async () => {
+    const signed = new Client(`ws://127.0.0.1:${testPort(130)}`);
+    signed.auth.token = "token-7";
+    try {
+      const first = track(await signed.joinOrCreate("acct_trusted", {}));
+      players.push(first);
+      const second = await signed.joinOrCreate("acct_trusted", {}).then(
+        () => undefined,
+        (e: Error & { code?: number }) => ({ code: e.code, message: e.message }),
+      );
+      expect(second).toEqual({
+        code: 525,
+        message: 'invalid join options: playerId: account "srv-token-7" is already in this queue',
+      });
+      expect(queueOf(first).matchmaker.size).toBe(1);
+      await leave(first);
+    } finally {
+      signed.auth.token = undefined as unknown as string;
+    }
   });
 
   for (const queue of ["acct_blocked", "acct_blocked_best"]) {
