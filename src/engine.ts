@@ -15,6 +15,7 @@ export type {
 } from "./core/types.js";
 export { MatchmakerError, type MatchmakerErrorCode } from "./core/errors.js";
 export { Matchmaker, type MatchmakerOptions } from "./core/matchmaker.js";
+export { BlockList, accountOf, type BlockRule } from "./core/blocks.js";
 export type { MatchmakerStats, ClassFigures } from "./core/stats.js";
 export {
   PolicyRegistry,

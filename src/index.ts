@@ -27,6 +27,8 @@ export type { ZoneSpec, ZoneOption } from "./core/zones.js";
 export type { CriterionOption } from "./core/criteria.js";
 export type { Side } from "./core/types.js";
 export { MatchmakerError, type MatchmakerErrorCode } from "./core/errors.js";
+// Accounts that never play together (queue option `blocked`).
+export { BlockList, type BlockRule } from "./core/blocks.js";
 
 // What the spawned game room receives, and how it asks for replacement players.
 export type { MatchInfo, SeatOptions, SeatMessage } from "./colyseus/director/game-room.js";

@@ -187,6 +187,7 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
       matchmaker: this.matchmaker,
       ...(this.config.readyCheck ? { readyCheck: this.config.readyCheck } : {}),
       allowPartialParties: this.config.allowPartialParties,
+      duplicateAccount: this.config.duplicateAccount,
       onError: (message) => logger.error(`[${this.roomName}] ${message}`),
       effects: {
         send: (id, type, payload) => {
@@ -359,6 +360,9 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
         ...(context ? { headers: context.headers } : {}),
       });
       this.checkRatingRules(join);
+      // The account is known now: one already in the queue is refused before a seat is reserved.
+      const held = this.session.accountRefusal(join.playerId, client.sessionId);
+      if (held) throw held;
       const resuming = this.durable?.resumingPlayer(client.sessionId);
       if (resuming) checkResumingPlayer(resuming.playerId, join);
       this.authorized.set(client, join);
@@ -443,7 +447,8 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
 
   /** The session removed a player (declined, timed out, did not return): tell it and let it go. */
   private removePlayer(sessionId: string, message: RemovedMessage): void {
-    if (message.reason !== "error") this.countDecline(); // declined, timed out, or did not return in time
+    // Declined, timed out, or did not return in time (not an error, nor a new session of its account).
+    if (message.reason !== "error" && message.reason !== "replaced") this.countDecline();
     const client = this.clients.getById(sessionId);
     if (client) {
       client.send("removed", message);
@@ -739,6 +744,7 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
           this.figuresThrottle.request();
         },
         auth: (id) => this.clients.getById(id)?.auth,
+        blocked: this.config.blocked,
         seatTicket: (ticket, seats) => {
           const seated = this.session.backfillSeated(ticket, seats);
           if (seated.length > 0) {

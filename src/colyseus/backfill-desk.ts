@@ -3,12 +3,15 @@
  * queue remembers the game room of every match it started; a request waits, ahead of new
  * matches, until the best waiting tickets that fit are found (see `selectPartialBackfill`);
  * they are withdrawn from the engine, seated in that same game room and sent `seat`. If the
- * reservation fails they go back to the queue with their original enqueue time.
+ * reservation fails they go back to the queue with their original enqueue time. A replacement is
+ * never an account that played in that match when it formed, nor one blocked with such a player
+ * (queue option `blocked`), nor blocked with another replacement chosen with it.
  */
 import { logger, matchMaker } from "@colyseus/core";
 import { MAX_BACKFILL_SEATS, selectPartialBackfill } from "../core/backfill-selection.js";
+import { accountOf, blockedPair, type BlockRule } from "../core/blocks.js";
 import { MatchmakerError } from "../core/errors.js";
-import type { Match, Side, Ticket } from "../core/types.js";
+import type { Match, Player, Side, Ticket } from "../core/types.js";
 import { reserveBackfillSeats, type MatchInfo, type SeatMessage, type SeatRequest } from "./director/game-room.js";
 
 /** What `requestBackfill` answers. */
@@ -39,12 +42,19 @@ export interface BackfillHost {
   seatTicket(ticket: Ticket, seats: ReadonlyMap<string, SeatMessage>): readonly string[];
   /** Counters for the figures. */
   count(what: "requested" | "filled" | "failures", n: number): void;
+  /** The queue option `blocked`: accounts that never play in one match. */
+  readonly blocked?: BlockRule | undefined;
 }
 
 interface TrackedMatch {
   readonly roomId: string;
   readonly zone: string | undefined;
   readonly teams: Array<{ side: Side; ratings: number[] }>;
+  /**
+   * The accounts of its human players when it formed (`playerId`, else the session id). Not its
+   * replacements: one whose seat went unused is back in the queue and may be offered it again.
+   */
+  readonly accounts: Set<string>;
 }
 
 interface Request {
@@ -80,6 +90,9 @@ export class BackfillDesk {
       roomId,
       zone: match.zone,
       teams: match.teams.map((team) => ({ side: team.side, ratings: team.players.map((p) => p.rating) })),
+      accounts: new Set(
+        match.teams.flatMap((team) => team.players.filter((p) => !p.bot).map((p) => accountOf(p as Player))),
+      ),
     });
   }
 
@@ -166,7 +179,7 @@ export class BackfillDesk {
         targetRating: target,
         ...(match.zone !== undefined ? { zone: match.zone } : {}),
       };
-      const chosen = selectPartialBackfill(this.host.waiting(), need, (t) => this.host.zonesOf(t));
+      const chosen = this.choose(match, need);
       if (!chosen) continue;
       const taken = chosen.filter((t) => this.host.withdraw(t));
       const seats = taken.reduce((s, t) => s + t.players.length, 0);
@@ -243,6 +256,34 @@ export class BackfillDesk {
       }
     }
     this.prune();
+  }
+
+  /**
+   * The best waiting tickets for `need` (see `selectPartialBackfill`) that may join the game: no
+   * account already in it or blocked with one of its players; of two chosen replacements blocked
+   * with each other, the newer steps aside and the choice is made again.
+   */
+  private choose(match: TrackedMatch, need: Parameters<typeof selectPartialBackfill>[1]): Ticket[] | undefined {
+    const blocked = this.host.blocked;
+    let pool = [...this.host.waiting()].filter((t) =>
+      t.players.every((p) => {
+        const account = accountOf(p);
+        if (match.accounts.has(account)) return false;
+        if (!blocked) return true;
+        for (const other of match.accounts) if (blocked(account, other)) return false;
+        return true;
+      }),
+    );
+    const zonesOf = (t: Ticket) => this.host.zonesOf(t);
+    let chosen = selectPartialBackfill(pool, need, zonesOf);
+    for (let tries = 0; chosen && blocked && tries < MAX_BACKFILL_SEATS; tries++) {
+      const pair = blockedPair(chosen, blocked);
+      if (!pair) break;
+      const newer = pair[0].enqueuedAt > pair[1].enqueuedAt ? pair[0] : pair[1];
+      pool = pool.filter((t) => t !== newer);
+      chosen = selectPartialBackfill(pool, need, zonesOf);
+    }
+    return chosen && (!blocked || !blockedPair(chosen, blocked)) ? chosen : undefined;
   }
 
   /** Seats of a team already sought. */

@@ -40,10 +40,11 @@ export interface JoinOptions {
   /** Join the party with this code (from its leader). Members do not choose a `side`: the leader does. */
   partyCode?: string;
   /**
-   * A stable player id (e.g. an account id) for the queue's recent-opponent history
-   * (`avoidRecent`); the session id otherwise, which changes at every visit. In a queue with
-   * `players` it is the server's (`players.resolve`) and a client's is refused; elsewhere
-   * clients can send any string, so it is not to be trusted.
+   * The player's account (e.g. an account id): an account is in one place in the queue (queue
+   * option `duplicateAccount`), and it is whom the recent-opponent history (`avoidRecent`) and
+   * blocks (`blocked`) remember; the session id otherwise, which changes at every visit. In a
+   * queue with `players` it is the server's (`players.resolve`) and a client's is refused;
+   * elsewhere clients can send any string, so it is not to be trusted.
    */
   playerId?: string;
   /**

@@ -58,8 +58,11 @@ export interface PartyMessage {
   /** Whether the receiver leads the party (only the leader may `start`). */
   readonly leader: boolean;
   readonly status: PartyStatus;
-  /** What just happened. */
-  readonly event: "created" | "member_joined" | "member_left" | "queued" | "reconnected";
+  /**
+   * What just happened. `member_replaced`: a member's account joined again from a new session,
+   * which took its slot (queue option `duplicateAccount: "replace"`); the party is unchanged.
+   */
+  readonly event: "created" | "member_joined" | "member_left" | "member_replaced" | "queued" | "reconnected";
   /** With `member_left`: why that member is gone. */
   readonly reason?: string;
 }
@@ -122,6 +125,21 @@ export class PartyBook {
     const party = this.byCode.get(code)!;
     party.members.push(playerId);
     this.byPlayer.set(playerId, party);
+    return party;
+  }
+
+  /**
+   * A member's slot goes to another player id (a new session of the same account): same place in
+   * the party, the lead if it had it. Throws if `playerId` is not in a party or `by` is in one.
+   */
+  replaceMember(playerId: string, by: string): Party {
+    const party = this.byPlayer.get(playerId);
+    if (!party) throw new MatchmakerError("internal", `player "${playerId}" is not in a party`);
+    if (this.byPlayer.has(by)) throw new MatchmakerError("internal", `player "${by}" is already in a party`);
+    party.members[party.members.indexOf(playerId)] = by;
+    if (party.leader === playerId) party.leader = by;
+    this.byPlayer.delete(playerId);
+    this.byPlayer.set(by, party);
     return party;
   }
 

@@ -6,20 +6,23 @@
  *
  * Every player the session knows is in exactly one place ({@link Place}); a player leaves the
  * session only by leaving, by being removed with a reason the client is told (decline, ready
- * check timeout, grace expired), or, once seated, by leaving for their game.
+ * check timeout, grace expired, replaced by a new session of its account), or, once seated, by
+ * leaving for their game. An account (`Player.playerId`) is at most one player of the session
+ * (see `director/accounts.ts`); option `duplicateAccount` says what a second join of it does.
  */
 import { MatchmakerError } from "../core/errors.js";
 import type { Matchmaker } from "../core/matchmaker.js";
 import type { Match, Player, Side, Ticket } from "../core/types.js";
 import {
   TicketDirector,
+  type MatchExit,
   type Member,
   type Place,
-  type RemovalReason,
   type RequeueNotice,
   type SessionEffects,
 } from "./director/tickets.js";
 import { PartyBook, type Party, type PartyMessage } from "./parties.js";
+import { accountRefusal, type DuplicateAccount, type MemberTable } from "./director/accounts.js";
 import { SeatWatch, type SeatWatchHost, type SeatWatchOptions } from "./director/seat-watch.js";
 import { PendingMatches, type MatchFoundMessage, type PendingMatch, type ReadyCheckOptions } from "./ready-check.js";
 
@@ -53,6 +56,11 @@ export interface QueueSessionOptions {
   readonly readyCheck?: ReadyCheckOptions;
   /** Whether a party leader may `start` before the party is complete. */
   readonly allowPartialParties?: boolean;
+  /**
+   * What a join of an account already in the queue does: `"refuse"` (default) or `"replace"` the
+   * first session where it holds no match yet (see the queue option `duplicateAccount`).
+   */
+  readonly duplicateAccount?: DuplicateAccount;
   /** Source of party codes (default: 128 random bits). */
   readonly partyCodes?: () => string;
   /** Called for internal failures that are handled but worth logging. */
@@ -95,7 +103,11 @@ export class QueueSession {
   readonly director: TicketDirector;
   /** The seats sent and not yet taken (absent without the `seatWatch` option). */
   readonly seatWatch?: SeatWatch;
-  private readonly members: Map<string, Member>;
+  private readonly members: MemberTable;
+  /** Accounts whose stored place is being resumed (durable queues), by account, and by session. */
+  private readonly resuming = new Map<string, string>();
+  private readonly resumingBySession = new Map<string, string>();
+  private readonly duplicateAccount: DuplicateAccount;
   private readonly effects: SessionEffects;
   private readonly readyCheck: ReadyCheckOptions | undefined;
   private readonly allowPartialParties: boolean;
@@ -106,6 +118,7 @@ export class QueueSession {
     this.effects = options.effects;
     this.readyCheck = options.readyCheck;
     this.allowPartialParties = options.allowPartialParties ?? false;
+    this.duplicateAccount = options.duplicateAccount ?? "refuse";
     this.parties = new PartyBook(options.partyCodes);
     this.onError = options.onError ?? (() => undefined);
     this.director = new TicketDirector({
@@ -149,12 +162,20 @@ export class QueueSession {
     return this.joinRefusal(join)?.message;
   }
 
-  /** A player arrives. Throws {@link JoinRefused} (changing nothing) for a bad party code. */
+  /**
+   * A player arrives. Throws {@link JoinRefused} (changing nothing) for a bad party code, or for an
+   * account already in the queue (`playerId`) that this join may not replace. A join that replaces
+   * the account's first session removes it (told `removed`, reason `replaced`) and takes its place
+   * where it is the same kind of place (see {@link takeOver}).
+   */
   join(join: SessionJoin, now: number): void {
     const id = join.player.sessionId;
     if (this.members.has(id)) throw new JoinRefused(`player "${id}" is already in this queue`);
-    const refusal = this.joinRefusal(join);
+    const account = join.player.playerId;
+    const refusal = this.joinRefusal(join, account);
     if (refusal) throw refusal;
+    const holder = account === undefined ? undefined : this.members.holder(account);
+    if (holder !== undefined && this.takeOver(holder, join, now)) return;
     const member: Member = {
       player: join.player,
       connected: true,
@@ -198,8 +219,16 @@ export class QueueSession {
    * `MatchmakerError`, changing nothing, when a player is already here or the engine refuses it.
    */
   restore(ticket: Ticket, party: { readonly size: number; readonly complete: boolean } | undefined, now: number): void {
-    for (const p of ticket.players)
+    for (const p of ticket.players) {
       if (this.members.has(p.sessionId)) throw new JoinRefused(`player "${p.sessionId}" is already in this queue`);
+      const account = p.playerId;
+      if (account === undefined) continue;
+      const other = this.resuming.get(account);
+      if (this.members.holder(account) !== undefined || (other !== undefined && other !== p.sessionId))
+        throw new JoinRefused(`playerId: account ${JSON.stringify(account)} is already in this queue`, "playerId");
+    }
+    // The accounts are held by the restored players from here on.
+    for (const p of ticket.players) this.releaseAccount(p.sessionId);
     if (!party) {
       const player = ticket.players[0]!;
       this.matchmaker.enqueue(ticket, now); // throws before anything changed
@@ -226,6 +255,46 @@ export class QueueSession {
     } catch (error) {
       this.director.holdParty(restored, "reconnected", messageOf(error));
     }
+  }
+
+  /**
+   * A stored place of account `playerId` is being resumed through `sessionId` (durable queues):
+   * the account is held for it until the place is restored or the session goes
+   * ({@link releaseAccount}). With `duplicateAccount: "replace"`, a member holding the account in a
+   * replaceable place is removed (told `replaced`); otherwise a held account throws {@link JoinRefused}.
+   */
+  claimAccount(playerId: string, sessionId: string, now: number): void {
+    const refusal = this.accountRefusal(playerId, sessionId);
+    if (refusal) throw refusal;
+    const holder = this.members.holder(playerId);
+    if (holder !== undefined) this.vacate(holder, now);
+    this.resuming.set(playerId, sessionId);
+    this.resumingBySession.set(sessionId, playerId);
+  }
+
+  /** The account `sessionId` claimed for a resume, if any, is free again (restored, or the session went). */
+  releaseAccount(sessionId: string): void {
+    const account = this.resumingBySession.get(sessionId);
+    if (account === undefined) return;
+    this.resumingBySession.delete(sessionId);
+    if (this.resuming.get(account) === sessionId) this.resuming.delete(account);
+  }
+
+  /**
+   * Why account `playerId` may not join now (naming `playerId`), or undefined: it is not in the
+   * queue, or (with `duplicateAccount: "replace"`) the new session may replace its holder.
+   * `by`: the session asking (its own resume does not count against it).
+   */
+  accountRefusal(playerId: string | undefined, by?: string): JoinRefused | undefined {
+    if (playerId === undefined) return undefined;
+    const resumedBy = this.resuming.get(playerId);
+    const holder = this.members.holder(playerId);
+    let problem: string | undefined;
+    if (resumedBy !== undefined && resumedBy !== by)
+      problem = accountRefusal(playerId, undefined, this.duplicateAccount);
+    else if (holder !== undefined)
+      problem = accountRefusal(playerId, this.members.get(holder)!.place, this.duplicateAccount);
+    return problem === undefined ? undefined : new JoinRefused(`playerId: ${problem}`, "playerId");
   }
 
   /** The party leader starts matching (a held party, or an incomplete one where the queue allows it). */
@@ -275,18 +344,11 @@ export class QueueSession {
         this.members.delete(playerId);
         this.director.leaveParty(playerId, "left");
         return;
-      case "waiting": {
-        const party = this.parties.of(playerId);
-        const ticketId = party?.id ?? playerId;
-        this.matchmaker.cancel(ticketId, now);
-        this.effects.notWaiting(ticketId);
+      case "waiting":
+        this.stopWaiting(playerId, now);
         this.members.delete(playerId);
-        if (party) {
-          this.director.placeParty(party, "held");
-          this.director.leaveParty(playerId, "left");
-        }
+        this.director.leaveParty(playerId, "left");
         return;
-      }
       case "ready-check":
         this.fallThrough(
           this.pending.of(playerId)!,
@@ -443,13 +505,106 @@ export class QueueSession {
     }
   }
 
-  /** The refusal of a join whose party options do not fit (naming the field), or undefined. */
-  joinRefusal(join: Omit<SessionJoin, "player">): JoinRefused | undefined {
+  /**
+   * The refusal of a join (naming the field) whose account (`playerId`) is already in the queue
+   * and may not be replaced, or whose party options do not fit; undefined when it may join.
+   */
+  joinRefusal(
+    join: Omit<SessionJoin, "player"> & { readonly playerId?: string | undefined },
+    playerId = join.playerId,
+  ): JoinRefused | undefined {
+    const account = this.accountRefusal(playerId);
+    if (account) return account;
     if (join.partyCode === undefined) return undefined;
     if (join.side !== undefined) return new JoinRefused("side: a party's side is chosen by its leader", "side");
     if (join.zones !== undefined) return new JoinRefused("zones: a party's zones are chosen by its leader", "zones");
+    // A new session of a member takes its slot: the party is full (of it) and may be queued.
+    if (playerId !== undefined && this.ownParty(playerId)?.code === join.partyCode) return undefined;
     const problem = this.parties.joinProblem(join.partyCode);
     return problem && new JoinRefused(`partyCode: ${problem}`, "partyCode");
+  }
+
+  /** The party the account's member is in (undefined: not in the queue, or in none). */
+  private ownParty(playerId: string): Party | undefined {
+    const holder = this.members.holder(playerId);
+    return holder === undefined ? undefined : this.parties.of(holder);
+  }
+
+  /**
+   * A new session of the account `holder` plays (`duplicateAccount: "replace"`, and `holder` has
+   * no match yet): `holder` is removed, told `replaced`. The new session takes its place when the
+   * join asks for the same kind of place: a solo waiting ticket (same enqueue time; the side and
+   * zones the new join gives), or the member's slot in its party when it joins with the party's
+   * code (a queued party waits on at its enqueue time). Returns false when the join asks for
+   * something else (a party instead of a solo, another party): `holder` has left, as if it had
+   * left, and the join goes on as any join.
+   */
+  private takeOver(holder: string, join: SessionJoin, now: number): boolean {
+    const member = this.members.get(holder)!;
+    const party = this.parties.of(holder);
+    const id = join.player.sessionId;
+    if (party && join.partyCode === party.code) {
+      const queued = party.status === "queued" ? this.matchmaker.get(party.id) : undefined;
+      if (queued) this.stopWaiting(holder, now);
+      this.members.delete(holder);
+      this.parties.replaceMember(holder, id);
+      this.members.set(id, { player: join.player, connected: true, place: member.place });
+      this.effects.remove(holder, { reason: "replaced" });
+      this.tellParty(party, "member_replaced");
+      if (queued) {
+        try {
+          this.enterMatching(party, queued.enqueuedAt, now);
+        } catch (error) {
+          this.director.holdParty(party, "member_replaced", messageOf(error));
+        }
+      }
+      return true;
+    }
+    const waiting = !party && member.place === "waiting" ? this.matchmaker.get(holder) : undefined;
+    if (!waiting || join.party || join.partyCode !== undefined) {
+      this.vacate(holder, now);
+      return false;
+    }
+    const ticket: Ticket = {
+      id,
+      players: [join.player],
+      enqueuedAt: waiting.enqueuedAt,
+      ...(join.side ? { side: join.side } : {}),
+      ...(join.zones ? { zones: join.zones } : {}),
+    };
+    this.matchmaker.cancel(holder, now);
+    try {
+      this.matchmaker.enqueue(ticket, now);
+    } catch (error) {
+      this.matchmaker.requeue([waiting], now); // the first session keeps its place
+      throw error;
+    }
+    this.effects.notWaiting(holder);
+    this.members.delete(holder);
+    this.members.set(id, {
+      player: join.player,
+      connected: true,
+      place: "waiting",
+      ...(join.side ? { side: join.side } : {}),
+    });
+    this.effects.remove(holder, { reason: "replaced" });
+    this.effects.waiting(ticket);
+    return true;
+  }
+
+  /** `holder` is out, told `replaced` (its party, if any, loses it and is held if it was queued). */
+  private vacate(holder: string, now: number): void {
+    if (this.members.get(holder)?.place === "waiting") this.stopWaiting(holder, now);
+    this.director.remove(holder, "replaced");
+  }
+
+  /** The waiting ticket of `playerId` (its own, or its party's, which is then held) leaves matching. */
+  private stopWaiting(playerId: string, now: number): void {
+    const party = this.parties.of(playerId);
+    const ticketId = party?.id ?? playerId;
+    this.matchmaker.cancel(ticketId, now);
+    this.effects.notWaiting(ticketId);
+    if (party) this.director.placeParty(party, "held");
   }
 
   /** Whether `code` names no party of this queue (a wrong guess, not a full or queued party). */
@@ -528,7 +683,7 @@ export class QueueSession {
    * A match fell through before its game room existed: the `out` players are removed (told why
    * unless they left), their parties held; every other ticket goes back at its original place.
    */
-  private fallThrough(pending: PendingMatch, out: ReadonlyMap<string, RemovalReason | "left">, now: number): void {
+  private fallThrough(pending: PendingMatch, out: ReadonlyMap<string, MatchExit>, now: number): void {
     this.pending.close(pending.match.id);
     this.director.matchFellThrough(pending.match, out, now);
   }

@@ -6,6 +6,8 @@ export type MatchmakerErrorCode =
   | "invalid_ticket"
   | "duplicate_ticket"
   | "duplicate_player"
+  /** A player whose account (`playerId`) already waits in this queue: one account, one place. */
+  | "duplicate_account"
   | "invalid_config"
   | "unknown_policy"
   | "policy_contract"

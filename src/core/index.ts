@@ -30,6 +30,7 @@ export {
   DEFAULT_HISTORY_PLAYERS,
   type RepeatAvoidance,
 } from "./recent-opponents.js";
+export { BlockList, accountOf, blockedPair, blockedBetween, type BlockRule } from "./blocks.js";
 export { ArrivalIndex, compareArrival, type ArrivalKey } from "./arrival-order.js";
 export { describeIssues } from "./validation.js";
 export * from "../policies/index.js";

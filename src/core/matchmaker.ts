@@ -4,7 +4,7 @@
  * or the simulator, so both run literally the same code.
  */
 import * as v from "valibot";
-import { ArrivalNode, ArrivalOrder } from "./arrival-order.js";
+import { ArrivalNode, ArrivalOrder, compareNodes } from "./arrival-order.js";
 import { NodeTable } from "./node-table.js";
 import { assembleTeams, fitsWithBots, playersOf, type TeamSplit } from "./assembly.js";
 import { MatchmakerError } from "./errors.js";
@@ -15,6 +15,7 @@ import { checkTicketRoles, fitsWithBotsAndRoles, RoleTable } from "./role-rules.
 import { SideMix } from "./side-mix.js";
 import { RecentWindow, type ClassFigures, type MatchmakerStats } from "./stats.js";
 import { RecentOpponents } from "./recent-opponents.js";
+import { blockedBetween, blockedPair, type BlockRule } from "./blocks.js";
 import { reachedMaxWait, type Match, type MatchedPlayer, type MatchTeam, type Side, type Ticket } from "./types.js";
 import { describeIssues, firstIssueField, unknownKeyMessage } from "./validation.js";
 import { plainlyValidTicket } from "./ticket-check.js";
@@ -30,6 +31,12 @@ const SIDE_MIX_ARRIVALS = 200;
 
 /** How many tickets per seat a bot game looks through for companions before it settles. */
 const BOT_GAME_SCAN_PER_SEAT = 8;
+
+/**
+ * How many times in a row a tick polls the policy while it holds back tickets of blocked games (each
+ * poll holds back at least one more); beyond that the rest waits for the next tick, which starts over.
+ */
+const MAX_BLOCK_ROUNDS = 8;
 
 /**
  * Engine configuration: the options it shares with the queue room (see
@@ -103,6 +110,8 @@ export class Matchmaker {
   private readonly roleTable: RoleTable | undefined;
   /** With `avoidRecent`: who recently played with whom. */
   readonly recentOpponents: RecentOpponents | undefined;
+  /** With `blocked`: the accounts that never play in one match. */
+  private readonly blocked: BlockRule | undefined;
   private readonly imbalance: ImbalanceFn;
   private readonly matchIdPrefix: string;
   private readonly onPolicyError?: (error: MatchmakerError) => void;
@@ -114,6 +123,8 @@ export class Matchmaker {
    * common case keeps no second map.
    */
   private readonly otherPlayers = new Set<string>();
+  /** Waiting accounts (`Player.playerId`), each with the id of the ticket it waits in: one account, one place. */
+  private readonly accounts = new Map<string, string>();
   private readonly byArrival = new ArrivalOrder();
   private readonly router: ZoneRouter;
   /** The queue's zones, when it has any. */
@@ -144,6 +155,7 @@ export class Matchmaker {
     ticketsCancelled: 0,
     ticketsRequeued: 0,
     policyErrors: 0,
+    blockedGames: 0,
   };
 
   constructor(options: MatchmakerOptions) {
@@ -164,6 +176,7 @@ export class Matchmaker {
       typeof options.imbalance === "function" ? options.imbalance : imbalanceFunction(resolvedImbalance!);
     this.matchIdPrefix = parsed.matchIdPrefix ?? "m";
     this.onPolicyError = options.onPolicyError;
+    this.blocked = parsed.blocked;
     const window = parsed.statsWindow;
     this.recentWaits = new RecentWindow(window * 2 * this.teamSize);
     this.recentImbalance = new RecentWindow(window);
@@ -250,9 +263,16 @@ export class Matchmaker {
     for (const [, ticket] of this.byArrival.oldest()) yield ticket;
   }
 
+  /** The id of the ticket account `playerId` waits in (undefined: it does not wait). */
+  ticketOfAccount(playerId: string): string | undefined {
+    return this.accounts.get(playerId);
+  }
+
   /**
    * Start a ticket waiting. Throws `MatchmakerError` (and changes nothing) for a malformed
-   * ticket, a ticket id already waiting, or a player already waiting in another ticket.
+   * ticket, a ticket id already waiting (`duplicate_ticket`), a player already waiting in another
+   * ticket or twice in this one (`duplicate_player`), or an account (`playerId`) that already
+   * waits, in another ticket or twice in this one (`duplicate_account`): one account, one place.
    */
   enqueue(ticket: Ticket, now: number): void {
     this.enter(ticket, now);
@@ -293,6 +313,18 @@ export class Matchmaker {
         if (this.tickets.has(ticket.id)) throw duplicateTicket(ticket.id);
         throw new MatchmakerError("duplicate_player", `player "${id}" is already waiting`, "players");
       }
+      const account = players[i].playerId;
+      if (account === undefined) continue;
+      let held = this.accounts.size > 0 && this.accounts.has(account);
+      for (let j = 0; j < i && !held; j++) held = players[j].playerId === account;
+      if (held) {
+        if (this.tickets.has(ticket.id)) throw duplicateTicket(ticket.id);
+        throw new MatchmakerError(
+          "duplicate_account",
+          `playerId: account "${account}" is already waiting in this queue`,
+          "playerId",
+        );
+      }
     }
     // The duplicate check and the entry are one probe of the table.
     const node = new ArrivalNode(ticket);
@@ -305,7 +337,7 @@ export class Matchmaker {
   /**
    * Put tickets back after a match could not be started, keeping their original enqueue time
    * so they stand ahead of newcomers. Returns the tickets that could not be put back (their
-   * id or a player is waiting again meanwhile), which the caller should report.
+   * id, a player or an account is waiting again meanwhile), which the caller should report.
    */
   requeue(tickets: readonly Ticket[], now: number): Ticket[] {
     const refused: Ticket[] = [];
@@ -338,8 +370,22 @@ export class Matchmaker {
   tick(now: number): Match[] {
     if (this.latency) this.widenLatency(now);
     const matches: Match[] = [];
-    /** Tickets handed back to the policy this tick (each once, even if proposed in two games). */
+    if (this.blocked) this.formAroundBlocks(now, matches);
+    else this.formProposals(now, matches, undefined);
+    if (this.fillWithBots) matches.push(...this.botGames(now));
+    return matches;
+  }
+
+  /**
+   * One poll of the policy: its proposals checked, assembled and recorded onto `matches`. With
+   * `held` (a queue with `blocked`), a proposal with a blocked pair is not formed: its newer ticket
+   * of the pair is held back (its node pushed onto `held.hidden`, the other's onto `held.partners`)
+   * and the others go back to the policy. Returns whether a proposal was held back so.
+   */
+  private formProposals(now: number, matches: Match[], held: HeldBack | undefined): boolean {
+    /** Tickets handed back to the policy this poll (each once, even if proposed in two games). */
     let handedBack: Set<string> | undefined;
+    let blockedGame = false;
     for (const { zone, tickets: proposal } of this.router.poll(now)) {
       let split: TeamSplit;
       try {
@@ -347,15 +393,20 @@ export class Matchmaker {
       } catch (error) {
         if (!(error instanceof MatchmakerError)) throw error;
         this.counters.policyErrors++;
-        // Hand each still-waiting ticket back once, as the engine holds it.
-        handedBack ??= new Set();
-        for (const id of new Set(proposal.map((t) => t.id))) {
-          const node = this.tickets.get(id);
-          if (node && !(this.zones === undefined && handedBack.has(id)))
-            this.router.add(node.ticket, this.zonesOf.get(id), now, node);
-          handedBack.add(id);
-        }
+        this.handBack(proposal, (handedBack ??= new Set()), undefined, now);
         this.onPolicyError?.(error);
+        continue;
+      }
+      const pair = held && blockedPair(proposal, this.blocked!);
+      if (pair) {
+        this.counters.blockedGames++;
+        const a = this.tickets.get(pair[0].id)!;
+        const b = this.tickets.get(pair[1].id)!;
+        const [older, newer] = compareNodes(a, b) < 0 ? [a, b] : [b, a];
+        this.handBack(proposal, (handedBack ??= new Set()), newer.ticket, now);
+        held!.hidden.push(newer);
+        held!.pairs.push([older, newer]);
+        blockedGame = true;
         continue;
       }
       const played = this.latency ? this.latencyZone(proposal, zone) : zone;
@@ -363,8 +414,81 @@ export class Matchmaker {
       const match = this.buildMatch(split, proposal, 0, now, zone);
       matches.push(this.record(played === zone ? match : { ...match, zone: played }));
     }
-    if (this.fillWithBots) matches.push(...this.botGames(now));
-    return matches;
+    return blockedGame;
+  }
+
+  /**
+   * With `blocked`, whatever the policy: a game with a blocked pair is never formed, and the
+   * tickets around it still play. The newer ticket of the pair is held back from the policy, which
+   * is polled again, so the others form the games they can without it (the older keeps its turn).
+   * Then, if any was held back, a second turn: everyone held back returns and, among the tickets
+   * of the blocked pairs seen, those blocked with the most of the others step aside instead, until
+   * no two left are blocked (so that two players blocked with one third still meet). At the end of the tick everyone held back returns
+   * to the policy at its place. Each turn polls at most {@link MAX_BLOCK_ROUNDS} times in a row;
+   * the next tick starts over.
+   */
+  private formAroundBlocks(now: number, matches: Match[]): void {
+    const held: HeldBack = { hidden: [], pairs: [] };
+    for (let round = 1; this.formProposals(now, matches, held) && round < MAX_BLOCK_ROUNDS; round++);
+    if (held.hidden.length === 0) return;
+    const back = held.hidden.splice(0);
+    const aside = this.blockCover(held.pairs.splice(0));
+    for (const node of back) if (!aside.has(node)) this.unhide(node, now);
+    for (const node of aside) {
+      if (!back.includes(node)) this.router.remove(node.ticket.id, node);
+      held.hidden.push(node);
+    }
+    for (let round = 1; this.formProposals(now, matches, held) && round < MAX_BLOCK_ROUNDS; round++);
+    for (const node of held.hidden) this.unhide(node, now);
+  }
+
+  /**
+   * Tickets that step aside for the second turn: among the tickets of the blocked pairs seen (both
+   * still waiting), a cover of every blocked pair between them, taken greedily, the ticket blocked
+   * with the most of the others first (the older on a tie: it had its turn). The rest of them are
+   * then free of blocks among themselves.
+   */
+  private blockCover(pairs: ReadonlyArray<readonly [ArrivalNode, ArrivalNode]>): Set<ArrivalNode> {
+    const involved = [...new Set(pairs.flat())].filter((node) => this.waits(node)).sort(compareNodes);
+    const edges = new Map<ArrivalNode, Set<ArrivalNode>>(involved.map((node) => [node, new Set()]));
+    for (let i = 0; i < involved.length; i++)
+      for (let j = 0; j < i; j++)
+        if (blockedBetween(involved[i]!.ticket, involved[j]!.ticket, this.blocked!)) {
+          edges.get(involved[i]!)!.add(involved[j]!);
+          edges.get(involved[j]!)!.add(involved[i]!);
+        }
+    const cover = new Set<ArrivalNode>();
+    for (;;) {
+      let most: ArrivalNode | undefined;
+      for (const node of involved) if (edges.get(node)!.size > (most ? edges.get(most)!.size : 0)) most = node;
+      if (!most) return cover;
+      cover.add(most);
+      for (const other of edges.get(most)!) edges.get(other)!.delete(most);
+      edges.get(most)!.clear();
+    }
+  }
+
+  /** True while `node` is the waiting node of its ticket. */
+  private waits(node: ArrivalNode): boolean {
+    return this.tickets.get(node.ticket.id) === node;
+  }
+
+  /** A ticket held back from the policy goes back to it, if it still waits. */
+  private unhide(node: ArrivalNode, now: number): void {
+    if (this.waits(node)) this.router.add(node.ticket, this.zonesOf.get(node.ticket.id), now, node);
+  }
+
+  /**
+   * A proposal not formed: each of its still-waiting tickets goes back to the policy once, as the
+   * engine holds it, except `keep` (held back by the caller).
+   */
+  private handBack(proposal: readonly Ticket[], handedBack: Set<string>, keep: Ticket | undefined, now: number): void {
+    for (const id of new Set(proposal.map((t) => t.id))) {
+      const node = this.tickets.get(id);
+      if (node && id !== keep?.id && !(this.zones === undefined && handedBack.has(id)))
+        this.router.add(node.ticket, this.zonesOf.get(id), now, node);
+      handedBack.add(id);
+    }
   }
 
   /** When the driver should call `tick` next even if nobody joins (undefined: only on joins). */
@@ -424,7 +548,10 @@ export class Matchmaker {
   private admit(ticket: Ticket, node: ArrivalNode, now: number): void {
     // The ticket's node is also its slot for the policy (see TicketSlot).
     this.byArrival.take(node);
-    for (const p of ticket.players) if (p.sessionId !== ticket.id) this.otherPlayers.add(p.sessionId);
+    for (const p of ticket.players) {
+      if (p.sessionId !== ticket.id) this.otherPlayers.add(p.sessionId);
+      if (p.playerId !== undefined) this.accounts.set(p.playerId, ticket.id);
+    }
     const players = ticket.players.length;
     this.waitingPlayerCount += players;
     this.countWaiting(ticket, 1, players);
@@ -448,6 +575,8 @@ export class Matchmaker {
     if (this.otherPlayers.size > 0) {
       for (const p of ticket.players) if (p.sessionId !== ticketId) this.otherPlayers.delete(p.sessionId);
     }
+    if (this.accounts.size > 0)
+      for (const p of ticket.players) if (p.playerId !== undefined) this.accounts.delete(p.playerId);
     const players = ticket.players.length;
     this.waitingPlayerCount -= players;
     this.byArrival.removeNode(node);
@@ -522,6 +651,7 @@ export class Matchmaker {
       for (const [, t] of this.byArrival.oldest(BOT_GAME_SCAN_PER_SEAT * seats)) {
         const shared = common && common.filter((z) => this.zonesOf.get(t.id)!.includes(z));
         if (shared && shared.length === 0) continue;
+        if (this.blocked && chosen.some((c) => blockedBetween(c, t, this.blocked!))) continue;
         const fits = this.roleTable
           ? fitsWithBotsAndRoles([...chosen, t], this.roleTable)
           : fitsWithBots([...chosen, t], this.teamSize);
@@ -712,6 +842,14 @@ function duplicateTicket(id: string): MatchmakerError {
 interface WaitingCount {
   tickets: number;
   players: number;
+}
+
+/** Tickets held back from the policy during one tick (a queue with `blocked`; see `formAroundBlocks`). */
+interface HeldBack {
+  /** Held back until the end of the tick. */
+  readonly hidden: ArrivalNode[];
+  /** The blocked pairs seen, `[older, newer]`. */
+  readonly pairs: Array<readonly [ArrivalNode, ArrivalNode]>;
 }
 
 function addWaiting(counts: Map<string, WaitingCount>, key: string, sign: 1 | -1, players: number): void {

@@ -187,6 +187,8 @@ export interface MatchmakerStats {
   readonly oldestWaitMs: number;
   /** Proposals a policy made that could not be assembled (a policy bug; should stay 0). */
   readonly policyErrors: number;
+  /** Games a policy proposed that the queue's `blocked` rule kept from forming (their tickets waited on). */
+  readonly blockedGames: number;
   /** Per side preference (`A`, `B`, `any` = choice-free): waiting now and recent waits. */
   readonly bySide: Readonly<Record<"A" | "B" | "any", ClassFigures>>;
   /** Per zone, in a zoned queue: waiting now (a choice-free ticket counts in each of its zones) and recent waits of the games formed there. */

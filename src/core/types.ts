@@ -17,9 +17,12 @@ export interface Player {
   /** In a role queue: the queue's roles this player accepts (see `MatchmakerOptions.roles`). */
   readonly roles?: readonly string[];
   /**
-   * A stable identity across sessions (e.g. an account id), for the recent-opponent history
-   * (`avoidRecent`); the room sets it from the join option `playerId`. Defaults to `sessionId`;
-   * not required to be unique among waiting players.
+   * The player's account: a stable identity across sessions (e.g. an account id). An account
+   * waits at most once in a queue: the engine refuses a ticket with a `playerId` that already
+   * waits (in another ticket, or twice in this one) with `MatchmakerError("duplicate_account")`.
+   * It is also whom the recent-opponent history (`avoidRecent`) and blocks (`blocked`) remember.
+   * The room sets it from the join option `playerId` (or from the server). Absent: the player is
+   * its own account, known by `sessionId`.
    */
   readonly playerId?: string;
   /**

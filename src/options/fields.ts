@@ -14,6 +14,7 @@ import { ZonesSchema } from "../core/zones.js";
 import { CriteriaSchema } from "../core/criteria.js";
 import { parseAddressBlock } from "../server/ip-address.js";
 import type { PlayersOption } from "../colyseus/trusted-players.js";
+import type { BlockRule } from "../core/blocks.js";
 
 /** Defaults of the queue options (and of the settings derived from them). */
 export const DEFAULTS = {
@@ -46,6 +47,8 @@ export const DEFAULTS = {
    * second; a single client looping joins made about 300 a second.
    */
   joinRateLimit: { perSecond: 10, burst: 50 },
+  /** A second join of an account already in the queue is refused (the first keeps its place). */
+  duplicateAccount: "refuse",
   /** `status`'s wait estimate: band width is the rating range over `bandsPerRange`. */
   waitEstimate: { bandsPerRange: 20, window: 50, minSamples: 3 },
   /** With `players`: the longest `players.resolve` may take before the join is refused. */
@@ -157,6 +160,9 @@ export const ENGINE_FIELDS = {
   ),
   maxLatencyCapMs: v.optional(wholeNumber(LIMITS.maxLatencyMs, { type: "must be a number of milliseconds" })),
   criteria: v.optional(CriteriaSchema),
+  blocked: v.optional(
+    v.custom<BlockRule>((x) => typeof x === "function", "must be a function (a, b) => boolean of two accounts"),
+  ),
   targetWait: v.optional(
     v.strictObject(
       {
@@ -222,6 +228,10 @@ export const ROOM_FIELDS = {
     DEFAULTS.reconnectGraceMs,
   ),
   allowPartialParties: v.optional(v.boolean("must be true or false"), DEFAULTS.allowPartialParties),
+  duplicateAccount: v.optional(
+    v.picklist(["refuse", "replace"], 'must be "refuse" or "replace"'),
+    DEFAULTS.duplicateAccount,
+  ),
   trafficTrace: v.optional(
     v.strictObject({ events: v.optional(wholeNumber(LIMITS.trafficTraceEvents)) }, unknownKeyMessage),
   ),

@@ -12,6 +12,7 @@ import { describeIssues, unknownKeyMessage } from "../core/validation.js";
 import type { WaitEstimatorOptions } from "../core/wait-estimate.js";
 import { resolveZones, type ZoneOption } from "../core/zones.js";
 import type { CriterionOption } from "../core/criteria.js";
+import type { BlockRule } from "../core/blocks.js";
 import { DEFAULTS, ENGINE_FIELDS, ENGINE_ONLY_FIELDS, ROOM_FIELDS } from "./fields.js";
 import { checkQueueRoles } from "../core/role-rules.js";
 import { capabilitiesOf, defaultPolicy, optionRuleProblem, type PolicyCapabilities } from "./rules.js";
@@ -81,6 +82,17 @@ export interface SharedQueueOptions {
    * docs/criteria.md for which policies match on them.
    */
   readonly criteria?: readonly CriterionOption[];
+  /**
+   * Accounts that must never play in one match (a player blocked another, e.g. after a report):
+   * `blocked(a, b)` is asked about every two players of different tickets in a game before the
+   * queue forms it (accounts: `playerId`, else the session id; either order, so answer for both
+   * directions). A game with a blocked pair is never formed, whatever the policy: the newer
+   * ticket of the pair is held back for that run of the policy and the others form the best
+   * game they can without it; it keeps its place and is matched with others. Synchronous and
+   * cheap (it runs for each game); `BlockList` is a ready in-memory store:
+   * `blocked: (a, b) => blocks.has(a, b)`.
+   */
+  readonly blocked?: BlockRule;
 }
 
 /** Configuration of one queue: the second argument of `defineRoom(MatchmakerRoom, …)` or `defineQueue`. */
@@ -154,6 +166,18 @@ export interface MatchmakerRoomOptions extends SharedQueueOptions {
    * See {@link PlayersOption} and docs/players.md#trusted-players.
    */
   players?: PlayersOption;
+  /**
+   * What a join does when its account (`playerId`) is already in the queue, in any place (a
+   * forming party, waiting, a ready check, a game being created, a seat not yet taken): one
+   * account, one place. `"refuse"` (default): the join is refused (525, naming `playerId`) and
+   * the first session keeps its place. `"replace"`: the first session is told `removed` (reason
+   * `replaced`) and closed, and the new one takes its place where that is safe: a waiting solo
+   * ticket keeps its enqueue time, a party member's slot (joining with the party's code) keeps the
+   * party; in a ready check, a game being created or with a seat sent, the join is refused as with
+   * `"refuse"`. Use `"replace"` only with a `playerId` the server sets: with a client-declared one,
+   * anyone who knows an account's id could take its place.
+   */
+  duplicateAccount?: "refuse" | "replace";
   /**
    * Record the queue's traffic (arrivals, departures, games and the engine's ticks; no player
    * identity) in a ring buffer of `events` events (default 50,000), served to operators by

@@ -3,6 +3,7 @@
  * Events are arrivals and the engine's own wake-ups (`nextWakeup`), taken in time order.
  */
 import { Matchmaker, type MatchmakerOptions } from "../core/matchmaker.js";
+import { MatchmakerError } from "../core/errors.js";
 import type { ImbalanceFn, ImbalanceSpec } from "../core/imbalance.js";
 import type { PolicyParams, PolicyRegistry } from "../core/policy.js";
 import type { Match } from "../core/types.js";
@@ -47,6 +48,12 @@ export interface SimulationTrace {
   readonly endTime: number;
   /** The engine's own statistics at the end of the run (side mix, per zone, per side). */
   readonly stats: MatchmakerStats;
+  /**
+   * Arrivals the queue refused because an account of theirs was already waiting (a traffic
+   * `community` member who comes back while still in the queue: one account, one place); they are
+   * not among `arrivals`.
+   */
+  readonly refused?: number;
 }
 
 /** A policy that keeps asking to be woken at the same instant without forming a game is a bug. */
@@ -83,9 +90,11 @@ export function simulate(config: SimulationConfig): SimulationTrace {
   let next = stream.next().value;
   let now = 0;
   let idle = 0;
+  let refused = 0;
 
   for (;;) {
-    const arrivalMs = seen.length < limit && next.time * 1000 <= endOfArrivals ? next.time * 1000 : Infinity;
+    // A refused arrival counts toward the limit too, so that a run always ends.
+    const arrivalMs = seen.length + refused < limit && next.time * 1000 <= endOfArrivals ? next.time * 1000 : Infinity;
     const wakeup = engine.nextWakeup(now);
     const wakeMs = wakeup === undefined ? Infinity : Math.max(wakeup, now);
     if (arrivalMs === Infinity && wakeMs === Infinity) break;
@@ -95,10 +104,11 @@ export function simulate(config: SimulationConfig): SimulationTrace {
     } else {
       idle = 0;
       now = arrivalMs;
-      engine.enqueue(next.ticket, now);
-      seen.push(next);
+      if (enter(engine, next.ticket, now)) seen.push(next);
+      else refused++;
       next = stream.next().value;
-      if (seen.length % 1000 === 0) config.onProgress?.(seen.length, Number.isFinite(limit) ? limit : undefined);
+      if ((seen.length + refused) % 1000 === 0)
+        config.onProgress?.(seen.length + refused, Number.isFinite(limit) ? limit : undefined);
     }
     const formed = engine.tick(now);
     matches.push(...formed);
@@ -114,5 +124,17 @@ export function simulate(config: SimulationConfig): SimulationTrace {
     unmatched: seen.filter((a) => waiting.has(a.ticket.id)),
     endTime: now / 1000,
     stats: engine.stats(now),
+    ...(refused > 0 ? { refused } : {}),
   };
+}
+
+/** Enqueue an arrival; false when its account already waits (as a real queue refuses that join). */
+function enter(engine: Matchmaker, ticket: Arrival["ticket"], now: number): boolean {
+  try {
+    engine.enqueue(ticket, now);
+    return true;
+  } catch (error) {
+    if (error instanceof MatchmakerError && error.code === "duplicate_account") return false;
+    throw error;
+  }
 }

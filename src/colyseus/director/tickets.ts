@@ -10,6 +10,7 @@ import type { Matchmaker } from "../../core/matchmaker.js";
 import type { Match, Player, Side, Ticket } from "../../core/types.js";
 import type { Party, PartyBook, PartyMessage } from "../parties.js";
 import type { SeatWatch, SettledSeats, WatchedSeat } from "./seat-watch.js";
+import { MemberTable } from "./accounts.js";
 
 /**
  * Where a player is:
@@ -22,8 +23,15 @@ import type { SeatWatch, SettledSeats, WatchedSeat } from "./seat-watch.js";
  */
 export type Place = "party" | "waiting" | "ready-check" | "spawning" | "backfill" | "seated";
 
-/** Why a player was taken out of the queue by the server. */
-export type RemovalReason = "declined" | "timeout" | "disconnected" | "error";
+/**
+ * Why a player was taken out of the queue by the server: it declined its ready check, let it time
+ * out, dropped and did not return, an internal error, or (`replaced`) its account joined again
+ * from another session, which took its place (queue option `duplicateAccount: "replace"`).
+ */
+export type RemovalReason = "declined" | "timeout" | "disconnected" | "error" | "replaced";
+
+/** Why a player left a match before its game room existed (a replaced player never had one). */
+export type MatchExit = Exclude<RemovalReason, "replaced"> | "left";
 
 /** The `removed` message: the receiver's ticket is gone; the server then closes the connection. */
 export interface RemovedMessage {
@@ -104,7 +112,8 @@ export interface TicketDirectorOptions {
 
 /** Where every player is, and the one way for each move a matched ticket can make. */
 export class TicketDirector {
-  readonly members = new Map<string, Member>();
+  /** Every player the queue holds, by session id and by account (one account, one place). */
+  readonly members = new MemberTable();
   private readonly matchmaker: Matchmaker;
   private readonly parties: PartyBook;
   private readonly effects: SessionEffects;
@@ -256,7 +265,7 @@ export class TicketDirector {
    * unless they left), their parties held; every other ticket goes back at its original place,
    * told the first reason.
    */
-  matchFellThrough(match: Match, out: ReadonlyMap<string, RemovalReason | "left">, now: number): void {
+  matchFellThrough(match: Match, out: ReadonlyMap<string, MatchExit>, now: number): void {
     const back: Ticket[] = [];
     for (const t of match.tickets) {
       const leaving = t.players.filter((p) => out.has(p.sessionId));

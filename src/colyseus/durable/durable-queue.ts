@@ -15,6 +15,9 @@
  * - Resume: a join with `resume: token` whose record another room wrote gets that place back
  *   (original enqueue time, party as a party) once every player of the ticket is back, or after
  *   `graceMs` with those who came. Records nobody comes back for are deleted after `graceMs`.
+ *   One account, one place holds across it: a resume of an account already in the queue is refused
+ *   (or, with `duplicateAccount: "replace"`, the session there makes way), and while a place comes
+ *   back its account is held for it, so a fresh join of the account is refused meanwhile.
  * - Handover: on a graceful stop the room writes what is pending, releases the lease and tells
  *   every player `handover` before closing; the players rejoin (any process) with their token.
  */
@@ -194,6 +197,9 @@ export class DurableQueue {
       throw retryLater("redis_unreachable", 2000);
     }
     if (!place) throw refused("resume: no place to resume (it was matched or expired); join without `resume`");
+    const account = place.player.playerId;
+    const held = account === undefined ? undefined : this.host.session.accountRefusal(account, sessionId);
+    if (held) throw toClientError(held);
     this.resuming.set(sessionId, { sessionId, key, place, token });
     this.resumingKeys.add(key);
     return result;
@@ -218,6 +224,9 @@ export class DurableQueue {
       return;
     }
     this.forgetAuthorization(sessionId);
+    // The account may have joined meanwhile: held for this place from here on, or refused.
+    const account = resume.place.player.playerId;
+    if (account !== undefined) asJoinError(() => this.host.session.claimAccount(account, sessionId, this.host.now()));
     this.own(sessionId, resume.token, resume.key);
     this.orphans.delete(resume.key);
     this.host.send(sessionId, "resume", { token: resume.token, graceMs: this.graceMs } satisfies ResumeMessage);
@@ -307,6 +316,7 @@ export class DurableQueue {
   /** A player is gone from the queue (seated, left, removed): its place is deleted. */
   gone(sessionId: string): void {
     this.forgetAuthorization(sessionId);
+    this.host.session.releaseAccount(sessionId);
     const token = this.tokenOf.get(sessionId);
     if (!token) {
       this.leaveGathering(sessionId);
