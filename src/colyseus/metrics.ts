@@ -54,9 +54,9 @@ export interface QueueMetrics {
   readonly backfillPending: number;
   /** Sent seats (a match's and replacement seats) whose player entered the game room. */
   readonly seatsEntered: number;
-  /** Sent seats that expired unused; the player, still in the queue, went back to its original place. */
+  /** Sent seats that expired unused; the player, still in the queue, went back to waiting (at the back, with `penalties`). */
   readonly seatsExpiredRequeued: number;
-  /** Sent seats that expired unused after the player had left the queue: it is out. */
+  /** Sent seats that expired unused after the player had left the queue, or that removed it with a cooldown: it is out. */
   readonly seatsExpiredRemoved: number;
   /** Sent seats whose game room (or its process) was gone before the player entered; the player went back to its place. */
   readonly seatsLostRequeued: number;

@@ -81,9 +81,9 @@ export const QueueFigures = schema(
      * room (its game room reported it with `playerArrived`)...
      */
     seatsEntered: t.number().default(0),
-    /** ...the reservation expired unused and the player, still in the queue, went back to its place... */
+    /** ...the reservation expired unused and the player, still in the queue, went back to waiting (at the back, with `penalties`)... */
     seatsExpiredRequeued: t.number().default(0),
-    /** ...the reservation expired unused and the player had left the queue: it is out... */
+    /** ...the reservation expired unused and the player had left the queue, or was removed for a second such offence: it is out... */
     seatsExpiredRemoved: t.number().default(0),
     /** ...the game room or its process was gone before the player entered; back to its place... */
     seatsLostRequeued: t.number().default(0),

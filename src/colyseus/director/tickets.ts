@@ -73,7 +73,8 @@ export type RequeueReason =
 
 /**
  * How a sent seat ended: its player entered the game room; or it was settled unused, the player
- * back in the queue at its place (`*_requeued`) or out because it had left the queue (`*_removed`),
+ * back in the queue (`*_requeued`) or out because it had left the queue or was removed for a
+ * second seat left to expire (`*_removed`),
  * after the reservation expired (`expired_*`) or the game room was lost (`lost_*`).
  */
 export type SeatOutcome = "entered" | "expired_requeued" | "expired_removed" | "lost_requeued" | "lost_removed";
