@@ -7,6 +7,7 @@
  * Every assertion is a count or a state; time moves only when a test advances the clock.
  */
 import { defineRoom, Room, type Client } from "@colyseus/core";
+import { Client as SdkClient } from "@colyseus/sdk";
 import { boot, type ColyseusTestServer } from "@colyseus/testing";
 import config from "@colyseus/tools";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
@@ -59,6 +60,16 @@ describe("a cost for wrecking games", () => {
               readyCheck: { timeoutMs: 10_000 },
               penalties: false,
               maxMessagesPerSecond: 5,
+            },
+            clock,
+          ),
+          // Trusted players: the account is the one the server resolves (here, the client's token).
+          grief_ranked: manualQueue(
+            {
+              teamSize: 2,
+              gameRoom: "grief_game",
+              readyCheck: { timeoutMs: 10_000 },
+              players: { resolve: (request) => ({ playerId: `acct-${request.token}`, rating: 1500 }) },
             },
             clock,
           ),
@@ -241,6 +252,41 @@ describe("a cost for wrecking games", () => {
     clock.advance(COOLDOWN_MS, 1000);
     const back = await tryJoin("grief_ready", { rating: 1500, playerId: "griefer-3" });
     expect(back.player).toBeDefined();
+  });
+
+  it("in a queue whose players come from the server, counts the resolved account, not the address", async () => {
+    /** An SDK client whose joins carry `token` (the resolver makes it the account). */
+    const as = (token: string) => {
+      const sdk = new SdkClient(`ws://127.0.0.1:${testPort(140)}`);
+      sdk.auth.token = token;
+      return sdk;
+    };
+    const joinAs = async (token: string) => {
+      try {
+        const p = track(await as(token).joinOrCreate("grief_ranked", {}));
+        open.push(p);
+        return p;
+      } catch (e) {
+        return (e as Error & { code?: number }).code;
+      }
+    };
+    for (const token of ["r1", "r2", "r3"]) {
+      const p = await joinAs(token);
+      if (typeof p !== "object") throw new Error(`honest ${token} refused`);
+      p.room.onMessage("match_found", () => p.room.send("accept"));
+    }
+    const breaks: RemovedMessage[] = [];
+    for (let i = 0; i < 2; i++) {
+      const g = await joinAs("griefer");
+      if (typeof g !== "object") throw new Error(`the griefer was refused at join ${i + 1}`);
+      g.room.onMessage("match_found", () => g.room.send("decline"));
+      breaks.push(await within(g.inbox.nth("removed"), 5000, "removed"));
+      await within(g.left, 5000, "the griefer's disconnection");
+    }
+    expect(breaks.map((b) => b.penalty?.cooldownMs)).toEqual([0, COOLDOWN_MS]);
+    // The same account from a new connection is refused; another account from the same address is not.
+    expect(await joinAs("griefer")).toBe(429);
+    expect(typeof (await joinAs("r4"))).toBe("object");
   });
 
   it("never closes a client for answering every prompt, however fast they come; unprompted answers are still limited", async () => {
