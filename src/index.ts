@@ -45,7 +45,14 @@ export type { StatusMessage, WaitingBreakdown } from "./colyseus/status.js";
 // The operator's view of a queue: counts, percentiles and a bounded sample of the waiting tickets.
 export { QueueViewRoom, type QueueViewOptions, type SampleTicket } from "./colyseus/queue-view.js";
 export type { PartyMessage, PartyStatus } from "./colyseus/parties.js";
-export type { RemovedMessage, RemovalReason, RequeuedMessage, RequeueReason, SeatOutcome } from "./colyseus/session.js";
+export type {
+  PenaltyNotice,
+  RemovedMessage,
+  RemovalReason,
+  RequeuedMessage,
+  RequeueReason,
+  SeatOutcome,
+} from "./colyseus/session.js";
 export { MatchmakerState, WaitingEntry, QueueFigures } from "./colyseus/state.js";
 
 // The queues' figures, for operators.

@@ -25,6 +25,7 @@ import {
   addressLimitsOf,
   engineOptionsOf,
   parseRoomOptions,
+  penaltiesOf,
   ROOM_OPTIONS_LABEL,
   spawnBackoffTimingOf,
   waitEstimatorOptionsOf,
@@ -48,6 +49,7 @@ import { processSpawnBackoffs, type SpawnBackoff } from "./spawn-backoff.js";
 import { WaitingRoster, type SampleTicket } from "./queue-view.js";
 import {
   newSeatOutcomeCounts,
+  showOffenceCounts,
   showSeatOutcomes,
   withRoster,
   MatchmakerState,
@@ -61,6 +63,9 @@ import { isSharedPresence, startDurability, type DurableQueue } from "./durable/
 import { roomHost } from "./durable/room-host.js";
 import { recordTraffic, registerTrace, unregisterTrace } from "./traffic-trace.js";
 import { checkResumingPlayer, PlayerResolver } from "./trusted-players.js";
+import { processOffenceLedgers } from "./offences.js";
+import { accountOf, QueuePenalties } from "./penalties.js";
+import { PromptCredits } from "./prompt-answers.js";
 
 /**
  * A matchmaking queue. Configure it with `defineRoom(MatchmakerRoom, options)` (or
@@ -127,6 +132,10 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
   private spawnBackoff!: SpawnBackoff;
   /** With Redis (shared presence): the queue's lease, stored places, resume tokens and handover; absent in memory. */
   private durable?: DurableQueue;
+  /** Answers to `match_found` and `seat` do not count toward `maxMessagesPerSecond` (see prompt-answers.ts). */
+  private readonly prompts = new PromptCredits();
+  /** What breaking a match costs, by account (absent with `penalties: false`). */
+  private penalties?: QueuePenalties;
   /**
    * The room's timer: every `tickMs` it runs the engine (the engine's own `tick(now)` is one pass
    * of the policy, which joins, leaves and wake-ups run too).
@@ -135,6 +144,7 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
 
   override messages = {
     confirm: (client: Client) => {
+      this.prompts.answered(client);
       // As QueueRoom does: a normal closure, so the client's onLeave sees code 1000.
       if (this.session.placeOf(client.sessionId) === "seated") client.leave(CloseCode.NORMAL_CLOSURE);
     },
@@ -144,9 +154,11 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
       return result;
     },
     accept: (client: Client) => {
+      this.prompts.answered(client);
       this.session.accept(client.sessionId);
     },
     decline: (client: Client) => {
+      this.prompts.answered(client);
       this.session.decline(client.sessionId, this.now());
       this.runEngine();
     },
@@ -183,8 +195,17 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
       this.matchmaker.criteria,
       this.players?.refused,
     );
+    const penalties = penaltiesOf(this.config);
+    if (penalties) {
+      const ledger = processOffenceLedgers.of(this.roomName);
+      const shared = isSharedPresence(this.presence) ? this.presence : undefined;
+      this.penalties = new QueuePenalties(this.roomName, penalties, ledger, shared, (message) =>
+        logger.error(`[${this.roomName}] ${message}`),
+      );
+    }
     this.session = new QueueSession({
       matchmaker: this.matchmaker,
+      ...(this.penalties ? { offences: this.penalties } : {}),
       ...(this.config.readyCheck ? { readyCheck: this.config.readyCheck } : {}),
       allowPartialParties: this.config.allowPartialParties,
       duplicateAccount: this.config.duplicateAccount,
@@ -192,6 +213,7 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
       effects: {
         send: (id, type, payload) => {
           if (type === "seat") this.durable?.gone(id);
+          if (type === "match_found" || type === "seat") this.prompts.sent(id);
           this.clients.getById(id)?.send(type, payload);
         },
         waiting: (ticket) => {
@@ -297,14 +319,42 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
 
   override onAuth(client: Client, options: unknown, context: AuthContext): JoinOptions | Promise<JoinOptions> {
     const address = this.admitAddress(client, context);
-    if (this.players) return this.admitPlayer(client, options, address, context);
+    if (this.players) return this.admitAccount(client, address, this.admitPlayer(client, options, address, context));
     if (!this.durable) {
       const join = this.authorizeJoin(options, address);
       this.authorized.set(client, join);
-      return join;
+      return this.admitAccount(client, address, join);
     }
     const check = (rest: unknown) => this.authorizeJoin(rest, address);
-    return this.durable.authorize(client.sessionId, options, check, (rest) => this.validateJoin(rest));
+    const join = this.durable.authorize(client.sessionId, options, check, (rest) => this.validateJoin(rest));
+    return this.admitAccount(client, address, join);
+  }
+
+  /**
+   * A join whose account (its `playerId`, else its address) is cooling down after breaking matches
+   * is refused (429, saying when to retry; see penalties.ts).
+   */
+  private admitAccount(
+    client: Client,
+    address: string,
+    join: JoinOptions | Promise<JoinOptions>,
+  ): JoinOptions | Promise<JoinOptions> {
+    const penalties = this.penalties;
+    if (!penalties) return join;
+    const refuse = (error: unknown): never => {
+      this.durable?.forgetAuthorization(client.sessionId); // a resume refused keeps its place stored
+      throw toClientError(error);
+    };
+    const admit = (j: JoinOptions): JoinOptions | Promise<JoinOptions> => {
+      let admitted: void | Promise<void>;
+      try {
+        admitted = penalties.admit(client, accountOf(j.playerId, address), () => this.now());
+      } catch (error) {
+        return refuse(error);
+      }
+      return admitted ? admitted.then(() => j, refuse) : j;
+    };
+    return join instanceof Promise ? join.then(admit) : admit(join);
   }
 
   /**
@@ -382,10 +432,12 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
     // A subclass's static onAuth returned data, so Colyseus skipped this room's onAuth: resolve here.
     if (this.players && !this.authorized.has(client)) {
       const address = this.admitAddress(client, { ip: undefined, headers: new Headers() });
-      return this.admitPlayer(client, options, address, undefined).then(() => this.onJoin(client, options));
+      const join = this.admitAccount(client, address, this.admitPlayer(client, options, address, undefined));
+      return Promise.resolve(join).then(() => this.onJoin(client, options));
     }
     if (this.durable) this.durable.join(client.sessionId, () => this.joinSession(client, options));
     else this.joinSession(client, options);
+    this.penalties?.joined(client);
     this.engineRuns.request();
   }
 
@@ -440,15 +492,19 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
     this.status.forget(client.sessionId);
     const place = this.session.placeOf(client.sessionId);
     this.session.leave(client.sessionId, this.now());
+    this.penalties?.left(client.sessionId);
+    this.prompts.forget(client.sessionId);
     this.durable?.gone(client.sessionId);
     // A player leaving after its seat changes nothing the policy sees.
     if (place !== undefined && place !== "seated") this.engineRuns.request();
   }
 
-  /** The session removed a player (declined, timed out, did not return): tell it and let it go. */
+  /** The session removed a player (declined, timed out, did not return, left seats unused): tell it and let it go. */
   private removePlayer(sessionId: string, message: RemovedMessage): void {
-    // Declined, timed out, or did not return in time (not an error, nor a new session of its account).
-    if (message.reason !== "error" && message.reason !== "replaced") this.countDecline();
+    // Declined, timed out, or did not return in time (not an error, nor a new session of its account;
+    // a seat left unused counts in the seat outcomes).
+    if (message.reason !== "error" && message.reason !== "replaced" && message.reason !== "seat_expired")
+      this.countDecline();
     const client = this.clients.getById(sessionId);
     if (client) {
       client.send("removed", message);
@@ -632,6 +688,7 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
     this.state.figures.backfillPending = this.backfill.pending;
     this.state.figures.seatsOpen = this.session.seatWatch?.open ?? 0;
     showSeatOutcomes(this.state.figures, this.seatOutcomes);
+    if (this.penalties) showOffenceCounts(this.state.figures, this.penalties.counts);
     showWaitingBreakdown(this.state.figures, this.status.breakdown());
     this.state.figures.joinsRateLimited = this.addressLimits.joinsLimited;
     this.state.figures.partyCodesLimited = this.addressLimits.partyCodesLimited;

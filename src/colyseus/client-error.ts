@@ -19,8 +19,8 @@ export const PLAYER_REFUSED = "player refused";
  * naming the fields (a player `players.resolve` refused too), a malformed one (a key named after an
  * `Object.prototype` member) its 400; a bad queue configuration is 523 (a `ServerError` whose
  * message Colyseus hands to the client intact, which a `MatchmakerError`'s string code would not
- * survive); a client over a per-address limit is 429 (too many requests), its message saying when
- * to retry.
+ * survive); a client over a per-address limit, or whose account is cooling down after breaking
+ * matches, is 429 (too many requests), its message saying when to retry.
  * Anything else is thrown as it is.
  */
 export function toClientError(error: unknown): unknown {
@@ -35,6 +35,7 @@ export function toClientError(error: unknown): unknown {
     case "invalid_ticket": // the engine's own check of a join (a zone's rating band), already prefixed
       return new ServerError(ErrorCode.AUTH_FAILED, error.message);
     case "rate_limited":
+    case "cooldown":
       return new ServerError(TOO_MANY_REQUESTS, error.message);
     case "invalid_config":
     case "unknown_policy":

@@ -54,9 +54,9 @@ export interface QueueMetrics {
   readonly backfillPending: number;
   /** Sent seats (a match's and replacement seats) whose player entered the game room. */
   readonly seatsEntered: number;
-  /** Sent seats that expired unused; the player, still in the queue, went back to its original place. */
+  /** Sent seats that expired unused; the player, still in the queue, went back to waiting (at the back, with `penalties`). */
   readonly seatsExpiredRequeued: number;
-  /** Sent seats that expired unused after the player had left the queue: it is out. */
+  /** Sent seats that expired unused after the player had left the queue, or that removed it with a cooldown: it is out. */
   readonly seatsExpiredRemoved: number;
   /** Sent seats whose game room (or its process) was gone before the player entered; the player went back to its place. */
   readonly seatsLostRequeued: number;
@@ -64,6 +64,18 @@ export interface QueueMetrics {
   readonly seatsLostRemoved: number;
   /** Seats sent whose players have not entered yet (nor been settled). */
   readonly seatsOpen: number;
+  /**
+   * Matches broken by a player and counted against its account (`penalties`): declined, timed out
+   * or seat left unused while connected, or dropped past the forgiven ones. This and the next
+   * three count for as long as the queue's name lives in this process, across its rooms.
+   */
+  readonly offences: number;
+  /** Drops and leaves during a ready check that were forgiven. */
+  readonly offencesForgiven: number;
+  /** Offences that started a cooldown. */
+  readonly cooldowns: number;
+  /** Joins refused because the account was cooling down. */
+  readonly cooldownRefusals: number;
 }
 
 /** The schema figures as `QueueMetrics` fields read them (see `QueueFigures` in state.ts). */
@@ -123,6 +135,10 @@ export function figuresToMetrics(queue: string, roomId: string, f: FiguresLike):
     seatsLostRequeued: f.seatsLostRequeued,
     seatsLostRemoved: f.seatsLostRemoved,
     seatsOpen: f.seatsOpen,
+    offences: f.offences,
+    offencesForgiven: f.offencesForgiven,
+    cooldowns: f.cooldowns,
+    cooldownRefusals: f.cooldownRefusals,
   };
 }
 
@@ -337,6 +353,30 @@ const FAMILIES: Family[] = [
     type: "gauge",
     help: "Seats sent whose players have not entered the game room yet.",
     samples: one((m) => m.seatsOpen),
+  },
+  {
+    name: "matchmaker_offences_total",
+    type: "counter",
+    help: "Matches broken by a player, counted against its account (declined, timed out or seat left unused while connected, dropped past the forgiven).",
+    samples: one((m) => m.offences),
+  },
+  {
+    name: "matchmaker_offences_forgiven_total",
+    type: "counter",
+    help: "Drops and leaves during a ready check that were forgiven.",
+    samples: one((m) => m.offencesForgiven),
+  },
+  {
+    name: "matchmaker_cooldowns_total",
+    type: "counter",
+    help: "Offences that held the player out of the queue for a cooldown.",
+    samples: one((m) => m.cooldowns),
+  },
+  {
+    name: "matchmaker_cooldown_refusals_total",
+    type: "counter",
+    help: "Joins refused because the account was cooling down.",
+    samples: one((m) => m.cooldownRefusals),
   },
 ];
 

@@ -17,16 +17,21 @@ import {
   TicketDirector,
   type MatchExit,
   type Member,
+  type OffenceJudge,
+  type PenaltyNotice,
   type Place,
   type RequeueNotice,
   type SessionEffects,
 } from "./director/tickets.js";
+import type { OffenceKind } from "./offences.js";
 import { PartyBook, type Party, type PartyMessage } from "./parties.js";
 import { accountRefusal, type DuplicateAccount, type MemberTable } from "./director/accounts.js";
 import { SeatWatch, type SeatWatchHost, type SeatWatchOptions } from "./director/seat-watch.js";
 import { PendingMatches, type MatchFoundMessage, type PendingMatch, type ReadyCheckOptions } from "./ready-check.js";
 
 export type {
+  OffenceJudge,
+  PenaltyNotice,
   Place,
   RemovalReason,
   RemovedMessage,
@@ -70,6 +75,12 @@ export interface QueueSessionOptions {
    * clock, the game-room probes and the no-show notice. Absent: a seated player stays seated.
    */
   readonly seatWatch?: Omit<SeatWatchHost, "settle" | "entered"> & { readonly options?: Partial<SeatWatchOptions> };
+  /**
+   * Judges the players who break a match (decline, time out while connected, leave or drop during
+   * the ready check or the game's creation, let a seat expire while connected): what it costs them
+   * is told in their `removed` or `requeued` message. Absent: breaking a match costs nothing more.
+   */
+  readonly offences?: OffenceJudge;
 }
 
 /**
@@ -112,6 +123,7 @@ export class QueueSession {
   private readonly readyCheck: ReadyCheckOptions | undefined;
   private readonly allowPartialParties: boolean;
   private readonly onError: (message: string) => void;
+  private readonly offences: OffenceJudge | undefined;
 
   constructor(options: QueueSessionOptions) {
     this.matchmaker = options.matchmaker;
@@ -121,12 +133,14 @@ export class QueueSession {
     this.duplicateAccount = options.duplicateAccount ?? "refuse";
     this.parties = new PartyBook(options.partyCodes);
     this.onError = options.onError ?? (() => undefined);
+    this.offences = options.offences;
     this.director = new TicketDirector({
       matchmaker: this.matchmaker,
       parties: this.parties,
       effects: this.effects,
       tellParty: (party, event, reason) => this.tellParty(party, event, reason),
       onError: this.onError,
+      ...(options.offences ? { judge: options.offences } : {}),
     });
     this.members = this.director.members;
     if (options.seatWatch) {
@@ -325,7 +339,7 @@ export class QueueSession {
     if (pending) this.proceedIfReady(pending);
   }
 
-  /** Decline the player's match: the player is removed, the others keep their place. */
+  /** Decline the player's match: the player is removed (an offence), the others keep their place. */
   decline(playerId: string, now: number): void {
     if (this.members.get(playerId)?.place !== "ready-check" || !this.readyCheck) return;
     const pending = this.pending.of(playerId);
@@ -358,6 +372,7 @@ export class QueueSession {
         return;
       case "spawning":
         // The game being created is dropped when creation completes (`spawned`); the others go back then.
+        this.offences?.offence(playerId, "gone", now);
         this.pending.of(playerId)!.gone.add(playerId);
         this.members.delete(playerId);
         this.parties.remove(playerId);
@@ -685,7 +700,31 @@ export class QueueSession {
    */
   private fallThrough(pending: PendingMatch, out: ReadonlyMap<string, MatchExit>, now: number): void {
     this.pending.close(pending.match.id);
-    this.director.matchFellThrough(pending.match, out, now);
+    const penalties = new Map<string, PenaltyNotice>();
+    for (const [id, reason] of out) {
+      const kind = offenceOf(reason, this.members.get(id)?.connected ?? false);
+      const penalty = kind && this.offences?.offence(id, kind, now);
+      if (penalty) penalties.set(id, penalty);
+    }
+    this.director.matchFellThrough(pending.match, out, now, penalties);
+  }
+}
+
+/**
+ * Which offence breaking a ready check is: a decline; a time-out while connected; a time-out while
+ * away, a drop or a leave is `gone` (the first ones in a window are forgiven).
+ */
+function offenceOf(reason: MatchExit, connected: boolean): OffenceKind | undefined {
+  switch (reason) {
+    case "declined":
+      return "declined";
+    case "timeout":
+      return connected ? "timeout" : "gone";
+    case "left":
+    case "disconnected":
+      return "gone";
+    default:
+      return undefined;
   }
 }
 

@@ -10,6 +10,7 @@ import type { ClassFigures, MatchmakerStats } from "../core/stats.js";
 import type { WaitingBreakdown } from "./status.js";
 import type { WaitingRoster } from "./queue-view.js";
 import type { SeatOutcome } from "./director/tickets.js";
+import type { OffenceCounts } from "./offences.js";
 
 /** One waiting ticket, as the operator view (`QueueViewRoom`) lists it; players learn their own from `status`. */
 export const WaitingEntry = schema(
@@ -80,9 +81,9 @@ export const QueueFigures = schema(
      * room (its game room reported it with `playerArrived`)...
      */
     seatsEntered: t.number().default(0),
-    /** ...the reservation expired unused and the player, still in the queue, went back to its place... */
+    /** ...the reservation expired unused and the player, still in the queue, went back to waiting (at the back, with `penalties`)... */
     seatsExpiredRequeued: t.number().default(0),
-    /** ...the reservation expired unused and the player had left the queue: it is out... */
+    /** ...the reservation expired unused and the player had left the queue, or was removed for a second such offence: it is out... */
     seatsExpiredRemoved: t.number().default(0),
     /** ...the game room or its process was gone before the player entered; back to its place... */
     seatsLostRequeued: t.number().default(0),
@@ -90,6 +91,18 @@ export const QueueFigures = schema(
     seatsLostRemoved: t.number().default(0),
     /** Seats sent whose players have not entered yet (nor been settled). */
     seatsOpen: t.number().default(0),
+    /**
+     * Matches broken by a player, counted against its account (the queue option `penalties`):
+     * declined, timed out or seat left unused while connected, or dropped past the forgiven ones.
+     * These four count for as long as the queue's name lives in this process, across its rooms.
+     */
+    offences: t.number().default(0),
+    /** Drops and leaves during a ready check that were forgiven (the first ones per window). */
+    offencesForgiven: t.number().default(0),
+    /** Offences that started a cooldown (the player was held out of the queue). */
+    cooldowns: t.number().default(0),
+    /** Joins refused because the account was cooling down. */
+    cooldownRefusals: t.number().default(0),
   },
   "QueueFigures",
 );
@@ -132,6 +145,14 @@ const SEAT_OUTCOME_FIGURE = {
   lost_requeued: "seatsLostRequeued",
   lost_removed: "seatsLostRemoved",
 } as const satisfies Record<SeatOutcome, keyof QueueFigures>;
+
+/** Show the offence counts (see `offences.ts`) in the shared figures (unchanged fields are not touched). */
+export function showOffenceCounts(figures: QueueFigures, counts: OffenceCounts): void {
+  if (figures.offences !== counts.offences) figures.offences = counts.offences;
+  if (figures.offencesForgiven !== counts.forgiven) figures.offencesForgiven = counts.forgiven;
+  if (figures.cooldowns !== counts.cooldowns) figures.cooldowns = counts.cooldowns;
+  if (figures.cooldownRefusals !== counts.refusedJoins) figures.cooldownRefusals = counts.refusedJoins;
+}
 
 /** Make a schema map of counts equal `values` (changed keys set, absent keys deleted). */
 export function syncCounts(map: MapSchema<number>, values: Readonly<Record<string, number>>): void {

@@ -22,7 +22,9 @@ export type MatchmakerErrorCode =
   /** A bad call from the server side, e.g. a game room's `requestBackfill` arguments. */
   | "invalid_request"
   /** A broken internal invariant: a bug, reported rather than hidden. */
-  | "internal";
+  | "internal"
+  /** A join refused while the player's account cools down after breaking matches: the client's 429, saying when to retry. */
+  | "cooldown";
 
 /**
  * The one error the engine and the room raise for a request they cannot honour; the state is

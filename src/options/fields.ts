@@ -55,6 +55,19 @@ export const DEFAULTS = {
   playersTimeoutMs: 5000,
   /** With `players`: the join options clients may still send (their choices, not who they are). */
   playersClientOptions: ["side", "zones", "roles", "latencies", "criteria", "party", "partyCode"],
+  /**
+   * The cost of breaking matches (see `src/colyseus/offences.ts`): offences count for 10 min; the
+   * first costs the place only, the second holds the account out for 60 s, doubling per further
+   * offence up to 15 min; one drop per window is forgiven. A player who answers its prompts and
+   * takes its seats never reaches them.
+   */
+  penalties: {
+    windowMs: 600_000,
+    offencesBeforeCooldown: 1,
+    cooldownMs: 60_000,
+    maxCooldownMs: 900_000,
+    forgivenDrops: 1,
+  },
 } as const;
 
 /**
@@ -94,6 +107,9 @@ export const LIMITS = {
   joinRatePerSecond: { min: 0.001, max: 10_000 },
   joinRateBurst: { min: 1, max: 100_000 },
   playersTimeoutMs: { min: 10, max: 60_000 },
+  penaltyWindowMs: { min: 1000, max: 86_400_000 },
+  penaltyCooldownMs: { min: 1000, max: 86_400_000 },
+  penaltyCount: { min: 0, max: 100 },
   matchIdPrefixLength: 64,
 } as const;
 
@@ -187,6 +203,30 @@ export const ENGINE_ONLY_FIELDS = {
   ),
   ratingRange: v.optional(ratingRange(v.object({ min: finite, max: finite }))),
 };
+
+const ms = (limits: { readonly min: number; readonly max: number }) =>
+  wholeNumber(limits, { type: "must be a number of milliseconds" });
+
+/** The queue option `penalties` as an object (see {@link DEFAULTS}.penalties). */
+const PenaltiesSchema = v.pipe(
+  v.strictObject(
+    {
+      windowMs: v.optional(ms(LIMITS.penaltyWindowMs)),
+      offencesBeforeCooldown: v.optional(wholeNumber(LIMITS.penaltyCount)),
+      cooldownMs: v.optional(ms(LIMITS.penaltyCooldownMs)),
+      maxCooldownMs: v.optional(ms(LIMITS.penaltyCooldownMs)),
+      forgivenDrops: v.optional(wholeNumber(LIMITS.penaltyCount)),
+    },
+    unknownKeyMessage,
+  ),
+  v.forward(
+    v.check(
+      (p) => p.maxCooldownMs === undefined || p.maxCooldownMs >= (p.cooldownMs ?? DEFAULTS.penalties.cooldownMs),
+      `must be at least cooldownMs (default ${DEFAULTS.penalties.cooldownMs})`,
+    ),
+    ["maxCooldownMs"],
+  ),
+);
 
 /** Options only the queue room has (beside {@link ENGINE_FIELDS}); `policy`, `params`, `imbalance` and `zones` are given to the engine, which checks them in full. */
 export const ROOM_FIELDS = {
@@ -294,6 +334,11 @@ export const ROOM_FIELDS = {
       },
       unknownKeyMessage,
     ),
+  ),
+  // `false` turns penalties off; an object sets some of them (the rest keep their defaults).
+  penalties: v.optional(
+    v.lazy((input) => (input === false ? v.literal(false) : PenaltiesSchema)),
+    {},
   ),
   waitEstimate: v.optional(
     v.strictObject(

@@ -200,6 +200,27 @@ export interface MatchmakerRoomOptions extends SharedQueueOptions {
    */
   joinRateLimit?: { perSecond?: number; burst?: number };
   /**
+   * The cost of breaking matches others were ready for: declining a ready check, letting it time
+   * out while connected, letting a seat expire unused while connected to the queue, or (past
+   * `forgivenDrops` per window) dropping or leaving during a ready check. Counted per account (the
+   * join's `playerId`, else the client's network address) for as long as the queue's name lives.
+   * Within `windowMs` (1,000 to 86,400,000; default 600,000), the first `offencesBeforeCooldown`
+   * offences (0 to 100; default 1) cost the player its place (a decliner is removed and may rejoin
+   * at the back; a seat left to expire puts its ticket back at the back); each further one removes
+   * it and refuses its joins (429) for a cooldown of `cooldownMs` (1,000 to 86,400,000; default
+   * 60,000), doubled per further offence up to `maxCooldownMs` (default 900,000, or `cooldownMs` if
+   * longer). `forgivenDrops` (0 to 100; default 1) drops per window cost nothing. `false`: off.
+   */
+  penalties?:
+    | false
+    | {
+        windowMs?: number;
+        offencesBeforeCooldown?: number;
+        cooldownMs?: number;
+        maxCooldownMs?: number;
+        forgivenDrops?: number;
+      };
+  /**
    * How the `status` message's estimated wait is computed: recent waits are kept per class of
    * ticket (party size, side, zone, rating band of `bandWidth`, default a twentieth of the
    * rating range), `window` waits per class (default 50), and a class needs `minSamples` waits
@@ -283,6 +304,29 @@ export function waitEstimatorOptionsOf(config: ResolvedRoomOptions): WaitEstimat
 /** The per-address limits for a queue's configuration (see `src/colyseus/address-limits.ts`), defaults filled. */
 export function addressLimitsOf(config: ResolvedRoomOptions): { joinRate: { perSecond: number; burst: number } } {
   return { joinRate: { perSecond: config.joinRateLimit.perSecond, burst: config.joinRateLimit.burst } };
+}
+
+/** The queue's penalties for breaking matches (see `src/colyseus/offences.ts`), defaults filled; undefined when off. */
+export function penaltiesOf(config: ResolvedRoomOptions):
+  | {
+      windowMs: number;
+      offencesBeforeCooldown: number;
+      cooldownMs: number;
+      maxCooldownMs: number;
+      forgivenDrops: number;
+    }
+  | undefined {
+  if (config.penalties === false) return undefined;
+  const d = DEFAULTS.penalties;
+  const p = config.penalties;
+  const cooldownMs = p.cooldownMs ?? d.cooldownMs;
+  return {
+    windowMs: p.windowMs ?? d.windowMs,
+    offencesBeforeCooldown: p.offencesBeforeCooldown ?? d.offencesBeforeCooldown,
+    cooldownMs,
+    maxCooldownMs: p.maxCooldownMs ?? Math.max(d.maxCooldownMs, cooldownMs),
+    forgivenDrops: p.forgivenDrops ?? d.forgivenDrops,
+  };
 }
 
 /** The backoff after game-room failures for a queue's configuration (see `src/colyseus/spawn-backoff.ts`), defaults filled. */

@@ -73,9 +73,11 @@ describe("ready check", () => {
     c.room.send("accept");
     d.room.send("decline");
 
+    // Its first offence (the queue option `penalties`): it lost its place, and may rejoin at the back.
     expect(await within(d.inbox.nth("removed"), 5000, "removed")).toEqual({
       reason: "declined",
       matchId: found[0]!.matchId,
+      penalty: expect.objectContaining({ offences: 1, cooldownMs: 0 }),
     });
     expect(await within(d.left, 5000, "the decliner's disconnection")).toBe(CloseCode.CONSENTED);
     for (const p of [a, b, c])

@@ -4,6 +4,8 @@
  * who never came), a game room disposed before everyone entered re-queues the missing players at
  * once, and a replacement seat left unused sends its player back to waiting. The game rooms here
  * reserve seats for 2 s (their own `seatReservationTimeout`, which the queue reads from them).
+ * The queue runs without `penalties`: by default a player who lets its seat expire while connected
+ * goes back at the back of the queue, then is held out (test/integration/griefing.test.ts).
  */
 import { defineRoom, Room, type Client } from "@colyseus/core";
 import type { Room as SdkRoom } from "@colyseus/sdk";
@@ -71,7 +73,9 @@ describe("a seat's life after it is sent", () => {
     server = await boot(
       config({
         rooms: {
-          seat_duel: manualQueue({ teamSize: 1, gameRoom: "watched_game", tickMs: 100 }, clock),
+          // The seat's life itself: a seat left unused costs nothing more here (its cost for the player
+          // who let it expire, `penalties`, is test/integration/griefing.test.ts's).
+          seat_duel: manualQueue({ teamSize: 1, gameRoom: "watched_game", tickMs: 100, penalties: false }, clock),
           watched_game: defineRoom(WatchedGame),
         },
       }),

@@ -5,13 +5,16 @@
  * rooms lost, driven through `QueueSession` (the class MatchmakerRoom runs) with a real engine,
  * its seat watch and injected time. After every step: every player is in exactly one place, the
  * engine and the shown waiting list agree with the session, no party is split, nobody holds two
- * seats at once or gets a message while disconnected, and a re-queued solo keeps its enqueue time.
- * Policies (greedy, lifo, packing, two-queue) and bot-filled games vary between runs.
+ * seats at once or gets a message while disconnected, and a re-queued solo keeps its enqueue time
+ * (with penalties, an offender's may move to the back: to the time it was re-queued).
+ * Policies (greedy, lifo, packing, two-queue), bot-filled games and penalties (players sharing three
+ * accounts, so that offences add up to cooldowns) vary between runs.
  */
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect } from "vitest";
 import { Matchmaker, type Match, type Ticket } from "../../src/core/index.js";
-import { JoinRefused, QueueSession, type RemovedMessage } from "../../src/colyseus/session.js";
+import { JoinRefused, QueueSession, type OffenceJudge, type RemovedMessage } from "../../src/colyseus/session.js";
+import { OffenceLedger, PENALTY_DEFAULTS } from "../../src/colyseus/offences.js";
 import type { PartyMessage } from "../../src/colyseus/parties.js";
 
 type Op =
@@ -71,6 +74,7 @@ const scenarioArb = fc
     policy: fc.constantFrom("greedy", "lifo", "packing", "two-queue"),
     // Bot-filled games after a maximum wait: matches with fewer humans than seats.
     fillWithBots: fc.boolean(),
+    penalties: fc.boolean(),
   })
   .chain((config) =>
     fc.record({
@@ -90,6 +94,7 @@ function harness(config: {
   allowPartialParties: boolean;
   policy: string;
   fillWithBots: boolean;
+  penalties: boolean;
 }) {
   let codeSeq = 0;
   const mm = new Matchmaker({
@@ -114,7 +119,17 @@ function harness(config: {
   const clock = { now: 0 };
   const timers: Array<{ at: number; fn: () => void; cleared: boolean }> = [];
   const lostRooms = new Set<string>();
+  // Players p1, p2, … share three accounts; a window and cooldowns short enough for the runs' clocks.
+  const ledger = new OffenceLedger();
+  const judge: OffenceJudge = {
+    offence: (id, kind, now) => {
+      const options = { ...PENALTY_DEFAULTS, windowMs: 5000, cooldownMs: 1000, maxCooldownMs: 4000 };
+      const { judgement } = ledger.record(`account${Number(id.slice(1)) % 3}`, kind, now, options);
+      return judgement.outcome === "forgiven" ? undefined : { ...judgement, text: judgement.outcome };
+    },
+  };
   const session = new QueueSession({
+    ...(config.penalties ? { offences: judge } : {}),
     matchmaker: mm,
     ...(config.readyCheck ? { readyCheck: { timeoutMs: TIMEOUT_MS } } : {}),
     allowPartialParties: config.allowPartialParties,
@@ -141,7 +156,9 @@ function harness(config: {
             seatRequeues.set(p.sessionId, (seatRequeues.get(p.sessionId) ?? 0) + 1);
         if (ticket.players.length === 1 && !ticket.id.startsWith("party-")) {
           const first = firstEnqueuedAt.get(ticket.id);
-          if (first === undefined) firstEnqueuedAt.set(ticket.id, ticket.enqueuedAt);
+          // An offender moved to the back waits from now on: that is its place from then on.
+          if (first === undefined || (config.penalties && ticket.enqueuedAt === clock.now && ticket.enqueuedAt > first))
+            firstEnqueuedAt.set(ticket.id, ticket.enqueuedAt);
           else expect(ticket.enqueuedAt, `solo ${ticket.id} re-queued with a new enqueue time`).toBe(first);
         }
       },
@@ -452,7 +469,13 @@ describe("QueueSession under random sessions", () => {
       }
 
       // Everyone removed was told why, with a reason that matches how they went.
-      for (const [, message] of h.removed) expect(["declined", "timeout", "disconnected"]).toContain(message.reason);
+      for (const [, message] of h.removed) {
+        expect(["declined", "timeout", "disconnected", ...(config.penalties ? ["seat_expired"] : [])]).toContain(
+          message.reason,
+        );
+        // Removed for a seat left to expire only with a cooldown.
+        if (message.reason === "seat_expired") expect(message.penalty?.cooldownMs).toBeGreaterThan(0);
+      }
       // Past every reservation, no seat is open: each was taken, or settled back to the queue or out.
       now += RESERVATION_MS + 1000;
       h.advanceTo(now);

@@ -109,6 +109,10 @@ describe("prometheusText", () => {
     seatsLostRequeued: 3,
     seatsLostRemoved: 0,
     seatsOpen: 4,
+    offences: 6,
+    offencesForgiven: 2,
+    cooldowns: 3,
+    cooldownRefusals: 9,
   };
 
   it("writes one family per figure, labels escaped, waits in seconds", () => {
@@ -126,6 +130,10 @@ describe("prometheusText", () => {
     expect(text).toContain(`matchmaker_seats_open{${label}} 4\n`);
     expect(text).toContain(`matchmaker_joins_limited_total{${label},limit="join_rate"} 6\n`);
     expect(text).toContain(`matchmaker_joins_limited_total{${label},limit="party_code"} 0\n`);
+    expect(text).toContain(`matchmaker_offences_total{${label}} 6\n`);
+    expect(text).toContain(`matchmaker_offences_forgiven_total{${label}} 2\n`);
+    expect(text).toContain(`matchmaker_cooldowns_total{${label}} 3\n`);
+    expect(text).toContain(`matchmaker_cooldown_refusals_total{${label}} 9\n`);
     const families = text.split("\n").filter((l) => l.startsWith("# TYPE"));
     expect(new Set(families).size).toBe(families.length);
     expect(families.length).toBeGreaterThanOrEqual(15);

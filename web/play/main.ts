@@ -10,6 +10,8 @@ import type {
   HandoverMessage,
   MatchFoundMessage,
   PartyMessage,
+  RemovedMessage,
+  RequeuedMessage,
   ResumedMessage,
   ResumeMessage,
   SeatMessage,
@@ -214,12 +216,16 @@ function listen(room: Room, name: string, options: Record<string, unknown>): voi
   room.onMessage("clients", () => undefined); // QueueRoom's count: the status says more
   room.onMessage("party", showParty);
   room.onMessage("match_found", (found: MatchFoundMessage) => showReadyCheck(room, found));
-  room.onMessage("requeued", (m: { reason: string }) => {
+  // With a `penalty`, this player broke the match: its text says what that cost.
+  room.onMessage("requeued", (m: RequeuedMessage) => {
     seated = false;
     show("ready-panel", false);
-    $("queue-note").textContent = `Your match fell through (${m.reason}): you wait again at your place.`;
+    $("queue-note").textContent =
+      m.penalty?.text ?? `Your match fell through (${m.reason}): you wait again at your place.`;
   });
-  room.onMessage("removed", (m: { reason: string }) => ended(`You were removed from the queue (${m.reason}).`));
+  room.onMessage("removed", (m: RemovedMessage) =>
+    ended(m.penalty?.text ?? `You were removed from the queue (${m.reason}).`),
+  );
   room.onMessage("seat", (seat: SeatMessage) => {
     seated = true;
     sessionStorage.removeItem(RESUME_KEY);

@@ -8,6 +8,7 @@
  */
 import type { Matchmaker } from "../../core/matchmaker.js";
 import type { Match, Player, Side, Ticket } from "../../core/types.js";
+import type { OffenceKind } from "../offences.js";
 import type { Party, PartyBook, PartyMessage } from "../parties.js";
 import type { SeatWatch, SettledSeats, WatchedSeat } from "./seat-watch.js";
 import { MemberTable } from "./accounts.js";
@@ -25,18 +26,40 @@ export type Place = "party" | "waiting" | "ready-check" | "spawning" | "backfill
 
 /**
  * Why a player was taken out of the queue by the server: it declined its ready check, let it time
- * out, dropped and did not return, an internal error, or (`replaced`) its account joined again
- * from another session, which took its place (queue option `duplicateAccount: "replace"`).
+ * out, dropped and did not return, let its seat expire unused a second time (`seat_expired`, with a
+ * cooldown), an internal error, or (`replaced`) its account joined again from another session,
+ * which took its place (queue option `duplicateAccount: "replace"`).
  */
-export type RemovalReason = "declined" | "timeout" | "disconnected" | "error" | "replaced";
+export type RemovalReason = "declined" | "timeout" | "disconnected" | "seat_expired" | "error" | "replaced";
 
 /** Why a player left a match before its game room existed (a replaced player never had one). */
-export type MatchExit = Exclude<RemovalReason, "replaced"> | "left";
+export type MatchExit = Exclude<RemovalReason, "replaced" | "seat_expired"> | "left";
+
+/**
+ * What breaking a match cost the receiver (the queue option `penalties`), in its `removed` or
+ * `requeued` message: its place, and after repeated offences a cooldown before it may join again.
+ */
+export interface PenaltyNotice {
+  /** Matches this account broke within the window, this one included. */
+  readonly offences: number;
+  /** Ms before this account may join the queue again; 0: it may rejoin now (at the back). */
+  readonly cooldownMs: number;
+  /** What happened and what it costs, in a sentence for the player. */
+  readonly text: string;
+}
 
 /** The `removed` message: the receiver's ticket is gone; the server then closes the connection. */
 export interface RemovedMessage {
   readonly reason: RemovalReason;
   readonly matchId?: string;
+  /** Present when this removal was an offence (see {@link PenaltyNotice}). */
+  readonly penalty?: PenaltyNotice;
+}
+
+/** What the session asks about an offence of one of its players (see `penalties.ts`). */
+export interface OffenceJudge {
+  /** `playerId` (a session id) broke a match: what it costs, or undefined when nothing (forgiven, or no account known). */
+  offence(playerId: string, kind: OffenceKind, now: number): PenaltyNotice | undefined;
 }
 
 /**
@@ -50,17 +73,23 @@ export type RequeueReason =
 
 /**
  * How a sent seat ended: its player entered the game room; or it was settled unused, the player
- * back in the queue at its place (`*_requeued`) or out because it had left the queue (`*_removed`),
+ * back in the queue (`*_requeued`) or out because it had left the queue or was removed for a
+ * second seat left to expire (`*_removed`),
  * after the reservation expired (`expired_*`) or the game room was lost (`lost_*`).
  */
 export type SeatOutcome = "entered" | "expired_requeued" | "expired_removed" | "lost_requeued" | "lost_removed";
 
-/** The `requeued` message: the match fell through; the receiver waits again at its original place. */
+/**
+ * The `requeued` message: the match fell through; the receiver waits again at its original place,
+ * or, with a `penalty` (its seat expired unused), at the back of the queue.
+ */
 export interface RequeuedMessage {
   readonly matchId: string;
   readonly reason: RequeueReason;
   /** With `spawn_failed`: ms until the queue tries that game room type again (told once per failure streak). */
   readonly retryInMs?: number;
+  /** Present when the receiver broke this match: it lost its place (see {@link PenaltyNotice}). */
+  readonly penalty?: PenaltyNotice;
 }
 
 /** Which message a player hears when its ticket goes back: `notice` as it is, another one, or none (undefined). */
@@ -108,6 +137,8 @@ export interface TicketDirectorOptions {
   readonly tellParty: (party: Party, event: PartyMessage["event"], reason?: string) => void;
   /** Internal failures that are handled but worth logging. */
   readonly onError: (message: string) => void;
+  /** Judges offences (a seat left to expire while connected); absent: they cost nothing. */
+  readonly judge?: OffenceJudge;
 }
 
 /** Where every player is, and the one way for each move a matched ticket can make. */
@@ -119,6 +150,7 @@ export class TicketDirector {
   private readonly effects: SessionEffects;
   private readonly tellParty: TicketDirectorOptions["tellParty"];
   private readonly onError: (message: string) => void;
+  private readonly judge: OffenceJudge | undefined;
   /** Watches the seats sent until their players enter the game room (absent: seats are not followed). */
   seatWatch?: SeatWatch;
 
@@ -128,6 +160,7 @@ export class TicketDirector {
     this.effects = options.effects;
     this.tellParty = options.tellParty;
     this.onError = options.onError;
+    this.judge = options.judge;
   }
 
   /**
@@ -173,37 +206,65 @@ export class TicketDirector {
    * its original place (a party as a party) and is told the reason (`requeued`); a party of which
    * some entered or left is held, its members still here told why (`party`); a player who left the
    * queue is out (counted). Every player is counted once by outcome.
+   *
+   * A seat that expired while its player was connected to the queue is an offence (see
+   * `offences.ts`): its ticket goes back at the back of the queue (a fresh enqueue time), told
+   * the `penalty`; one whose offence brings a cooldown is removed (`removed`, reason `seat_expired`).
    */
   settleNoShows(settled: SettledSeats, now: number): void {
     const expired = settled.reason === "seat_expired";
     const missing = new Set(settled.noShows.map((s) => s.sessionId));
     const parties = (settled.data as ReadonlyMap<string, PartySnapshot> | undefined) ?? new Map();
     const back: Ticket[] = [];
+    const penalties = new Map<string, PenaltyNotice>();
     let requeued = 0;
     let removed = 0;
     for (const t of settled.tickets) {
       const absent = t.players.filter((p) => missing.has(p.sessionId));
       if (absent.length === 0) continue;
       const here = absent.filter((p) => this.isSeatedFor(p.sessionId, settled.matchId)).map((p) => p.sessionId);
+      if (expired) this.judgeSeats(here, now, penalties);
       removed += absent.length - here.length;
-      requeued += here.length;
       for (const id of here) this.unseat(id);
-      if (here.length === 0) continue;
+      const out = here.filter((id) => (penalties.get(id)?.cooldownMs ?? 0) > 0);
+      for (const id of out) this.remove(id, "seat_expired", settled.matchId, penalties.get(id));
+      removed += out.length;
+      const stay = here.filter((id) => !out.includes(id));
+      requeued += stay.length;
+      if (stay.length === 0) continue;
+      // An offender's ticket (its party with it) waits again from now: at the back.
+      const ticket = stay.some((id) => penalties.has(id)) ? { ...t, enqueuedAt: now } : t;
       const snapshot = parties.get(t.id);
-      if (here.length === t.players.length) {
-        if (snapshot) this.parties.restore(snapshot, here, "queued");
-        back.push(t);
+      if (stay.length === t.players.length) {
+        if (snapshot) this.parties.restore(snapshot, stay, "queued");
+        back.push(ticket);
       } else if (snapshot) {
-        const someoneLeft = absent.length > here.length;
-        this.holdParty(this.parties.restore(snapshot, here, "held"), "member_left", someoneLeft ? "left" : "entered");
+        const why = out.length > 0 ? "removed" : absent.length > here.length ? "left" : "entered";
+        this.holdParty(this.parties.restore(snapshot, stay, "held"), "member_left", why);
       } else {
         // A ticket of several players without a party does not happen; each goes back alone.
-        for (const id of here) back.push({ ...t, id, players: t.players.filter((p) => p.sessionId === id) });
+        for (const id of stay) back.push({ ...ticket, id, players: t.players.filter((p) => p.sessionId === id) });
       }
     }
-    this.requeue(back, now, { matchId: settled.matchId, reason: settled.reason });
+    const tell: RequeueNotice = (id, notice) => {
+      const penalty = penalties.get(id);
+      return penalty ? { ...notice, penalty } : notice;
+    };
+    this.requeue(back, now, { matchId: settled.matchId, reason: settled.reason }, tell);
     if (requeued > 0) this.effects.seatOutcome?.(expired ? "expired_requeued" : "lost_requeued", requeued);
     if (removed > 0) this.effects.seatOutcome?.(expired ? "expired_removed" : "lost_removed", removed);
+  }
+
+  /** The players among `here` whose seat expired while they were connected: each an offence, judged into `penalties`. */
+  private judgeSeats(here: readonly string[], now: number, penalties: Map<string, PenaltyNotice>): void {
+    if (!this.judge) return;
+    for (const id of here) {
+      const m = this.members.get(id)!;
+      // A seat held for a player who was away was never in its hands.
+      if (!m.connected || m.heldSeat !== undefined) continue;
+      const penalty = this.judge.offence(id, "seat_expired", now);
+      if (penalty) penalties.set(id, penalty);
+    }
   }
 
   /** A reconnected player's held seat, if any, is sent now. */
@@ -265,7 +326,12 @@ export class TicketDirector {
    * unless they left), their parties held; every other ticket goes back at its original place,
    * told the first reason.
    */
-  matchFellThrough(match: Match, out: ReadonlyMap<string, MatchExit>, now: number): void {
+  matchFellThrough(
+    match: Match,
+    out: ReadonlyMap<string, MatchExit>,
+    now: number,
+    penalties?: ReadonlyMap<string, PenaltyNotice>,
+  ): void {
     const back: Ticket[] = [];
     for (const t of match.tickets) {
       const leaving = t.players.filter((p) => out.has(p.sessionId));
@@ -275,7 +341,7 @@ export class TicketDirector {
       }
       const party = this.parties.get(t.id);
       if (party) this.placeParty(party, "held");
-      for (const p of leaving) this.remove(p.sessionId, out.get(p.sessionId)!, match.id);
+      for (const p of leaving) this.remove(p.sessionId, out.get(p.sessionId)!, match.id, penalties?.get(p.sessionId));
     }
     const first = out.values().next().value!;
     this.requeue(back, now, { matchId: match.id, reason: first === "error" ? "disconnected" : first });
@@ -304,12 +370,17 @@ export class TicketDirector {
   }
 
   /**
-   * A player out of the queue for good, told why (`removed`) unless it left; its party, if
-   * any, loses it and the others are told.
+   * A player out of the queue for good, told why (`removed`, with what it cost when it was an
+   * offence) unless it left; its party, if any, loses it and the others are told.
    */
-  remove(playerId: string, reason: RemovalReason | "left", matchId?: string): void {
+  remove(playerId: string, reason: RemovalReason | "left", matchId?: string, penalty?: PenaltyNotice): void {
     this.members.delete(playerId);
-    if (reason !== "left") this.effects.remove(playerId, { reason, ...(matchId !== undefined ? { matchId } : {}) });
+    if (reason !== "left")
+      this.effects.remove(playerId, {
+        reason,
+        ...(matchId !== undefined ? { matchId } : {}),
+        ...(penalty ? { penalty } : {}),
+      });
     this.leaveParty(playerId, reason);
   }
 
