@@ -264,6 +264,7 @@ describe("the packed package, installed into a fresh app", () => {
     expect(esm.engine).toBe("function");
     expect(esm.root).toEqual(
       [
+        "BlockList",
         "DEFAULT_MAX_BODY_BYTES",
         "MatchmakerError",
         "MatchmakerRoom",
