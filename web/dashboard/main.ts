@@ -21,8 +21,8 @@ interface Panel {
   readonly section: HTMLElement;
   readonly times: number[];
   readonly waiting: number[];
-  readonly p50: number[];
-  readonly p95: number[];
+  readonly p50: Array<number | null>;
+  readonly p95: Array<number | null>;
   readonly waitingChart: uPlot;
   readonly waitChart: uPlot;
   readonly counters: HTMLElement;
@@ -78,8 +78,9 @@ function show(q: QueueFigures, sample: readonly SampleTicket[], now: number): vo
   const p = panelFor(q);
   p.times.push(now);
   p.waiting.push(q.waitingPlayers);
-  p.p50.push(q.p50WaitMs / 1000);
-  p.p95.push(q.p95WaitMs / 1000);
+  // No recent match: a gap in the chart, not a wait of 0.
+  p.p50.push(q.p50WaitMs === null ? null : q.p50WaitMs / 1000);
+  p.p95.push(q.p95WaitMs === null ? null : q.p95WaitMs / 1000);
   for (const series of [p.times, p.waiting, p.p50, p.p95]) if (series.length > KEEP) series.shift();
   p.section.dataset.points = String(p.times.length); // how much history the charts hold
   p.waitingChart.setData([p.times, p.waiting]);
@@ -103,7 +104,7 @@ function show(q: QueueFigures, sample: readonly SampleTicket[], now: number): vo
       q.waitingPlayers,
       q.matchesFormed,
       q.playersMatched,
-      q.meanImbalance.toFixed(1),
+      q.meanImbalance === null ? "–" : q.meanImbalance.toFixed(1),
       q.declines,
       q.spawnFailures,
       q.abandonedMatches,
