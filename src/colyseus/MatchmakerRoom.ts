@@ -20,7 +20,7 @@ import { meanRating, type Match, type Ticket } from "../core/types.js";
 import type { WaitEstimator } from "../core/wait-estimate.js";
 import "../policies/index.js";
 import { BackfillDesk, type BackfillReceipt } from "./backfill-desk.js";
-import { figuresToMetrics, registerQueue, unregisterQueue, type QueueMetrics } from "./metrics.js";
+import { registerQueue, unregisterQueue, type QueueMetrics } from "./metrics.js";
 import {
   addressLimitsOf,
   penaltiesOf,
@@ -785,7 +785,7 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
     // Operators asked: refresh now (the bounded-rate refresh serves the players' state).
     const now = this.now();
     this.refreshFigures(now);
-    return figuresToMetrics(this.roomName, this.roomId, this.state.figures, this.matchmaker.stats(now).oldestWaitMs);
+    return this.life.metrics(this.state.figures, this.roomId, now);
   }
 
   /** Matches just formed: their waits feed the estimate; players never told `clients` are told their group's size. */

@@ -7,6 +7,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { SampleTicket } from "./queue-view.js";
+import type { HourTotals } from "./last-hour.js";
 
 /** One queue room's figures, as plain JSON (the same figures its schema state shows the monitor). */
 export interface QueueMetrics {
@@ -43,6 +44,12 @@ export interface QueueMetrics {
   readonly meanImbalance: number | null;
   /** The longest current wait among waiting tickets (ms); null when nobody waits. */
   readonly oldestWaitMs: number | null;
+  /**
+   * How much the running totals grew over the last hour (within a figures refresh): matches,
+   * players seated, no-shows (seats expired unused) and players re-queued after their seat fell
+   * through (expired, or its game room gone).
+   */
+  readonly lastHour: HourTotals;
   /** Players removed at the ready check (declined, timed out, or did not return in time). */
   readonly declines: number;
   /** Matches whose game room could not be created or seated (players re-queued). */
@@ -97,6 +104,7 @@ export type FiguresLike = Omit<
   | "p99WaitMs"
   | "meanImbalance"
   | "oldestWaitMs"
+  | "lastHour"
   | "waitingByPartySize"
   | "waitingBySide"
   | "waitingByZone"
@@ -115,16 +123,21 @@ export type FiguresLike = Omit<
   readonly meanImbalance: number;
 };
 
-/**
- * A queue's schema figures as plain JSON; `oldestWaitMs` is the engine's longest current wait
- * (not in the schema: it moves on every refresh).
- */
+/** What the metrics add to the schema figures (not synchronized to players: they move on every look). */
+export interface MetricsExtras {
+  /** The engine's longest current wait (ms). */
+  readonly oldestWaitMs?: number;
+  readonly lastHour?: HourTotals;
+}
+
+/** A queue's schema figures as plain JSON, with `extras`. */
 export function figuresToMetrics(
   queue: string,
   roomId: string | null,
   f: FiguresLike,
-  oldestWaitMs?: number,
+  extras: MetricsExtras = {},
 ): QueueMetrics {
+  const { oldestWaitMs } = extras;
   const counts = (map: CountMap) => Object.fromEntries(map.entries());
   const recent = (value: number) => (f.recentMatches > 0 ? value : null);
   return {
@@ -149,6 +162,7 @@ export function figuresToMetrics(
     p99WaitMs: recent(f.p99WaitMs),
     meanImbalance: recent(f.meanImbalance),
     oldestWaitMs: f.waitingTickets > 0 && oldestWaitMs !== undefined ? oldestWaitMs : null,
+    lastHour: extras.lastHour ?? { matches: 0, playersSeated: 0, noShows: 0, requeued: 0 },
     declines: f.declines,
     spawnFailures: f.spawnFailures,
     abandonedMatches: f.abandonedMatches,

@@ -34,6 +34,7 @@ import {
   type ResolvedRoomOptions,
 } from "../options/queue-options.js";
 import { processAddressLimits } from "./address-limits.js";
+import { LastHour, type HourTotals } from "./last-hour.js";
 import { figuresToMetrics, listIdleQueues, type QueueMetrics } from "./metrics.js";
 import { processOffenceLedgers } from "./offences.js";
 import {
@@ -94,6 +95,9 @@ export class QueueLife {
   roomId: string | undefined;
   /** Figures of this queue while no room is attached (never synchronized to anyone). */
   private idleFigures?: QueueFigures;
+  private readonly lastHour = new LastHour(Date.now());
+  /** The totals' growth over the last hour, as of the last `show`. */
+  private hour: HourTotals = { matches: 0, playersSeated: 0, noShows: 0, requeued: 0 };
 
   constructor(
     readonly name: string,
@@ -128,6 +132,17 @@ export class QueueLife {
     const limits = processAddressLimits.of(this.name, addressLimitsOf(this.config));
     figures.joinsRateLimited = limits.joinsLimited;
     figures.partyCodesLimited = limits.partyCodesLimited;
+    // Every refresh is a look for the last hour: the figures refresh whenever they move.
+    const seats = this.totals.seats;
+    this.hour = this.lastHour.observe(
+      {
+        matches: figures.matchesFormed,
+        playersSeated: figures.playersMatched,
+        noShows: seats.expired_requeued + seats.expired_removed,
+        requeued: seats.expired_requeued + seats.lost_requeued,
+      },
+      now,
+    );
   }
 
   /** This queue's figures while no room of it lives in this process: its totals, nobody waiting. */
@@ -138,7 +153,13 @@ export class QueueLife {
       this.idleFigures.teamSize = this.config.teamSize;
     }
     this.show(this.idleFigures, now);
-    return figuresToMetrics(this.name, null, this.idleFigures);
+    return this.metrics(this.idleFigures, null, now);
+  }
+
+  /** `figures` (just shown) as the metrics of room `roomId` (null: none), with the longest wait and the last hour. */
+  metrics(figures: QueueFigures, roomId: string | null, now: number): QueueMetrics {
+    const oldestWaitMs = this.matchmaker.stats(now).oldestWaitMs;
+    return figuresToMetrics(this.name, roomId, figures, { oldestWaitMs, lastHour: this.hour });
   }
 
   /**

@@ -101,6 +101,9 @@ describe.skipIf(!haveChromium && !inCI)("the dashboard's three states in Chromiu
       "no-shows": "0",
       requeued: "0",
     });
+    expect(await page.$eval('section[data-queue="duel"] .hour', (p) => p.textContent)).toBe(
+      "Last hour: 3 matches, 6 players seated, 0 no-shows, 0 requeued.",
+    );
     // The other queues never had a player.
     await panelIs("squad", "idle", /^no players yet; no matches yet$/);
     await page.screenshot({ path: `${artifacts}dashboard-3-drained.png` });

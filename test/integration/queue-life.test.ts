@@ -206,7 +206,12 @@ describe("a queue's life is its name's", () => {
     await scrape();
 
     expect(seen).toEqual([1, 1, 1, 2, 2]);
-    expect(await figuresOf("life_duel")).toMatchObject({ roomId: null, matchesFormed: 2, seatsEntered: 4 });
+    expect(await figuresOf("life_duel")).toMatchObject({
+      roomId: null,
+      matchesFormed: 2,
+      seatsEntered: 4,
+      lastHour: { matches: 2, playersSeated: 4, noShows: 0, requeued: 0 },
+    });
   });
 
   it("reports a seat that expires after everyone left the queue to the game room, and counts it", async () => {
@@ -229,6 +234,7 @@ describe("a queue's life is its name's", () => {
     await disposed(roomId); // nothing left to watch: the room goes
     expect(await figuresOf("life_duel")).toMatchObject({
       roomId: null,
+      lastHour: { noShows: before.lastHour.noShows + 1, requeued: before.lastHour.requeued },
       seatsExpiredRemoved: before.seatsExpiredRemoved + 1,
       seatsEntered: before.seatsEntered + 1,
       seatsOpen: 0,

@@ -96,6 +96,7 @@ describe("prometheusText", () => {
     meanImbalance: 3,
     recentMatches: 5,
     oldestWaitMs: 700,
+    lastHour: { matches: 2, playersSeated: 4, noShows: 1, requeued: 1 },
     declines: 1,
     spawnFailures: 0,
     abandonedMatches: 0,

@@ -29,6 +29,7 @@ interface Panel {
   readonly waitingChart: uPlot;
   readonly waitChart: uPlot;
   readonly counters: HTMLElement;
+  readonly hour: HTMLElement;
   readonly sample: HTMLElement;
 }
 const panels = new Map<string, Panel>();
@@ -48,7 +49,7 @@ function panelFor(q: QueueFigures, key: string): Panel {
   const section = document.createElement("section");
   section.dataset.queue = q.queue;
   section.innerHTML = `<h2></h2><p class="state"></p>
-    <div class="charts"></div><table class="counters"></table>
+    <div class="charts"></div><table class="counters"></table><p class="hour"></p>
     <h3>Longest waiting</h3><table class="sample"></table>`;
   document.getElementById("queues")!.append(section);
   const charts = section.querySelector<HTMLElement>(".charts")!;
@@ -70,6 +71,7 @@ function panelFor(q: QueueFigures, key: string): Panel {
       charts,
     ),
     counters: section.querySelector<HTMLElement>(".counters")!,
+    hour: section.querySelector<HTMLElement>(".hour")!,
     sample: section.querySelector<HTMLElement>(".sample")!,
   };
   panels.set(key, panel);
@@ -147,6 +149,8 @@ function show(q: QueueFigures, key: string, sample: readonly SampleTicket[], now
       q.backfillFailures,
       q.sideMixUnstable ? "unstable" : "ok",
     ]);
+  const h = q.lastHour;
+  p.hour.textContent = `Last hour: ${h.matches} matches, ${h.playersSeated} players seated, ${h.noShows} no-shows, ${h.requeued} requeued.`;
   p.sample.innerHTML =
     row(["ticket", "rating", "party", "side", "zones", "waited"], "th") +
     sample
