@@ -284,9 +284,13 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
     else super.onBeforeShutdown();
   }
 
-  /** Closed by the server on purpose (the monitor, `matchMaker.disconnectAll`, a shutdown): the queue's life ends here. */
+  /**
+   * Closed by the server on purpose (the monitor, `matchMaker.disconnectAll`, a shutdown): in
+   * memory, the queue's life ends here. Scaled out, a close is a handover (the queue moves on, and
+   * may come back to this process): its life goes on.
+   */
   override disconnect(closeCode?: number): Promise<unknown> {
-    this.ended = true;
+    this.ended = this.durable === undefined;
     return super.disconnect(closeCode);
   }
 
