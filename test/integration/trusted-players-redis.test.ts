@@ -12,10 +12,10 @@ import config from "@colyseus/tools";
 import type { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import app from "../../example-server/app.config.js";
-import { accountPlayers, ratings } from "../../example-server/accounts.js";
 import { DemoGameRoom } from "../../example-server/DemoGameRoom.js";
-import { defineQueue, type MatchmakerRoom, type ResumedMessage, type ResumeMessage } from "../../src/index.js";
+import type { MatchmakerRoom, ResumedMessage, ResumeMessage } from "../../src/index.js";
 import { connectRedis, IN_CI } from "../helpers/redis.js";
+import { narrowRankedQueue, signedInAccount } from "../helpers/ranked.js";
 import { testPort } from "../helpers/sdk.js";
 
 const REDIS_URL = "redis://127.0.0.1:6379";
@@ -36,12 +36,7 @@ if (!redis) {
     });
 }
 
-async function account(rating: number): Promise<{ client: Client; accountId: string }> {
-  const client = new Client(endpoint);
-  const { user } = await client.auth.signInAnonymously<{ id: string }>();
-  ratings.set(user.id, { rating, uncertainty: 40 });
-  return { client, accountId: user.id };
-}
+const account = (rating: number) => signedInAccount(endpoint, rating);
 
 /** The refusal's code and message, or the room. */
 async function attempt(client: Client, options: Record<string, unknown>): Promise<Room | string> {
@@ -70,14 +65,7 @@ describe.skipIf(!redis)("trusted players on Redis", () => {
         ...app,
         rooms: {
           // 1v1 within 100 rating points that never widen: a lone player waits.
-          [QUEUE]: defineQueue({
-            teamSize: 1,
-            gameRoom: "demo_game",
-            policy: "expanding-window",
-            params: { unit: "rating", initial: 100, growthPerSecond: 0, max: 100 },
-            rating: { min: 0, max: 5000 },
-            players: accountPlayers,
-          }),
+          [QUEUE]: narrowRankedQueue({ teamSize: 1 }),
           demo_game: defineRoom(DemoGameRoom),
         },
         options: { ...app.options, presence: new RedisPresence(`${REDIS_URL}?keyPrefix=${PREFIX}`) },
