@@ -363,7 +363,7 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
    */
   private admitAddress(client: Client, context: AuthContext): string {
     const address = clientAddress(client, context, this.config.trustedProxies);
-    const warning = this.addressLimits.proxyWarning(address, carriesForwardingHeaders(context));
+    const warning = this.addressLimits.proxyWarning(address, () => carriesForwardingHeaders(context));
     if (warning) logger.warn(`[${this.roomName}] ${warning}`);
     const limited = this.addressLimits.admitJoin(address, this.now());
     if (limited) throw toClientError(limited);

@@ -115,11 +115,13 @@ export class QueueAddressLimits {
 
   /**
    * The warning to log, once per queue, when joins come from this machine's loopback carrying
-   * forwarding headers (`forwarded`): a proxy on the same host that is not a trusted proxy, so every
+   * forwarding headers (`forwarded()`): a proxy on the same host that is not a trusted proxy, so every
    * client it relays shares one address. Undefined otherwise, and after the first time.
+   * `forwarded` is asked only for a loopback join before the warning was given: reading a join's
+   * headers builds them, which no other join needs.
    */
-  proxyWarning(address: string, forwarded: boolean): string | undefined {
-    if (this.warnedOfProxy || !forwarded || !isLoopback(address)) return undefined;
+  proxyWarning(address: string, forwarded: () => boolean): string | undefined {
+    if (this.warnedOfProxy || !isLoopback(address) || !forwarded()) return undefined;
     this.warnedOfProxy = true;
     return (
       `joins arrive from ${address} with forwarding headers: a proxy on this host that is not in the queue's ` +
