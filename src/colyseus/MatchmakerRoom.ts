@@ -64,7 +64,7 @@ import { roomHost } from "./durable/room-host.js";
 import { recordTraffic, registerTrace, unregisterTrace } from "./traffic-trace.js";
 import { checkResumingPlayer, PlayerResolver } from "./trusted-players.js";
 import { processOffenceLedgers } from "./offences.js";
-import { accountOf, QueuePenalties } from "./penalties.js";
+import { offenderOf, QueuePenalties } from "./penalties.js";
 import { PromptCredits } from "./prompt-answers.js";
 
 /**
@@ -339,22 +339,13 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
     address: string,
     join: JoinOptions | Promise<JoinOptions>,
   ): JoinOptions | Promise<JoinOptions> {
-    const penalties = this.penalties;
-    if (!penalties) return join;
-    const refuse = (error: unknown): never => {
+    if (!this.penalties) return join;
+    const refused = (error: unknown) => {
       this.durable?.forgetAuthorization(client.sessionId); // a resume refused keeps its place stored
-      throw toClientError(error);
+      return toClientError(error);
     };
-    const admit = (j: JoinOptions): JoinOptions | Promise<JoinOptions> => {
-      let admitted: void | Promise<void>;
-      try {
-        admitted = penalties.admit(client, accountOf(j.playerId, address), () => this.now());
-      } catch (error) {
-        return refuse(error);
-      }
-      return admitted ? admitted.then(() => j, refuse) : j;
-    };
-    return join instanceof Promise ? join.then(admit) : admit(join);
+    const offender = (j: JoinOptions) => offenderOf(j.playerId, address);
+    return this.penalties.admitJoin(client, join, offender, () => this.now(), refused);
   }
 
   /**

@@ -25,10 +25,12 @@ import {
 } from "./offences.js";
 
 /**
- * The account a join is counted against: its `playerId` when it has one (trusted when the server
- * set it; declared otherwise), else its network address (a session id is new at every join).
+ * Whom a join's offences count against: its account (`Player.playerId`, the session's and the
+ * engine's notion: trusted when the server set it, declared otherwise) when it has one, else its
+ * network address, not its session id as elsewhere (a session id is new at every join, so a cooldown
+ * keyed on it would end with a rejoin).
  */
-export function accountOf(playerId: string | undefined, address: string): string {
+export function offenderOf(playerId: string | undefined, address: string): string {
   return playerId !== undefined ? `player:${playerId}` : `address:${address}`;
 }
 
@@ -63,6 +65,37 @@ export class QueuePenalties implements OffenceJudge {
     this.admitted.set(client, account);
     if (!this.presence) return;
     return this.load(account, now).then(() => this.check(account, now()));
+  }
+
+  /**
+   * {@link admit} for a join as the room's `onAuth` has it (its checked options, or their promise):
+   * the join, once `offender(join)` is not cooling down. Otherwise it throws (or rejects with)
+   * what `refused` makes of the `cooldown` error.
+   */
+  admitJoin<J>(
+    client: Client,
+    join: J | Promise<J>,
+    offender: (join: J) => string,
+    now: () => number,
+    refused: (error: unknown) => unknown,
+  ): J | Promise<J> {
+    const admit = (j: J): J | Promise<J> => {
+      let admitted: void | Promise<void>;
+      try {
+        admitted = this.admit(client, offender(j), now);
+      } catch (error) {
+        throw refused(error);
+      }
+      return admitted
+        ? admitted.then(
+            () => j,
+            (error: unknown) => {
+              throw refused(error);
+            },
+          )
+        : j;
+    };
+    return join instanceof Promise ? join.then(admit) : admit(join);
   }
 
   /** At `onJoin`: the client is a player of the queue now. */
