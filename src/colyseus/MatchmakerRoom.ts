@@ -331,8 +331,8 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
   }
 
   /**
-   * A join whose account (its `playerId`, else its address) is cooling down after breaking matches
-   * is refused (429, saying when to retry; see penalties.ts).
+   * A join whose account (its `playerId`, a resume's the stored place's; else its address) is
+   * cooling down after breaking matches is refused (429, saying when to retry; see penalties.ts).
    */
   private admitAccount(
     client: Client,
@@ -344,7 +344,12 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
       this.durable?.forgetAuthorization(client.sessionId); // a resume refused keeps its place stored
       return toClientError(error);
     };
-    const offender = (j: JoinOptions) => offenderOf(j.playerId, address);
+    // A resume plays as its stored place's player (its account), whatever its new options say.
+    const playerIdOf = (j: JoinOptions) => {
+      const stored = this.durable?.resumingPlayer(client.sessionId);
+      return stored ? stored.playerId : j.playerId;
+    };
+    const offender = (j: JoinOptions) => offenderOf(playerIdOf(j), address);
     return this.penalties.admitJoin(client, join, offender, () => this.now(), refused);
   }
 
