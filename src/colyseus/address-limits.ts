@@ -17,6 +17,7 @@
  */
 import { MatchmakerError } from "../core/errors.js";
 import { isLoopback, limitKey } from "../server/ip-address.js";
+import { secondsToWait } from "./client-error.js";
 import { CodeGuessLimiter } from "./code-guesses.js";
 
 /** Joins one address may make: `burst` at once, refilled at `perSecond`. */
@@ -101,7 +102,10 @@ export class QueueAddressLimits {
     const waitMs = this.joins.take(limitKey(address), now);
     if (waitMs === 0) return undefined;
     this.joinsLimited++;
-    return new MatchmakerError("rate_limited", `too many joins from your address; try again in ${seconds(waitMs)} s`);
+    return new MatchmakerError(
+      "rate_limited",
+      `too many joins from your address; try again in ${secondsToWait(waitMs)} s`,
+    );
   }
 
   /** The refusal of a party code from `address` (it tried too many wrong ones in its window), or undefined. */
@@ -109,7 +113,7 @@ export class QueueAddressLimits {
     const waitMs = this.codeGuesses.blockedFor(limitKey(address), now);
     if (waitMs <= 0) return undefined;
     this.partyCodesLimited++;
-    const message = `partyCode: too many wrong party codes; try again in ${seconds(waitMs)} s`;
+    const message = `partyCode: too many wrong party codes; try again in ${secondsToWait(waitMs)} s`;
     return new MatchmakerError("join_refused", message, "partyCode");
   }
 
@@ -134,11 +138,6 @@ export class QueueAddressLimits {
   wrongPartyCode(address: string, now: number): void {
     this.codeGuesses.wrong(limitKey(address), now);
   }
-}
-
-/** Whole seconds to wait, at least 1. */
-function seconds(ms: number): number {
-  return Math.max(1, Math.ceil(ms / 1000));
 }
 
 /** The per-address limits of every queue of one process, by queue name. */

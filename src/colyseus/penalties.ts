@@ -11,6 +11,7 @@
 import { createHash } from "node:crypto";
 import type { Client, Presence } from "@colyseus/core";
 import { MatchmakerError } from "../core/errors.js";
+import { secondsToWait } from "./client-error.js";
 import type { OffenceJudge, PenaltyNotice } from "./director/tickets.js";
 import {
   mergeRecords,
@@ -131,7 +132,7 @@ export class QueuePenalties implements OffenceJudge {
     const count = record?.offences.length ?? 0;
     throw new MatchmakerError(
       "cooldown",
-      `cooldown: ${count} broken ${count === 1 ? "match" : "matches"} within ${duration(this.options.windowMs)}; you may join this queue again in ${seconds(left)} s`,
+      `cooldown: ${count} broken ${count === 1 ? "match" : "matches"} within ${duration(this.options.windowMs)}; you may join this queue again in ${secondsToWait(left)} s`,
     );
   }
 
@@ -164,7 +165,7 @@ export class QueuePenalties implements OffenceJudge {
     const window = duration(this.options.windowMs);
     let text: string;
     if (judgement.cooldownMs > 0) {
-      text = `${what}: that is ${judgement.offences} broken matches within ${window}; you lost your place and may join this queue again in ${seconds(judgement.cooldownMs)} s.`;
+      text = `${what}: that is ${judgement.offences} broken matches within ${window}; you lost your place and may join this queue again in ${secondsToWait(judgement.cooldownMs)} s.`;
     } else {
       const where =
         kind === "seat_expired"
@@ -173,7 +174,7 @@ export class QueuePenalties implements OffenceJudge {
       const next = judgement.offences + 1 - this.options.offencesBeforeCooldown;
       const warning =
         next > 0
-          ? ` Another broken match within ${window} keeps you out for ${seconds(this.options.cooldownMs)} s.`
+          ? ` Another broken match within ${window} keeps you out for ${secondsToWait(this.options.cooldownMs)} s.`
           : "";
       text = `${what}: ${where}.${warning}`;
     }
@@ -188,11 +189,7 @@ const WHAT: Record<OffenceKind, string> = {
   gone: "You left the match before it started",
 };
 
-function seconds(ms: number): number {
-  return Math.ceil(ms / 1000);
-}
-
 /** `10 min`, `90 s`. */
 function duration(ms: number): string {
-  return ms % 60_000 === 0 ? `${ms / 60_000} min` : `${seconds(ms)} s`;
+  return ms % 60_000 === 0 ? `${ms / 60_000} min` : `${secondsToWait(ms)} s`;
 }
