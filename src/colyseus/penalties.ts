@@ -11,6 +11,7 @@
 import { createHash } from "node:crypto";
 import type { Client, Presence } from "@colyseus/core";
 import { MatchmakerError } from "../core/errors.js";
+import { limitKey } from "../server/ip-address.js";
 import { secondsToWait } from "./client-error.js";
 import type { OffenceJudge, PenaltyNotice } from "./director/tickets.js";
 import {
@@ -29,10 +30,11 @@ import {
  * Whom a join's offences count against: its account (`Player.playerId`, the session's and the
  * engine's notion: trusted when the server set it, declared otherwise) when it has one, else its
  * network address, not its session id as elsewhere (a session id is new at every join, so a cooldown
- * keyed on it would end with a rejoin).
+ * keyed on it would end with a rejoin). An address counts as the per-address limits count it
+ * (`limitKey`: an IPv6 address by its /64, which one host can take fresh addresses from).
  */
 export function offenderOf(playerId: string | undefined, address: string): string {
-  return playerId !== undefined ? `player:${playerId}` : `address:${address}`;
+  return playerId !== undefined ? `player:${playerId}` : `address:${limitKey(address)}`;
 }
 
 /** The presence key of an account's record in `queue` (the account hashed: bounded, and no ids in key names). */

@@ -179,9 +179,12 @@ describe("the queue option penalties", () => {
 const client = (sessionId: string) => ({ sessionId }) as never;
 
 describe("QueuePenalties", () => {
-  it("keys accounts on the playerId, else the address", () => {
+  it("keys accounts on the playerId, else the address (an IPv6 one by its /64)", () => {
     expect(offenderOf("p1", "10.0.0.1")).toBe("player:p1");
     expect(offenderOf(undefined, "10.0.0.1")).toBe("address:10.0.0.1");
+    // An IPv6 address by its /64, as the per-address limits count it: a host cannot dodge a cooldown by its next address.
+    expect(offenderOf(undefined, "2001:db8:1:2::7")).toBe("address:2001:db8:1:2::/64");
+    expect(offenderOf(undefined, "2001:db8:1:2:aaaa::9")).toBe(offenderOf(undefined, "2001:db8:1:2::7"));
     expect(offenceKey("q", "player:p1")).toMatch(/^mm:offences:q:[A-Za-z0-9_-]{22}$/);
     expect(offenceKey("q", "player:p1")).not.toContain("p1");
   });
