@@ -6,19 +6,18 @@
  * engine know it, not against its network address. Without Redis the file skips, loudly, except
  * under CI=true, where that fails.
  */
-import { defineRoom, matchMaker } from "@colyseus/core";
+import { defineRoom } from "@colyseus/core";
 import { RedisPresence } from "@colyseus/redis-presence";
 import { Client, type Room } from "@colyseus/sdk";
 import { boot, type ColyseusTestServer } from "@colyseus/testing";
 import config from "@colyseus/tools";
-import type { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import app from "../../example-server/app.config.js";
 import { DemoGameRoom } from "../../example-server/DemoGameRoom.js";
 import { processOffenceLedgers } from "../../src/colyseus/offences.js";
 import { defineQueue, type MatchmakerRoom, type RemovedMessage, type ResumeMessage } from "../../src/index.js";
-import { connectRedis, IN_CI } from "../helpers/redis.js";
-import { testPort, within } from "../helpers/sdk.js";
+import { redisForTests } from "../helpers/redis.js";
+import { attemptJoin, localRoom, testPort, within } from "../helpers/sdk.js";
 
 const REDIS_URL = "redis://127.0.0.1:6379";
 const PREFIX = `t-clean-${process.pid}:`;
@@ -26,34 +25,11 @@ const QUEUE = "pen_resume";
 const port = testPort(170);
 const endpoint = `ws://127.0.0.1:${port}`;
 
-const redis: Redis | undefined = await connectRedis(REDIS_URL);
-if (!redis) {
-  const message = `*** PENALTIES-RESUME REDIS TESTS ${IN_CI ? "FAIL" : "SKIPPED"}: no Redis at ${REDIS_URL}. ***`;
-  process.stderr.write(`\n${message}\n\n`);
-  if (IN_CI)
-    describe("penalties of a resumed place", () => {
-      it("needs Redis (CI=true: a missing Redis is a failure)", () => {
-        throw new Error(message);
-      });
-    });
-}
+const redis = await redisForTests(REDIS_URL, "penalties-resume Redis tests");
 
-/** The refusal's code and message, or the room. */
-async function attempt(options: Record<string, unknown>): Promise<Room | string> {
-  try {
-    const room = await new Client(endpoint).joinOrCreate(QUEUE, options);
-    room.onMessage("*", () => undefined);
-    return room;
-  } catch (error) {
-    const { code, message } = error as { code?: number; message: string };
-    return `${code}: ${message}`;
-  }
-}
-
-const queueRoom = async () => {
-  const [listing] = await matchMaker.query({ name: QUEUE });
-  return listing && (matchMaker.getLocalRoomById(listing.roomId) as MatchmakerRoom | undefined);
-};
+/** A join through a new client: the room, or the refusal as `"<code>: <message>"`. */
+const attempt = (options: Record<string, unknown>) => attemptJoin(new Client(endpoint), QUEUE, options);
+const queueRoom = () => localRoom<MatchmakerRoom>(QUEUE);
 
 describe.skipIf(!redis)("penalties of a resumed place", () => {
   let server: ColyseusTestServer;

@@ -4,19 +4,18 @@
  * to another account holding its token, and a rejoin still may not send what the server sets.
  * Without Redis the file skips, loudly, except under CI=true, where that fails.
  */
-import { defineRoom, matchMaker } from "@colyseus/core";
+import { defineRoom } from "@colyseus/core";
 import { RedisPresence } from "@colyseus/redis-presence";
 import { Client, type Room } from "@colyseus/sdk";
 import { boot, type ColyseusTestServer } from "@colyseus/testing";
 import config from "@colyseus/tools";
-import type { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import app from "../../example-server/app.config.js";
 import { DemoGameRoom } from "../../example-server/DemoGameRoom.js";
 import type { MatchmakerRoom, ResumedMessage, ResumeMessage } from "../../src/index.js";
-import { connectRedis, IN_CI } from "../helpers/redis.js";
+import { redisForTests } from "../helpers/redis.js";
 import { narrowRankedQueue, signedInAccount } from "../helpers/ranked.js";
-import { testPort } from "../helpers/sdk.js";
+import { attemptJoin, localRoom, testPort } from "../helpers/sdk.js";
 
 const REDIS_URL = "redis://127.0.0.1:6379";
 const PREFIX = `t-identity-${process.pid}:`;
@@ -24,36 +23,11 @@ const QUEUE = "tp_durable";
 const port = testPort(121);
 const endpoint = `ws://127.0.0.1:${port}`;
 
-const redis: Redis | undefined = await connectRedis(REDIS_URL);
-if (!redis) {
-  const message = `*** TRUSTED-PLAYER REDIS TESTS ${IN_CI ? "FAIL" : "SKIPPED"}: no Redis at ${REDIS_URL}. ***`;
-  process.stderr.write(`\n${message}\n\n`);
-  if (IN_CI)
-    describe("trusted players on Redis", () => {
-      it("needs Redis (CI=true: a missing Redis is a failure)", () => {
-        throw new Error(message);
-      });
-    });
-}
+const redis = await redisForTests(REDIS_URL, "trusted-player Redis tests");
 
 const account = (rating: number) => signedInAccount(endpoint, rating);
-
-/** The refusal's code and message, or the room. */
-async function attempt(client: Client, options: Record<string, unknown>): Promise<Room | string> {
-  try {
-    const room = await client.joinOrCreate(QUEUE, options);
-    room.onMessage("*", () => undefined);
-    return room;
-  } catch (error) {
-    const { code, message } = error as { code?: number; message: string };
-    return `${code}: ${message}`;
-  }
-}
-
-const queueRoom = async () => {
-  const [listing] = await matchMaker.query({ name: QUEUE });
-  return listing && (matchMaker.getLocalRoomById(listing.roomId) as MatchmakerRoom | undefined);
-};
+const attempt = (client: Client, options: Record<string, unknown>) => attemptJoin(client, QUEUE, options);
+const queueRoom = () => localRoom<MatchmakerRoom>(QUEUE);
 
 describe.skipIf(!redis)("trusted players on Redis", () => {
   let server: ColyseusTestServer;
