@@ -6,16 +6,11 @@
  * engine know it, not against its network address. Without Redis the file skips, loudly, except
  * under CI=true, where that fails.
  */
-import { defineRoom } from "@colyseus/core";
-import { RedisPresence } from "@colyseus/redis-presence";
 import { Client, type Room } from "@colyseus/sdk";
-import { boot, type ColyseusTestServer } from "@colyseus/testing";
-import config from "@colyseus/tools";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import app from "../../example-server/app.config.js";
-import { DemoGameRoom } from "../../example-server/DemoGameRoom.js";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { processOffenceLedgers } from "../../src/colyseus/offences.js";
 import { defineQueue, type MatchmakerRoom, type RemovedMessage, type ResumeMessage } from "../../src/index.js";
+import { exampleOnRedis } from "../helpers/example-on-redis.js";
 import { redisForTests } from "../helpers/redis.js";
 import { attemptJoin, localRoom, testPort, within } from "../helpers/sdk.js";
 
@@ -32,36 +27,22 @@ const attempt = (options: Record<string, unknown>) => attemptJoin(new Client(end
 const queueRoom = () => localRoom<MatchmakerRoom>(QUEUE);
 
 describe.skipIf(!redis)("penalties of a resumed place", () => {
-  let server: ColyseusTestServer;
-
-  beforeAll(async () => {
-    vi.spyOn(console, "log").mockImplementation(() => undefined); // the SDK's "closed unexpectedly" lines
-    server = await boot(
-      config({
-        ...app,
-        rooms: {
-          // 1v1 with a ready check; the first broken match already costs a cooldown.
-          [QUEUE]: defineQueue({
-            teamSize: 1,
-            gameRoom: "demo_game",
-            readyCheck: { timeoutMs: 30_000 },
-            penalties: { offencesBeforeCooldown: 0 },
-          }),
-          demo_game: defineRoom(DemoGameRoom),
-        },
-        options: { ...app.options, presence: new RedisPresence(`${REDIS_URL}?keyPrefix=${PREFIX}`) },
+  exampleOnRedis({
+    port,
+    // 1v1 with a ready check; the first broken match already costs a cooldown.
+    rooms: {
+      [QUEUE]: defineQueue({
+        teamSize: 1,
+        gameRoom: "demo_game",
+        readyCheck: { timeoutMs: 30_000 },
+        penalties: { offencesBeforeCooldown: 0 },
       }),
-      port,
-    );
+    },
+    url: REDIS_URL,
+    prefix: PREFIX,
+    redis,
   });
-  afterAll(async () => {
-    await server?.shutdown();
-    const keys = (await redis?.keys(`${PREFIX}*`)) ?? [];
-    if (keys.length > 0) await redis?.del(...keys);
-    redis?.disconnect();
-    processOffenceLedgers.forget(QUEUE);
-    vi.restoreAllMocks();
-  });
+  afterAll(() => processOffenceLedgers.forget(QUEUE));
 
   it("a resume that leaves its playerId out plays as its stored account: a match it declines cools that account down", async () => {
     const first = (await attempt({ rating: 1500, playerId: "acct-r" })) as Room;

@@ -4,15 +4,10 @@
  * to another account holding its token, and a rejoin still may not send what the server sets.
  * Without Redis the file skips, loudly, except under CI=true, where that fails.
  */
-import { defineRoom } from "@colyseus/core";
-import { RedisPresence } from "@colyseus/redis-presence";
 import { Client, type Room } from "@colyseus/sdk";
-import { boot, type ColyseusTestServer } from "@colyseus/testing";
-import config from "@colyseus/tools";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import app from "../../example-server/app.config.js";
-import { DemoGameRoom } from "../../example-server/DemoGameRoom.js";
+import { describe, expect, it, vi } from "vitest";
 import type { MatchmakerRoom, ResumedMessage, ResumeMessage } from "../../src/index.js";
+import { exampleOnRedis } from "../helpers/example-on-redis.js";
 import { redisForTests } from "../helpers/redis.js";
 import { narrowRankedQueue, signedInAccount } from "../helpers/ranked.js";
 import { attemptJoin, localRoom, testPort } from "../helpers/sdk.js";
@@ -30,29 +25,13 @@ const attempt = (client: Client, options: Record<string, unknown>) => attemptJoi
 const queueRoom = () => localRoom<MatchmakerRoom>(QUEUE);
 
 describe.skipIf(!redis)("trusted players on Redis", () => {
-  let server: ColyseusTestServer;
-
-  beforeAll(async () => {
-    vi.spyOn(console, "log").mockImplementation(() => undefined); // the SDK's "closed unexpectedly" lines
-    server = await boot(
-      config({
-        ...app,
-        rooms: {
-          // 1v1 within 100 rating points that never widen: a lone player waits.
-          [QUEUE]: narrowRankedQueue({ teamSize: 1 }),
-          demo_game: defineRoom(DemoGameRoom),
-        },
-        options: { ...app.options, presence: new RedisPresence(`${REDIS_URL}?keyPrefix=${PREFIX}`) },
-      }),
-      port,
-    );
-  });
-  afterAll(async () => {
-    await server?.shutdown();
-    const keys = (await redis?.keys(`${PREFIX}*`)) ?? [];
-    if (keys.length > 0) await redis?.del(...keys);
-    redis?.disconnect();
-    vi.restoreAllMocks();
+  exampleOnRedis({
+    port,
+    // 1v1 within 100 rating points that never widen: a lone player waits.
+    rooms: { [QUEUE]: narrowRankedQueue({ teamSize: 1 }) },
+    url: REDIS_URL,
+    prefix: PREFIX,
+    redis,
   });
 
   it("a resume token brings the place back to its own account only, and a rejoin may not send a rating", async () => {
