@@ -52,7 +52,7 @@ import { roomHost } from "./durable/room-host.js";
 import { registerTrace, unregisterTrace } from "./traffic-trace.js";
 import { checkResumingPlayer, PlayerResolver } from "./trusted-players.js";
 import { processOffenceLedgers } from "./offences.js";
-import { accountOf, QueuePenalties } from "./penalties.js";
+import { offenderOf, QueuePenalties } from "./penalties.js";
 import { PromptCredits } from "./prompt-answers.js";
 import { configureQueue, processQueueLives, QUEUE_ROOM, type QueueLife } from "./queue-life.js";
 
@@ -333,30 +333,26 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
   }
 
   /**
-   * A join whose account (its `playerId`, else its address) is cooling down after breaking matches
-   * is refused (429, saying when to retry; see penalties.ts).
+   * A join whose account (its `playerId`, a resume's the stored place's; else its address) is
+   * cooling down after breaking matches is refused (429, saying when to retry; see penalties.ts).
    */
   private admitAccount(
     client: Client,
     address: string,
     join: JoinOptions | Promise<JoinOptions>,
   ): JoinOptions | Promise<JoinOptions> {
-    const penalties = this.penalties;
-    if (!penalties) return join;
-    const refuse = (error: unknown): never => {
+    if (!this.penalties) return join;
+    const refused = (error: unknown) => {
       this.durable?.forgetAuthorization(client.sessionId); // a resume refused keeps its place stored
-      throw toClientError(error);
+      return toClientError(error);
     };
-    const admit = (j: JoinOptions): JoinOptions | Promise<JoinOptions> => {
-      let admitted: void | Promise<void>;
-      try {
-        admitted = penalties.admit(client, accountOf(j.playerId, address), () => this.now());
-      } catch (error) {
-        return refuse(error);
-      }
-      return admitted ? admitted.then(() => j, refuse) : j;
+    // A resume plays as its stored place's player (its account), whatever its new options say.
+    const playerIdOf = (j: JoinOptions) => {
+      const stored = this.durable?.resumingPlayer(client.sessionId);
+      return stored ? stored.playerId : j.playerId;
     };
-    return join instanceof Promise ? join.then(admit) : admit(join);
+    const offender = (j: JoinOptions) => offenderOf(playerIdOf(j), address);
+    return this.penalties.admitJoin(client, join, offender, () => this.now(), refused);
   }
 
   /**
@@ -365,7 +361,7 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
    */
   private admitAddress(client: Client, context: AuthContext): string {
     const address = clientAddress(client, context, this.config.trustedProxies);
-    const warning = this.addressLimits.proxyWarning(address, carriesForwardingHeaders(context));
+    const warning = this.addressLimits.proxyWarning(address, () => carriesForwardingHeaders(context));
     if (warning) logger.warn(`[${this.roomName}] ${warning}`);
     const limited = this.addressLimits.admitJoin(address, this.now());
     if (limited) throw toClientError(limited);
