@@ -15,18 +15,15 @@ import {
   type Delayed,
 } from "@colyseus/core";
 import { MatchmakerError } from "../core/errors.js";
-import { Matchmaker, type MatchmakerOptions } from "../core/matchmaker.js";
+import type { Matchmaker } from "../core/matchmaker.js";
 import { meanRating, type Match, type Ticket } from "../core/types.js";
-import { WaitEstimator } from "../core/wait-estimate.js";
+import type { WaitEstimator } from "../core/wait-estimate.js";
 import "../policies/index.js";
 import { BackfillDesk, type BackfillReceipt } from "./backfill-desk.js";
-import { figuresToMetrics, registerQueue, unregisterQueue, type QueueMetrics } from "./metrics.js";
+import { registerQueue, unregisterQueue, type QueueMetrics } from "./metrics.js";
 import {
   addressLimitsOf,
-  engineOptionsOf,
-  parseRoomOptions,
   penaltiesOf,
-  ROOM_OPTIONS_LABEL,
   spawnBackoffTimingOf,
   waitEstimatorOptionsOf,
   type MatchmakerRoomOptions,
@@ -47,26 +44,18 @@ import { processAddressLimits, type QueueAddressLimits } from "./address-limits.
 import { carriesForwardingHeaders, clientAddress } from "./client-address.js";
 import { processSpawnBackoffs, type SpawnBackoff } from "./spawn-backoff.js";
 import { WaitingRoster, type SampleTicket } from "./queue-view.js";
-import {
-  newSeatOutcomeCounts,
-  showOffenceCounts,
-  showSeatOutcomes,
-  withRoster,
-  MatchmakerState,
-  QueueFigures,
-  showEngineStats,
-  showWaitingBreakdown,
-} from "./state.js";
+import { withRoster, MatchmakerState, QueueFigures, showTotals } from "./state.js";
 import { FiguresRefresh, StatusNotifier, type WaitingTicket } from "./status-notifier.js";
 import { PacedTask, type PaceClock } from "./paced-task.js";
 import { isSharedPresence, startDurability, type DurableQueue } from "./durable/durable-queue.js";
 import { roomHost } from "./durable/room-host.js";
-import { recordTraffic, registerTrace, unregisterTrace } from "./traffic-trace.js";
+import { registerTrace, unregisterTrace } from "./traffic-trace.js";
 import { checkResumingPlayer, PlayerResolver } from "./trusted-players.js";
 import { processOffenceLedgers } from "./offences.js";
-import { accountOf, QueuePenalties } from "./penalties.js";
+import { offenderOf, QueuePenalties } from "./penalties.js";
 import { PromptCredits } from "./prompt-answers.js";
 import { closeUnknownMessage } from "./unknown-message.js";
+import { configureQueue, processQueueLives, QUEUE_ROOM, type QueueLife } from "./queue-life.js";
 
 /**
  * A matchmaking queue. Configure it with `defineRoom(MatchmakerRoom, options)` (or
@@ -93,6 +82,8 @@ import { closeUnknownMessage } from "./unknown-message.js";
  * The ticket lifecycle lives in {@link QueueSession}; this class wires it to Colyseus.
  */
 export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
+  /** Lists the queue's definitions in the metrics from the server's start (see queue-life.ts). */
+  static readonly [QUEUE_ROOM] = true;
   override state = withRoster(new MatchmakerState(), new WaitingRoster(() => this.matchmaker.waiting()));
 
   /** The engine; exposed for tests and custom subclasses. */
@@ -112,8 +103,13 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
   private status!: StatusNotifier;
   /** The shared figures refresh at most once per `figuresIntervalMs` (less often for a large audience). */
   private figuresThrottle!: FiguresRefresh;
-  /** Seats that ended, by outcome, until the next figures refresh shows them. */
-  private readonly seatOutcomes = newSeatOutcomeCounts();
+  /**
+   * What outlives this room: the engine, the estimator and the counts, kept for the queue's name
+   * (see queue-life.ts). The room attaches to it in `onCreate` and detaches in `onDispose`.
+   */
+  private life!: QueueLife;
+  /** The server closed this room on purpose (`disconnect`): its queue's life ends with it. */
+  private ended = false;
   /** Joins and leaves run the policy through this: at most once per `joinBatchMs`. */
   private engineRuns!: PacedTask;
   private inEngineRun = false;
@@ -170,18 +166,12 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
   override onCreate(clientOptions: unknown): void | Promise<void> {
     // `defineRoom` defaults are the queue's configuration; options of the creating client are
     // join options and must not configure the queue.
-    const handlerOptions = matchMaker.getHandler(this.roomName)?.options;
-    ({ config: this.config, matchmaker: this.matchmaker } = asClientError(() =>
-      configureQueue(handlerOptions ?? clientOptions, this.roomId, {
-        onPolicyError: (error) => logger.error(`[${this.roomName}] ${error.message}`),
-      }),
-    ));
+    const definition = matchMaker.getHandler(this.roomName)?.options ?? clientOptions;
+    const isLive = (roomId: string) => matchMaker.getLocalRoomById(roomId) !== undefined;
+    this.life = asClientError(() => processQueueLives.attach(this.roomName, definition, this.roomId, isLive));
+    ({ config: this.config, matchmaker: this.matchmaker, estimator: this.estimator } = this.life);
     this.maxMessagesPerSecond = this.config.maxMessagesPerSecond;
-    if (this.config.trafficTrace) {
-      const engine = engineOptionsOf(this.config, this.roomId);
-      const recorder = recordTraffic(this.matchmaker, engine, this.config.trafficTrace.events, this.roomName);
-      registerTrace(this.roomName, this.roomId, recorder);
-    }
+    if (this.life.trace) registerTrace(this.roomName, this.roomId, this.life.trace);
     if (this.config.players) {
       const queue = {
         rating: this.config.rating,
@@ -233,7 +223,8 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
           this.removePlayer(id, message);
         },
         seatOutcome: (outcome, n) => {
-          this.seatOutcomes[outcome] += n;
+          this.life.totals.seats[outcome] += n;
+          this.holdWhileSeatsOpen();
           this.figuresThrottle.request();
         },
       },
@@ -244,7 +235,6 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
     this.state.figures.policy = this.matchmaker.policy.name;
     this.state.figures.teamSize = this.config.teamSize;
     const estimate = waitEstimatorOptionsOf(this.config);
-    this.estimator = new WaitEstimator(estimate);
     this.status = new StatusNotifier({
       estimator: this.estimator,
       acceptanceWindow: (id, now) => this.matchmaker.acceptanceWindow(id, now),
@@ -279,6 +269,7 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
     this.spawnBackoff = processSpawnBackoffs.of(this.config.gameRoom);
     this.addressLimits = processAddressLimits.of(this.roomName, addressLimitsOf(this.config));
     registerQueue(this);
+    this.refreshFigures(this.now()); // the queue's totals so far, from the first patch
     this.lastSweep = this.now();
     this.heartbeat = this.clock.setInterval(() => this.onHeartbeat(), this.config.tickMs);
     if (isSharedPresence(this.presence)) return this.startDurable();
@@ -296,10 +287,21 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
     else super.onBeforeShutdown();
   }
 
+  /**
+   * Closed by the server on purpose (the monitor, `matchMaker.disconnectAll`, a shutdown): in
+   * memory, the queue's life ends here. Scaled out, a close is a handover (the queue moves on, and
+   * may come back to this process): its life goes on.
+   */
+  override disconnect(closeCode?: number): Promise<unknown> {
+    this.ended = this.durable === undefined;
+    return super.disconnect(closeCode);
+  }
+
   override onDispose(): void {
     this.closed = true;
     this.session?.dispose();
     this.durable?.stop();
+    if (this.life) processQueueLives.detach(this.life, this.roomId, this.now(), this.ended);
     unregisterQueue(this);
     unregisterTrace(this.roomId);
     this.heartbeat?.clear();
@@ -334,30 +336,26 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
   }
 
   /**
-   * A join whose account (its `playerId`, else its address) is cooling down after breaking matches
-   * is refused (429, saying when to retry; see penalties.ts).
+   * A join whose account (its `playerId`, a resume's the stored place's; else its address) is
+   * cooling down after breaking matches is refused (429, saying when to retry; see penalties.ts).
    */
   private admitAccount(
     client: Client,
     address: string,
     join: JoinOptions | Promise<JoinOptions>,
   ): JoinOptions | Promise<JoinOptions> {
-    const penalties = this.penalties;
-    if (!penalties) return join;
-    const refuse = (error: unknown): never => {
+    if (!this.penalties) return join;
+    const refused = (error: unknown) => {
       this.durable?.forgetAuthorization(client.sessionId); // a resume refused keeps its place stored
-      throw toClientError(error);
+      return toClientError(error);
     };
-    const admit = (j: JoinOptions): JoinOptions | Promise<JoinOptions> => {
-      let admitted: void | Promise<void>;
-      try {
-        admitted = penalties.admit(client, accountOf(j.playerId, address), () => this.now());
-      } catch (error) {
-        return refuse(error);
-      }
-      return admitted ? admitted.then(() => j, refuse) : j;
+    // A resume plays as its stored place's player (its account), whatever its new options say.
+    const playerIdOf = (j: JoinOptions) => {
+      const stored = this.durable?.resumingPlayer(client.sessionId);
+      return stored ? stored.playerId : j.playerId;
     };
-    return join instanceof Promise ? join.then(admit) : admit(join);
+    const offender = (j: JoinOptions) => offenderOf(playerIdOf(j), address);
+    return this.penalties.admitJoin(client, join, offender, () => this.now(), refused);
   }
 
   /**
@@ -366,7 +364,7 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
    */
   private admitAddress(client: Client, context: AuthContext): string {
     const address = clientAddress(client, context, this.config.trustedProxies);
-    const warning = this.addressLimits.proxyWarning(address, carriesForwardingHeaders(context));
+    const warning = this.addressLimits.proxyWarning(address, () => carriesForwardingHeaders(context));
     if (warning) logger.warn(`[${this.roomName}] ${warning}`);
     const limited = this.addressLimits.admitJoin(address, this.now());
     if (limited) throw toClientError(limited);
@@ -637,7 +635,8 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
         this.trustedPlayers,
       );
     } catch (error) {
-      this.state.figures.spawnFailures++;
+      this.life.totals.spawnFailures++;
+      showTotals(this.state.figures, this.life.totals);
       const now = this.now();
       const failure = this.spawnBackoff.failed(attempt, error, now, spawnBackoffTimingOf(this.config));
       // One line per failure; its stack only the first time in a streak.
@@ -652,11 +651,12 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
     const gameRoomId = seats.values().next().value?.roomId;
     if (this.session.spawned(match.id, seats, this.now()) === "abandoned") {
       if (gameRoomId) await disposeGameRoom(gameRoomId);
-      this.state.figures.abandonedMatches++;
-      this.figuresThrottle.request();
+      this.life.totals.abandonedMatches++;
+      showTotals(this.state.figures, this.life.totals);
     } else if (gameRoomId) {
       this.backfill.trackMatch(match, gameRoomId);
     }
+    this.holdWhileSeatsOpen();
     // Normal pace again: the players who waited out the failures are matched now, not at the next beat.
     if (streakEnded) this.runEngine();
   }
@@ -687,14 +687,21 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
   }
 
   private refreshFigures(now: number): void {
-    showEngineStats(this.state.figures, this.matchmaker.stats(now));
-    this.state.figures.backfillPending = this.backfill.pending;
-    this.state.figures.seatsOpen = this.session.seatWatch?.open ?? 0;
-    showSeatOutcomes(this.state.figures, this.seatOutcomes);
-    if (this.penalties) showOffenceCounts(this.state.figures, this.penalties.counts);
-    showWaitingBreakdown(this.state.figures, this.status.breakdown());
-    this.state.figures.joinsRateLimited = this.addressLimits.joinsLimited;
-    this.state.figures.partyCodesLimited = this.addressLimits.partyCodesLimited;
+    this.life.show(this.state.figures, now, {
+      backfillPending: this.backfill.pending,
+      seatsOpen: this.session.seatWatch?.open ?? 0,
+      waiting: this.status.breakdown(),
+    });
+  }
+
+  /**
+   * A seat outlives the players' stay in the queue: while seats are open the room stays (Colyseus
+   * would dispose it with its last client), so arrivals reach it and no-shows are reported and
+   * counted; once none is open, it may go as usual.
+   */
+  private holdWhileSeatsOpen(): void {
+    const mayGo = (this.session.seatWatch?.open ?? 0) === 0;
+    if (this.autoDispose !== mayGo && !this.closed) this.autoDispose = mayGo;
   }
   /**
    * The `limit` longest-waiting tickets, longest first, waited time in seconds. Operators reach it
@@ -772,14 +779,16 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
    * shown in `figures.declines` and the metrics. The room counts every such removal itself.
    */
   countDecline(): void {
-    this.state.figures.declines++;
+    this.life.totals.declines++;
+    showTotals(this.state.figures, this.life.totals);
   }
 
   /** This queue's figures as plain JSON (what the monitor shows in `figures`, and `/matchmaker/metrics` serves). */
   getMetrics(): QueueMetrics {
     // Operators asked: refresh now (the bounded-rate refresh serves the players' state).
-    this.refreshFigures(this.now());
-    return figuresToMetrics(this.roomName, this.roomId, this.state.figures);
+    const now = this.now();
+    this.refreshFigures(now);
+    return this.life.metrics(this.state.figures, this.roomId, now);
   }
 
   /** Matches just formed: their waits feed the estimate; players never told `clients` are told their group's size. */
@@ -807,6 +816,7 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
         blocked: this.config.blocked,
         seatTicket: (ticket, seats) => {
           const seated = this.session.backfillSeated(ticket, seats);
+          this.holdWhileSeatsOpen();
           if (seated.length > 0) {
             this.estimator.record(ticket, this.now() - ticket.enqueuedAt);
             this.status.estimatesMoved();
@@ -814,11 +824,12 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
           return seated;
         },
         count: (what, n) => {
-          const f = this.state.figures;
-          if (what === "requested") f.backfillRequested += n;
-          else if (what === "filled") f.backfillFilled += n;
-          else f.backfillFailures += n;
-          f.backfillPending = this.backfill.pending;
+          const totals = this.life.totals;
+          if (what === "requested") totals.backfillRequested += n;
+          else if (what === "filled") totals.backfillFilled += n;
+          else totals.backfillFailures += n;
+          showTotals(this.state.figures, totals);
+          this.state.figures.backfillPending = this.backfill.pending;
         },
       },
       this.config.teamSize,
@@ -831,26 +842,6 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
  * the figures refresh less often than `figuresIntervalMs`, so they never cost more frames per second.
  */
 const FIGURE_FRAMES_PER_SECOND = 1000;
-
-/**
- * A queue's configuration checked in full, with its engine: the options' fields and rules (see
- * `src/options/`), then what only the engine can check (the policy's name and parameters, the
- * imbalance). Every error starts with "MatchmakerRoom options:" once.
- */
-function configureQueue(
-  options: unknown,
-  matchIdPrefix: string,
-  hooks: Pick<MatchmakerOptions, "onPolicyError"> = {},
-): { config: ResolvedRoomOptions; matchmaker: Matchmaker } {
-  const config = parseRoomOptions(options);
-  try {
-    return { config, matchmaker: new Matchmaker({ ...engineOptionsOf(config, matchIdPrefix), ...hooks }) };
-  } catch (error) {
-    if (error instanceof MatchmakerError)
-      throw new MatchmakerError(error.code, `${ROOM_OPTIONS_LABEL}: ${error.message}`, error.field);
-    throw error;
-  }
-}
 
 /**
  * `defineRoom(MatchmakerRoom, options)` with the options checked at once, so that a bad

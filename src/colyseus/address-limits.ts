@@ -17,6 +17,7 @@
  */
 import { MatchmakerError } from "../core/errors.js";
 import { isLoopback, limitKey } from "../server/ip-address.js";
+import { secondsToWait } from "./client-error.js";
 import { CodeGuessLimiter } from "./code-guesses.js";
 
 /** Joins one address may make: `burst` at once, refilled at `perSecond`. */
@@ -101,7 +102,10 @@ export class QueueAddressLimits {
     const waitMs = this.joins.take(limitKey(address), now);
     if (waitMs === 0) return undefined;
     this.joinsLimited++;
-    return new MatchmakerError("rate_limited", `too many joins from your address; try again in ${seconds(waitMs)} s`);
+    return new MatchmakerError(
+      "rate_limited",
+      `too many joins from your address; try again in ${secondsToWait(waitMs)} s`,
+    );
   }
 
   /** The refusal of a party code from `address` (it tried too many wrong ones in its window), or undefined. */
@@ -109,17 +113,19 @@ export class QueueAddressLimits {
     const waitMs = this.codeGuesses.blockedFor(limitKey(address), now);
     if (waitMs <= 0) return undefined;
     this.partyCodesLimited++;
-    const message = `partyCode: too many wrong party codes; try again in ${seconds(waitMs)} s`;
+    const message = `partyCode: too many wrong party codes; try again in ${secondsToWait(waitMs)} s`;
     return new MatchmakerError("join_refused", message, "partyCode");
   }
 
   /**
    * The warning to log, once per queue, when joins come from this machine's loopback carrying
-   * forwarding headers (`forwarded`): a proxy on the same host that is not a trusted proxy, so every
+   * forwarding headers (`forwarded()`): a proxy on the same host that is not a trusted proxy, so every
    * client it relays shares one address. Undefined otherwise, and after the first time.
+   * `forwarded` is asked only for a loopback join before the warning was given: reading a join's
+   * headers builds them, which no other join needs.
    */
-  proxyWarning(address: string, forwarded: boolean): string | undefined {
-    if (this.warnedOfProxy || !forwarded || !isLoopback(address)) return undefined;
+  proxyWarning(address: string, forwarded: () => boolean): string | undefined {
+    if (this.warnedOfProxy || !isLoopback(address) || !forwarded()) return undefined;
     this.warnedOfProxy = true;
     return (
       `joins arrive from ${address} with forwarding headers: a proxy on this host that is not in the queue's ` +
@@ -132,11 +138,6 @@ export class QueueAddressLimits {
   wrongPartyCode(address: string, now: number): void {
     this.codeGuesses.wrong(limitKey(address), now);
   }
-}
-
-/** Whole seconds to wait, at least 1. */
-function seconds(ms: number): number {
-  return Math.max(1, Math.ceil(ms / 1000));
 }
 
 /** The per-address limits of every queue of one process, by queue name. */

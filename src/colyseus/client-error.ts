@@ -9,6 +9,11 @@ import { MatchmakerError } from "../core/errors.js";
 /** The code of a join refused by a per-address limit: HTTP's "too many requests" (Colyseus has none of its own). */
 export const TOO_MANY_REQUESTS = 429;
 
+/** The whole seconds a client is told to wait ("try again in N s") for `ms`: rounded up, at least 1. */
+export function secondsToWait(ms: number): number {
+  return Math.max(1, Math.ceil(ms / 1000));
+}
+
 /** What a refused join's message starts with, for the client (the fields follow). */
 export const JOIN_REFUSED = "invalid join options";
 /** What the message of a join refused by the queue's `players.resolve` starts with, for the client. */

@@ -204,8 +204,8 @@ export const uncertaintySchema = v.pipe(
   v.minValue(0, "must not be negative"),
 );
 
-/** A join option the queue refuses by name: absent is fine, anything else gets `message`. */
-function refusedSchema(message: string) {
+/** A field refused by name: absent is fine, anything else gets `message`. */
+export function refusedSchema(message: string) {
   return v.optional(v.custom<never>(() => false, message));
 }
 

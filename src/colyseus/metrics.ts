@@ -1,17 +1,20 @@
 /**
  * Operators' figures outside the monitor: every live `MatchmakerRoom` of this process registers
- * itself, `collectMetrics()` gathers their `getMetrics()`, `prometheusText()` formats them in
+ * itself, `collectMetrics()` gathers their `getMetrics()` and the figures of every other queue
+ * defined in this process (no room live: its totals, nobody waiting; see queue-life.ts), `prometheusText()` formats them in
  * Prometheus's text exposition format (0.0.4), and `matchmakerMetrics()` serves both over HTTP
  * (an Express-compatible handler), with each queue's longest-waiting tickets at `/sample`.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { SampleTicket } from "./queue-view.js";
+import type { HourTotals } from "./last-hour.js";
 
 /** One queue room's figures, as plain JSON (the same figures its schema state shows the monitor). */
 export interface QueueMetrics {
   /** The queue's room name (e.g. `"duel"`). */
   readonly queue: string;
-  readonly roomId: string;
+  /** The queue's room in this process, or null when none is live here (between bursts, or on another process). */
+  readonly roomId: string | null;
   readonly policy: string;
   readonly teamSize: number;
   readonly waitingPlayers: number;
@@ -27,15 +30,26 @@ export interface QueueMetrics {
   readonly meanWaitMsByZone: Readonly<Record<string, number>>;
   /** Xu et al.'s Fact 3 over the recent arrivals: |side A − side B| ≥ choice-free, so the surplus side's waits grow without bound. */
   readonly sideMixUnstable: boolean;
+  /** Counters (this and every figure below documented as counted): cumulative for the queue's name in this process, across its rooms. */
   readonly matchesFormed: number;
   readonly playersMatched: number;
-  /** Waits of the players of recent matches (ms). */
-  readonly meanWaitMs: number;
-  readonly p50WaitMs: number;
-  readonly p95WaitMs: number;
-  readonly p99WaitMs: number;
-  /** Mean imbalance of recent matches. */
-  readonly meanImbalance: number;
+  /** Matches the recent figures cover (up to the stats window); 0 before the first match, when the next five are null. */
+  readonly recentMatches: number;
+  /** Waits of the players of recent matches (ms); null with no recent match ("no matches yet", not "nobody waits"). */
+  readonly meanWaitMs: number | null;
+  readonly p50WaitMs: number | null;
+  readonly p95WaitMs: number | null;
+  readonly p99WaitMs: number | null;
+  /** Mean imbalance of recent matches; null with no recent match. */
+  readonly meanImbalance: number | null;
+  /** The longest current wait among waiting tickets (ms); null when nobody waits. */
+  readonly oldestWaitMs: number | null;
+  /**
+   * How much the running totals grew over the last hour (within a figures refresh): matches,
+   * players seated, no-shows (seats expired unused) and players re-queued after their seat fell
+   * through (expired, or its game room gone).
+   */
+  readonly lastHour: HourTotals;
   /** Players removed at the ready check (declined, timed out, or did not return in time). */
   readonly declines: number;
   /** Matches whose game room could not be created or seated (players re-queued). */
@@ -84,6 +98,13 @@ export type FiguresLike = Omit<
   QueueMetrics,
   | "queue"
   | "roomId"
+  | "meanWaitMs"
+  | "p50WaitMs"
+  | "p95WaitMs"
+  | "p99WaitMs"
+  | "meanImbalance"
+  | "oldestWaitMs"
+  | "lastHour"
   | "waitingByPartySize"
   | "waitingBySide"
   | "waitingByZone"
@@ -95,11 +116,30 @@ export type FiguresLike = Omit<
   readonly waitingByZone: CountMap;
   readonly meanWaitMsBySide: CountMap;
   readonly meanWaitMsByZone: CountMap;
+  readonly meanWaitMs: number;
+  readonly p50WaitMs: number;
+  readonly p95WaitMs: number;
+  readonly p99WaitMs: number;
+  readonly meanImbalance: number;
 };
 
-/** A queue room's schema figures as plain JSON. */
-export function figuresToMetrics(queue: string, roomId: string, f: FiguresLike): QueueMetrics {
+/** What the metrics add to the schema figures (not synchronized to players: they move on every look). */
+export interface MetricsExtras {
+  /** The engine's longest current wait (ms). */
+  readonly oldestWaitMs?: number;
+  readonly lastHour?: HourTotals;
+}
+
+/** A queue's schema figures as plain JSON, with `extras`. */
+export function figuresToMetrics(
+  queue: string,
+  roomId: string | null,
+  f: FiguresLike,
+  extras: MetricsExtras = {},
+): QueueMetrics {
+  const { oldestWaitMs } = extras;
   const counts = (map: CountMap) => Object.fromEntries(map.entries());
+  const recent = (value: number) => (f.recentMatches > 0 ? value : null);
   return {
     queue,
     roomId,
@@ -115,11 +155,14 @@ export function figuresToMetrics(queue: string, roomId: string, f: FiguresLike):
     sideMixUnstable: f.sideMixUnstable,
     matchesFormed: f.matchesFormed,
     playersMatched: f.playersMatched,
-    meanWaitMs: f.meanWaitMs,
-    p50WaitMs: f.p50WaitMs,
-    p95WaitMs: f.p95WaitMs,
-    p99WaitMs: f.p99WaitMs,
-    meanImbalance: f.meanImbalance,
+    recentMatches: f.recentMatches,
+    meanWaitMs: recent(f.meanWaitMs),
+    p50WaitMs: recent(f.p50WaitMs),
+    p95WaitMs: recent(f.p95WaitMs),
+    p99WaitMs: recent(f.p99WaitMs),
+    meanImbalance: recent(f.meanImbalance),
+    oldestWaitMs: f.waitingTickets > 0 && oldestWaitMs !== undefined ? oldestWaitMs : null,
+    lastHour: extras.lastHour ?? { matches: 0, playersSeated: 0, noShows: 0, requeued: 0 },
     declines: f.declines,
     spawnFailures: f.spawnFailures,
     abandonedMatches: f.abandonedMatches,
@@ -152,11 +195,19 @@ export interface MetricsSource {
 /** One queue room's longest-waiting tickets, as `/matchmaker/metrics/sample` serves them. */
 export interface QueueSample {
   readonly queue: string;
-  readonly roomId: string;
+  readonly roomId: string | null;
   readonly sample: readonly SampleTicket[];
 }
 
 const sources = new Set<MetricsSource>();
+
+/** The figures of the defined queues with no live room (queue-life.ts provides them), given the names that have one. */
+let idleQueues: (live: ReadonlySet<string>) => QueueMetrics[] = () => [];
+
+/** Where `collectMetrics` finds the defined queues with no live room (set by queue-life.ts). */
+export function listIdleQueues(provider: (live: ReadonlySet<string>) => QueueMetrics[]): void {
+  idleQueues = provider;
+}
 
 /** Add a live queue to this process's registry (a `MatchmakerRoom` does this in `onCreate`). */
 export function registerQueue(source: MetricsSource): void {
@@ -178,12 +229,18 @@ export function collectSamples(limit: number): QueueSample[] {
 
 /** Queue name, then room id. */
 function compareQueues(a: QueueMetrics, b: QueueMetrics): number {
-  return a.queue < b.queue ? -1 : a.queue > b.queue ? 1 : a.roomId < b.roomId ? -1 : a.roomId > b.roomId ? 1 : 0;
+  const [ra, rb] = [a.roomId ?? "", b.roomId ?? ""];
+  return a.queue < b.queue ? -1 : a.queue > b.queue ? 1 : ra < rb ? -1 : ra > rb ? 1 : 0;
 }
 
-/** The figures of every live queue room in this process, sorted by queue name and room id. */
+/**
+ * The figures of every queue defined in this process, sorted by queue name (and room id): each
+ * live queue room's, and for a queue with no room live here, its totals with nobody waiting
+ * (`roomId: null`). Listed from the server's start, waiting or not.
+ */
 export function collectMetrics(): QueueMetrics[] {
-  return [...sources].map((s) => s.getMetrics()).sort(compareQueues);
+  const live = [...sources].map((s) => s.getMetrics());
+  return [...live, ...idleQueues(new Set(live.map((m) => m.queue)))].sort(compareQueues);
 }
 
 type Family = {
@@ -193,9 +250,12 @@ type Family = {
   samples: (m: QueueMetrics) => Array<[labels: Record<string, string>, value: number]>;
 };
 
-const one = (value: (m: QueueMetrics) => number) => (m: QueueMetrics) => [
-  [{}, value(m)] as [Record<string, string>, number],
-];
+/** One sample, or none when the figure has no data (null): absent, never 0. */
+const one = (value: (m: QueueMetrics) => number | null) => (m: QueueMetrics) => {
+  const v = value(m);
+  return v === null ? [] : [[{}, v] as [Record<string, string>, number]];
+};
+const inSeconds = (ms: number | null) => (ms === null ? null : ms / 1000);
 const each = (label: string, values: (m: QueueMetrics) => Readonly<Record<string, number>>) => (m: QueueMetrics) =>
   Object.entries(values(m)).map(([key, value]) => [{ [label]: key }, value] as [Record<string, string>, number]);
 
@@ -234,6 +294,24 @@ const FAMILIES: Family[] = [
     samples: each("zone", (m) => m.waitingByZone),
   },
   {
+    name: "matchmaker_oldest_wait_seconds",
+    type: "gauge",
+    help: "The longest current wait among waiting tickets; absent when nobody waits.",
+    samples: one((m) => inSeconds(m.oldestWaitMs)),
+  },
+  {
+    name: "matchmaker_queue_room_live",
+    type: "gauge",
+    help: "1 when the queue's room lives in this process, 0 between rooms (or when it lives on another process).",
+    samples: one((m) => (m.roomId === null ? 0 : 1)),
+  },
+  {
+    name: "matchmaker_recent_matches",
+    type: "gauge",
+    help: "Matches the recent-wait and imbalance figures cover (0: those figures are absent).",
+    samples: one((m) => m.recentMatches),
+  },
+  {
     name: "matchmaker_matches_formed_total",
     type: "counter",
     help: "Matches formed.",
@@ -249,17 +327,20 @@ const FAMILIES: Family[] = [
     name: "matchmaker_recent_wait_seconds",
     type: "gauge",
     help: "Waits of the players of recent matches: quantiles 0.5, 0.95, 0.99.",
-    samples: (m) => [
-      [{ quantile: "0.5" }, m.p50WaitMs / 1000],
-      [{ quantile: "0.95" }, m.p95WaitMs / 1000],
-      [{ quantile: "0.99" }, m.p99WaitMs / 1000],
-    ],
+    samples: (m) =>
+      m.p50WaitMs === null || m.p95WaitMs === null || m.p99WaitMs === null
+        ? []
+        : [
+            [{ quantile: "0.5" }, m.p50WaitMs / 1000],
+            [{ quantile: "0.95" }, m.p95WaitMs / 1000],
+            [{ quantile: "0.99" }, m.p99WaitMs / 1000],
+          ],
   },
   {
     name: "matchmaker_recent_wait_mean_seconds",
     type: "gauge",
     help: "Mean wait of the players of recent matches.",
-    samples: one((m) => m.meanWaitMs / 1000),
+    samples: one((m) => inSeconds(m.meanWaitMs)),
   },
   {
     name: "matchmaker_recent_wait_mean_seconds_by_side",
@@ -394,15 +475,21 @@ function formatValue(value: number): string {
 
 /**
  * The figures in Prometheus's text exposition format (version 0.0.4): one family per figure,
- * every sample labelled with its `queue` and `room_id` (several rooms may serve one queue name).
+ * every sample labelled with its `queue`, not its room: a queue's counters continue across its
+ * rooms, so a series lives as long as the process. A second room of one queue name live at once
+ * in this process (a client's explicit `create`) has its own figures: its samples also carry
+ * `room_id`, so no two series collide.
  */
 export function prometheusText(metrics: readonly QueueMetrics[]): string {
   const lines: string[] = [];
+  // The first entry of each queue name is the name's; any other (a second room live at once) is told apart by its room.
+  const firstOfName = new Set(new Map(metrics.map((m) => [m.queue, m] as const).reverse()).values());
   for (const family of FAMILIES) {
     lines.push(`# HELP ${family.name} ${family.help}`, `# TYPE ${family.name} ${family.type}`);
     for (const m of metrics) {
+      const own = firstOfName.has(m) ? { queue: m.queue } : { queue: m.queue, room_id: m.roomId ?? "" };
       for (const [extra, value] of family.samples(m)) {
-        const labels = Object.entries({ queue: m.queue, room_id: m.roomId, ...extra })
+        const labels = Object.entries({ ...own, ...extra })
           .map(([k, v]) => `${k}="${escapeLabel(v)}"`)
           .join(",");
         lines.push(`${family.name}{${labels}} ${formatValue(value)}`);
@@ -417,7 +504,7 @@ export const PROMETHEUS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8
 
 /**
  * An HTTP handler (Express middleware, or a plain Node `request` listener) serving the figures
- * of every live queue room in this process. Mount it with
+ * of every queue defined in this process, live or between rooms. Mount it with
  * `app.use("/matchmaker/metrics", matchmakerMetrics())`; then
  * - `GET /matchmaker/metrics`: JSON `{ queues: QueueMetrics[] }`;
  * - `GET /matchmaker/metrics/prometheus` or `GET /matchmaker/metrics?format=prometheus`: text

@@ -14,6 +14,7 @@
  *
  * No Colyseus and no clock here: time is passed in (ms), so the unit tests run on a manual clock.
  */
+import { parseJsonObject } from "../core/validation.js";
 import { DEFAULTS } from "../options/fields.js";
 
 /**
@@ -123,14 +124,9 @@ export function mergeRecords(a: OffenceRecord, b: OffenceRecord): OffenceRecord 
 /** A record read back from storage, checked (anything malformed reads as no record). */
 export function parseRecord(raw: unknown): OffenceRecord | undefined {
   if (typeof raw !== "string" || raw.length > 4096) return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(raw);
-  } catch {
-    return undefined;
-  }
-  if (typeof value !== "object" || value === null) return undefined;
-  const { offences, forgiven, cooldownUntil } = value as Record<string, unknown>;
+  const value = parseJsonObject(raw);
+  if (!value) return undefined;
+  const { offences, forgiven, cooldownUntil } = value;
   const times = (list: unknown) =>
     Array.isArray(list) && list.every((t) => Number.isFinite(t))
       ? bounded([...(list as number[])].sort((x, y) => x - y))

@@ -11,6 +11,8 @@
 import { createHash } from "node:crypto";
 import type { Client, Presence } from "@colyseus/core";
 import { MatchmakerError } from "../core/errors.js";
+import { limitKey } from "../server/ip-address.js";
+import { secondsToWait } from "./client-error.js";
 import type { OffenceJudge, PenaltyNotice } from "./director/tickets.js";
 import {
   mergeRecords,
@@ -25,11 +27,14 @@ import {
 } from "./offences.js";
 
 /**
- * The account a join is counted against: its `playerId` when it has one (trusted when the server
- * set it; declared otherwise), else its network address (a session id is new at every join).
+ * Whom a join's offences count against: its account (`Player.playerId`, the session's and the
+ * engine's notion: trusted when the server set it, declared otherwise) when it has one, else its
+ * network address, not its session id as elsewhere (a session id is new at every join, so a cooldown
+ * keyed on it would end with a rejoin). An address counts as the per-address limits count it
+ * (`limitKey`: an IPv6 address by its /64, which one host can take fresh addresses from).
  */
-export function accountOf(playerId: string | undefined, address: string): string {
-  return playerId !== undefined ? `player:${playerId}` : `address:${address}`;
+export function offenderOf(playerId: string | undefined, address: string): string {
+  return playerId !== undefined ? `player:${playerId}` : `address:${limitKey(address)}`;
 }
 
 /** The presence key of an account's record in `queue` (the account hashed: bounded, and no ids in key names). */
@@ -65,6 +70,37 @@ export class QueuePenalties implements OffenceJudge {
     return this.load(account, now).then(() => this.check(account, now()));
   }
 
+  /**
+   * {@link admit} for a join as the room's `onAuth` has it (its checked options, or their promise):
+   * the join, once `offender(join)` is not cooling down. Otherwise it throws (or rejects with)
+   * what `refused` makes of the `cooldown` error.
+   */
+  admitJoin<J>(
+    client: Client,
+    join: J | Promise<J>,
+    offender: (join: J) => string,
+    now: () => number,
+    refused: (error: unknown) => unknown,
+  ): J | Promise<J> {
+    const admit = (j: J): J | Promise<J> => {
+      let admitted: void | Promise<void>;
+      try {
+        admitted = this.admit(client, offender(j), now);
+      } catch (error) {
+        throw refused(error);
+      }
+      return admitted
+        ? admitted.then(
+            () => j,
+            (error: unknown) => {
+              throw refused(error);
+            },
+          )
+        : j;
+    };
+    return join instanceof Promise ? join.then(admit) : admit(join);
+  }
+
   /** At `onJoin`: the client is a player of the queue now. */
   joined(client: Client): void {
     const account = this.admitted.get(client);
@@ -98,7 +134,7 @@ export class QueuePenalties implements OffenceJudge {
     const count = record?.offences.length ?? 0;
     throw new MatchmakerError(
       "cooldown",
-      `cooldown: ${count} broken ${count === 1 ? "match" : "matches"} within ${duration(this.options.windowMs)}; you may join this queue again in ${seconds(left)} s`,
+      `cooldown: ${count} broken ${count === 1 ? "match" : "matches"} within ${duration(this.options.windowMs)}; you may join this queue again in ${secondsToWait(left)} s`,
     );
   }
 
@@ -131,7 +167,7 @@ export class QueuePenalties implements OffenceJudge {
     const window = duration(this.options.windowMs);
     let text: string;
     if (judgement.cooldownMs > 0) {
-      text = `${what}: that is ${judgement.offences} broken matches within ${window}; you lost your place and may join this queue again in ${seconds(judgement.cooldownMs)} s.`;
+      text = `${what}: that is ${judgement.offences} broken matches within ${window}; you lost your place and may join this queue again in ${secondsToWait(judgement.cooldownMs)} s.`;
     } else {
       const where =
         kind === "seat_expired"
@@ -140,7 +176,7 @@ export class QueuePenalties implements OffenceJudge {
       const next = judgement.offences + 1 - this.options.offencesBeforeCooldown;
       const warning =
         next > 0
-          ? ` Another broken match within ${window} keeps you out for ${seconds(this.options.cooldownMs)} s.`
+          ? ` Another broken match within ${window} keeps you out for ${secondsToWait(this.options.cooldownMs)} s.`
           : "";
       text = `${what}: ${where}.${warning}`;
     }
@@ -155,11 +191,7 @@ const WHAT: Record<OffenceKind, string> = {
   gone: "You left the match before it started",
 };
 
-function seconds(ms: number): number {
-  return Math.ceil(ms / 1000);
-}
-
 /** `10 min`, `90 s`. */
 function duration(ms: number): string {
-  return ms % 60_000 === 0 ? `${ms / 60_000} min` : `${seconds(ms)} s`;
+  return ms % 60_000 === 0 ? `${ms / 60_000} min` : `${secondsToWait(ms)} s`;
 }

@@ -53,6 +53,8 @@ export const QueueFigures = schema(
     p95WaitMs: t.number().default(0),
     p99WaitMs: t.number().default(0),
     meanImbalance: t.number().default(0),
+    /** Matches the recent figures (waits, imbalance) cover: while 0, those figures mean "no matches yet", not 0. */
+    recentMatches: t.number().default(0),
     /** Players removed at the ready check (declined, timed out, or did not return in time). */
     declines: t.number().default(0),
     /** Matches whose game room could not be created or seated; their players were re-queued. */
@@ -146,6 +148,44 @@ const SEAT_OUTCOME_FIGURE = {
   lost_removed: "seatsLostRemoved",
 } as const satisfies Record<SeatOutcome, keyof QueueFigures>;
 
+/**
+ * What a queue's rooms count themselves (the engine counts matches and players), cumulative for
+ * the queue's name in this process (see queue-life.ts): a room adds to them, never resets them.
+ */
+export interface QueueTotals {
+  declines: number;
+  spawnFailures: number;
+  abandonedMatches: number;
+  backfillRequested: number;
+  backfillFilled: number;
+  backfillFailures: number;
+  readonly seats: SeatOutcomeCounts;
+}
+
+export function newQueueTotals(): QueueTotals {
+  return {
+    declines: 0,
+    spawnFailures: 0,
+    abandonedMatches: 0,
+    backfillRequested: 0,
+    backfillFilled: 0,
+    backfillFailures: 0,
+    seats: newSeatOutcomeCounts(),
+  };
+}
+
+/** Show `totals` in the shared figures (unchanged fields are not touched, so they cost no patch). */
+export function showTotals(figures: QueueFigures, totals: QueueTotals): void {
+  const f = figures;
+  if (f.declines !== totals.declines) f.declines = totals.declines;
+  if (f.spawnFailures !== totals.spawnFailures) f.spawnFailures = totals.spawnFailures;
+  if (f.abandonedMatches !== totals.abandonedMatches) f.abandonedMatches = totals.abandonedMatches;
+  if (f.backfillRequested !== totals.backfillRequested) f.backfillRequested = totals.backfillRequested;
+  if (f.backfillFilled !== totals.backfillFilled) f.backfillFilled = totals.backfillFilled;
+  if (f.backfillFailures !== totals.backfillFailures) f.backfillFailures = totals.backfillFailures;
+  showSeatOutcomes(f, totals.seats);
+}
+
 /** Show the offence counts (see `offences.ts`) in the shared figures (unchanged fields are not touched). */
 export function showOffenceCounts(figures: QueueFigures, counts: OffenceCounts): void {
   if (figures.offences !== counts.offences) figures.offences = counts.offences;
@@ -172,6 +212,7 @@ export function showEngineStats(figures: QueueFigures, stats: MatchmakerStats): 
   f.p95WaitMs = stats.p95WaitMs;
   f.p99WaitMs = stats.p99WaitMs;
   f.meanImbalance = stats.meanImbalance;
+  f.recentMatches = stats.recentMatches;
   f.sideMixUnstable = stats.sideMix.unstable;
   syncCounts(f.meanWaitMsBySide, recentMeans(stats.bySide));
   syncCounts(f.meanWaitMsByZone, recentMeans(stats.byZone ?? {}));

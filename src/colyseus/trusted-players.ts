@@ -17,6 +17,7 @@ import {
   joinCriteriaSchema,
   playerIdSchema,
   ratingSchema,
+  refusedSchema,
   uncertaintySchema,
   type ClientJoinOptions,
   type JoinOptions,
@@ -127,9 +128,6 @@ export function refusedJoinOptions(
   return refused;
 }
 
-/** A field `players.resolve` must not give (the client gives it in this queue), with why. */
-const notFromServer = (message: string) => v.optional(v.custom<never>(() => false, message));
-
 /** The checks of `players.resolve`'s answer for one queue: its rating range and criteria, and which fields are the server's. */
 function trustedPlayerSchema(
   clientOptions: readonly ClientOptionName[],
@@ -140,14 +138,14 @@ function trustedPlayerSchema(
   return v.strictObject(
     {
       playerId: playerIdSchema,
-      rating: fromClient.has("rating") ? notFromServer(clients("rating")) : ratingSchema(queue.rating),
+      rating: fromClient.has("rating") ? refusedSchema(clients("rating")) : ratingSchema(queue.rating),
       uncertainty: fromClient.has("uncertainty")
-        ? notFromServer(clients("uncertainty"))
+        ? refusedSchema(clients("uncertainty"))
         : v.optional(uncertaintySchema),
       criteria: !queue.criteria
-        ? notFromServer("this queue has no criteria")
+        ? refusedSchema("this queue has no criteria")
         : fromClient.has("criteria")
-          ? notFromServer(clients("criteria"))
+          ? refusedSchema(clients("criteria"))
           : joinCriteriaSchema(queue.criteria),
     },
     (issue) =>

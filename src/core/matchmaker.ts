@@ -515,6 +515,7 @@ export class Matchmaker {
       p95WaitMs,
       p99WaitMs,
       meanImbalance: this.recentImbalance.mean(),
+      recentMatches: this.recentImbalance.size,
       oldestWaitMs: oldest ? Math.max(0, now - oldest.enqueuedAt) : 0,
       bySide: classFigures(this.recentWaitsBySide, this.waitingBySide, ["A", "B", "any"]) as MatchmakerStats["bySide"],
       ...(this.zones

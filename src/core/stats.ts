@@ -183,6 +183,8 @@ export interface MatchmakerStats {
   readonly p99WaitMs: number;
   /** Mean imbalance of recent matches. */
   readonly meanImbalance: number;
+  /** Matches the recent figures (waits, imbalance) cover: 0 before the first, when those figures mean "no data", not 0. */
+  readonly recentMatches: number;
   /** Longest current wait among waiting tickets (ms). */
   readonly oldestWaitMs: number;
   /** Proposals a policy made that could not be assembled (a policy bug; should stay 0). */

@@ -39,3 +39,18 @@ export function parseConfig<S extends v.GenericSchema>(what: string, schema: S, 
  */
 export const unknownKeyMessage = (issue: v.BaseIssue<unknown>): string =>
   issue.expected === "never" ? "unknown field" : "is required";
+
+/**
+ * The fields of the object `text` holds as JSON, or undefined when it is not JSON or not an
+ * object: the first step of reading a record back from storage others share (presence), which
+ * is checked, never trusted.
+ */
+export function parseJsonObject(text: string): Record<string, unknown> | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : undefined;
+}

@@ -56,10 +56,12 @@ const attribute = (value: string) =>
   value.replace(/[&"<>]/g, (ch) => ({ "&": "&amp;", '"': "&quot;", "<": "&lt;", ">": "&gt;" })[ch]!);
 
 /**
- * The operator dashboard: for every queue room of the process, live uPlot charts of the waiting
- * players and the p50 and p95 waits over the last five minutes, the counters (matches, declines,
- * spawn failures, abandoned matches, backfill failures, the side-mix flag) and the ten
- * longest-waiting tickets with readable waits. It polls `matchmakerMetrics()`'s `/` and
+ * The operator dashboard: for every queue defined in the process, from the server's start and
+ * across its rooms, its state in words ("no players yet", players waiting and the longest wait,
+ * "nobody waiting"; "no matches yet" or its matches), live uPlot charts of the waiting players
+ * and the p50 and p95 waits over the last five minutes, the running totals (matches, players
+ * seated, no-shows, requeued, declines, spawn failures, abandoned matches, backfill failures,
+ * the side-mix flag) and the ten longest-waiting tickets with readable waits. It polls `matchmakerMetrics()`'s `/` and
  * `/sample?limit=10` once a second, so mount that too, and put both behind the same gate:
  *
  * ```ts

@@ -156,8 +156,9 @@ export class ServerProcess {
   /** The queue rooms this process hosts (its /matchmaker/metrics lists its own). */
   async queueRooms(queue: string): Promise<string[]> {
     const response = await fetch(`http://127.0.0.1:${this.port}/matchmaker/metrics`);
-    const body = (await response.json()) as { queues: Array<{ queue: string; roomId: string }> };
-    return body.queues.filter((q) => q.queue === queue).map((q) => q.roomId);
+    const body = (await response.json()) as { queues: Array<{ queue: string; roomId: string | null }> };
+    // A queue with no room here is listed too, with `roomId: null`.
+    return body.queues.flatMap((q) => (q.queue === queue && q.roomId !== null ? [q.roomId] : []));
   }
 }
 

@@ -1,12 +1,57 @@
 /**
- * A join from another loopback address (`127.0.0.2`, …): the SDK cannot choose the address its
- * WebSocket connects from, so this does what the SDK's `joinOrCreate` does by hand, the
- * matchmaking request and then the room's WebSocket bound to `localAddress`, and reads the room's
- * first frame: `JOIN_ROOM` (joined) or `ERROR` (its code and message).
+ * Joins by hand, where the SDK cannot go: the matchmaking request with a body as it is
+ * ({@link postJoin}); a join from another loopback address (`127.0.0.2`, …; the SDK cannot choose
+ * the address its WebSocket connects from), reading the room's first frame ({@link joinFrom}); a
+ * player's socket that sends one frame of the test's bytes ({@link sendFrame}).
  */
 import { decode, type Iterator } from "@colyseus/schema";
 import { Protocol } from "@colyseus/core";
 import { WebSocket } from "ws";
+
+/** What the matchmaking route answers: a seat reservation, or an error's code and message. */
+export interface MatchmakeAnswer {
+  readonly sessionId?: string;
+  readonly roomId?: string;
+  readonly processId?: string;
+  readonly code?: number;
+  readonly error?: string;
+}
+
+/**
+ * POST `body` (JSON text, sent as it is: deep or odd JSON that `JSON.stringify` would not write)
+ * to `joinOrCreate` of `queue` on `port`; the HTTP status and the answer.
+ */
+export async function postJoin(
+  port: number,
+  queue: string,
+  body: string,
+): Promise<{ status: number; json: MatchmakeAnswer }> {
+  const res = await fetch(`http://127.0.0.1:${port}/matchmake/joinOrCreate/${queue}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body,
+  });
+  return { status: res.status, json: (await res.json()) as MatchmakeAnswer };
+}
+
+/**
+ * Reserve a seat in `queue` with join `options`, connect a raw WebSocket to it and send `bytes`
+ * once it is open; resolves with the code the server closes it with.
+ */
+export async function sendFrame(
+  port: number,
+  queue: string,
+  options: Record<string, unknown>,
+  bytes: Buffer,
+): Promise<number> {
+  const { json: seat } = await postJoin(port, queue, JSON.stringify(options));
+  const ws = new WebSocket(`ws://127.0.0.1:${port}/${seat.processId}/${seat.roomId}?sessionId=${seat.sessionId}`);
+  return new Promise((resolve, reject) => {
+    ws.on("error", reject);
+    ws.on("close", (code) => resolve(code));
+    ws.on("open", () => ws.send(bytes));
+  });
+}
 
 export type JoinOutcome =
   | { readonly joined: true; readonly close: () => void }
@@ -20,19 +65,9 @@ export async function joinFrom(
   options: Record<string, unknown>,
   timeoutMs = 5000,
 ): Promise<JoinOutcome> {
-  const res = await fetch(`http://127.0.0.1:${port}/matchmake/joinOrCreate/${queue}`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(options),
-  });
-  const seat = (await res.json()) as {
-    sessionId?: string;
-    roomId?: string;
-    processId?: string;
-    code?: number;
-    error?: string;
-  };
-  if (!res.ok || !seat.sessionId) return { joined: false, code: seat.code ?? res.status, message: seat.error ?? "" };
+  const { status, json: seat } = await postJoin(port, queue, JSON.stringify(options));
+  if (status < 200 || status > 299 || !seat.sessionId)
+    return { joined: false, code: seat.code ?? status, message: seat.error ?? "" };
   const url = `ws://127.0.0.1:${port}/${seat.processId}/${seat.roomId}?sessionId=${seat.sessionId}`;
   const ws = new WebSocket(url, { localAddress });
   ws.binaryType = "arraybuffer";

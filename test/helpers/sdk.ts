@@ -1,6 +1,7 @@
 /** Helpers for integration tests that drive a real server through the Colyseus client SDK. */
+import { matchMaker, type Room } from "@colyseus/core";
 import type { ColyseusTestServer } from "@colyseus/testing";
-import type { Room as SdkRoom } from "@colyseus/sdk";
+import type { Client, Room as SdkRoom } from "@colyseus/sdk";
 import type { SeatMessage, StatusMessage } from "../../src/index.js";
 
 export interface QueuedClient {
@@ -25,6 +26,28 @@ export async function joinQueue(
   room.onMessage("status", (status: StatusMessage) => statuses.push(status));
   room.onMessage("clients", () => undefined);
   return { queue: room, seat, statuses };
+}
+
+/** Join `queue` through `client`: the room (every message it receives acknowledged), or the refusal as `"<code>: <message>"`. */
+export async function attemptJoin(
+  client: Client,
+  queue: string,
+  options: Record<string, unknown>,
+): Promise<SdkRoom | string> {
+  try {
+    const room = await client.joinOrCreate(queue, options);
+    room.onMessage("*", () => undefined);
+    return room;
+  } catch (error) {
+    const { code, message } = error as { code?: number; message: string };
+    return `${code}: ${message}`;
+  }
+}
+
+/** The room listed first under `name`, if it lives in this process (e.g. the one room of a queue). */
+export async function localRoom<T extends Room = Room>(name: string): Promise<T | undefined> {
+  const [listing] = await matchMaker.query({ name });
+  return listing && (matchMaker.getLocalRoomById(listing.roomId) as T | undefined);
 }
 
 /** Resolve with the value, or reject after `ms`. */

@@ -6,19 +6,12 @@
  * the queue's process, a resumed place and a fresh join of the same account do not both get one.
  * Counts of places (in the queue room's process and in Redis) and seats, no timings.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { OwnRedis, Player, redisInstalled, ServerProcess, until } from "../helpers/durable-cluster.js";
+import { describe, expect, it } from "vitest";
+import { Player, until } from "../helpers/durable-cluster.js";
+import { clusterPerTest, redisServerInstalled } from "../helpers/cluster-per-test.js";
 import { testPort } from "../helpers/sdk.js";
 
-const IN_CI = process.env.CI === "true" || process.env.CI === "1";
-const installed = redisInstalled();
-if (!installed && !IN_CI) console.warn("one-account Redis tests skipped: redis-server is not installed");
-
-describe.runIf(!installed && IN_CI)("redis-server in CI", () => {
-  it("is installed, so the one-account Redis tests run", () => {
-    expect.fail("CI=true but redis-server is missing; .ci/run installs it");
-  });
-});
+const installed = redisServerInstalled("one-account Redis tests");
 
 /** The error a join ends with (undefined: it joined). */
 async function joinError(p: Player, port: number, extra: Record<string, unknown> = {}) {
@@ -29,30 +22,10 @@ async function joinError(p: Player, port: number, extra: Record<string, unknown>
 }
 
 describe.skipIf(!installed)("one account, one place across two processes", () => {
-  const redis = new OwnRedis(testPort(139));
   const ports = [testPort(137), testPort(138)] as const;
-  const servers = ports.map((port) => new ServerProcess(port, redis.url));
-  const players: Player[] = [];
+  const { redis, servers, players } = clusterPerTest(testPort(139), ports);
   /** Places stored in Redis for the duel queue. */
   const storedPlaces = () => Number(redis.cli("hlen", "mm:tickets:duel"));
-
-  beforeAll(async () => {
-    await redis.stop(); // a leftover of an interrupted run
-    await redis.start();
-  });
-  afterAll(async () => {
-    await Promise.all(servers.map((s) => s.stop("SIGKILL")));
-    await redis.stop();
-  });
-  beforeEach(async () => {
-    if (!redis.answers()) await redis.start();
-    redis.cli("flushall");
-    await Promise.all(servers.map((s) => s.start()));
-  });
-  afterEach(async () => {
-    await Promise.all(players.splice(0).map((p) => p.leave()));
-    await Promise.all(servers.map((s) => s.stop("SIGKILL")));
-  });
 
   const player = (name: string, options: Record<string, unknown>) => {
     const p = new Player(name, options, "duel");

@@ -10,19 +10,12 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { OwnRedis, Player, redisInstalled, ServerProcess, until } from "../helpers/durable-cluster.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { Player, type ServerProcess, until } from "../helpers/durable-cluster.js";
+import { clusterPerTest, redisServerInstalled } from "../helpers/cluster-per-test.js";
 import { testPort } from "../helpers/sdk.js";
 
-const IN_CI = process.env.CI === "true" || process.env.CI === "1";
-const installed = redisInstalled();
-if (!installed && !IN_CI) console.warn("durable-queue tests skipped: redis-server is not installed");
-
-describe.runIf(!installed && IN_CI)("redis-server in CI", () => {
-  it("is installed, so the durable-queue tests run", () => {
-    expect.fail("CI=true but redis-server is missing; .ci/run installs it");
-  });
-});
+const installed = redisServerInstalled("durable-queue tests");
 
 /** The waiting players: a party of two, solos in bands of two, and (optionally) four solos sitting in a ready check. */
 function waitingPlayers(withReadyCheck = true): { all: Player[]; ready: Player[]; bands: number[] } {
@@ -39,28 +32,10 @@ function waitingPlayers(withReadyCheck = true): { all: Player[]; ready: Player[]
 }
 
 describe.skipIf(!installed)("a durable queue across two processes", () => {
-  const redis = new OwnRedis(testPort(82));
   const ports = [testPort(80), testPort(81)] as const;
-  const servers = ports.map((port) => new ServerProcess(port, redis.url));
-  const players: Player[] = [];
-
-  beforeAll(async () => {
-    await redis.stop(); // a leftover of an interrupted run
-    await redis.start();
-  });
-  afterAll(async () => {
-    await Promise.all(servers.map((s) => s.stop("SIGKILL")));
-    await redis.stop();
-  });
-  beforeEach(async () => {
-    if (!redis.answers()) await redis.start();
-    redis.cli("flushall");
-    await Promise.all(servers.map((s) => s.start()));
-  });
-  afterEach(async () => {
+  const { redis, servers, players } = clusterPerTest(testPort(82), ports);
+  afterEach(() => {
     for (const child of readmeClients.splice(0)) if (child.exitCode === null) child.kill("SIGKILL");
-    await Promise.all(players.splice(0).map((p) => p.leave()));
-    await Promise.all(servers.map((s) => s.stop("SIGKILL")));
   });
 
   /** Join everyone (alternating endpoints; the party member with the leader's code); resolves once all wait. */

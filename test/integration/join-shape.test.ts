@@ -7,23 +7,13 @@
 import { boot, type ColyseusTestServer } from "@colyseus/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import app from "../../example-server/app.config.js";
+import { postJoin as postJoinTo } from "../helpers/join-from.js";
 import { joinQueue, testPort, within } from "../helpers/sdk.js";
 
 const PORT = testPort(66);
 const DEEP = "extra: nested deeper than 8 levels (the join options' limit)";
 
-/** POST a join body as it is (deep JSON cannot be built with JSON.stringify, which overflows). */
-async function postJoin(
-  queue: string,
-  body: string,
-): Promise<{ status: number; json: { code?: number; error?: string } }> {
-  const res = await fetch(`http://127.0.0.1:${PORT}/matchmake/joinOrCreate/${queue}`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body,
-  });
-  return { status: res.status, json: (await res.json()) as { code?: number; error?: string } };
-}
+const postJoin = (queue: string, body: string) => postJoinTo(PORT, queue, body);
 
 describe("join options too deep or too large", () => {
   let server: ColyseusTestServer;

@@ -6,8 +6,8 @@
  */
 import { boot, type ColyseusTestServer } from "@colyseus/testing";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { WebSocket } from "ws";
 import app from "../../example-server/app.config.js";
+import { sendFrame } from "../helpers/join-from.js";
 import { joinQueue, testPort, within } from "../helpers/sdk.js";
 
 const PORT = testPort(151);
@@ -42,21 +42,8 @@ function frame(i: number): Buffer {
   return Buffer.concat([Buffer.from([13, 0xa1, 0x78]), body]);
 }
 
-/** Reserve a seat in the duel queue over HTTP, connect a raw socket to it, send one frame. */
-async function send(bytes: Buffer): Promise<number> {
-  const res = await fetch(`http://127.0.0.1:${PORT}/matchmake/joinOrCreate/duel`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ rating: 1500, side: "A" }),
-  });
-  const seat = (await res.json()) as { roomId: string; processId: string; sessionId: string };
-  const ws = new WebSocket(`ws://127.0.0.1:${PORT}/${seat.processId}/${seat.roomId}?sessionId=${seat.sessionId}`);
-  return new Promise((resolve, reject) => {
-    ws.on("error", reject);
-    ws.on("close", (code) => resolve(code));
-    ws.on("open", () => ws.send(bytes));
-  });
-}
+/** A duel player's socket that sends one frame; resolves with the code it is closed with. */
+const send = (bytes: Buffer): Promise<number> => sendFrame(PORT, "duel", { rating: 1500, side: "A" }, bytes);
 
 describe("distinct malformed frames", () => {
   let server: ColyseusTestServer;

@@ -4,28 +4,17 @@
  */
 import { boot, type ColyseusTestServer } from "@colyseus/testing";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { WebSocket } from "ws";
 import app from "../../example-server/app.config.js";
+import { sendFrame } from "../helpers/join-from.js";
 import { joinQueue, testPort, within } from "../helpers/sdk.js";
 
 const PORT = testPort(51);
 
-/** Reserve a seat in the duel queue over HTTP, connect a raw socket to it, send one bad frame. */
-async function sendGarbage(): Promise<number> {
-  const res = await fetch(`http://127.0.0.1:${PORT}/matchmake/joinOrCreate/duel`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ rating: 1500, side: "A" }),
-  });
-  const seat = (await res.json()) as { roomId: string; processId: string; sessionId: string };
-  const ws = new WebSocket(`ws://127.0.0.1:${PORT}/${seat.processId}/${seat.roomId}?sessionId=${seat.sessionId}`);
-  return new Promise((resolve, reject) => {
-    ws.on("error", reject);
-    ws.on("close", (code) => resolve(code));
-    // ROOM_DATA (13), message type "x" (msgpack fixstr), then a byte msgpack never uses.
-    ws.on("open", () => ws.send(Buffer.from([13, 0xa1, 0x78, 0xc1, 0xc1, 0xc1])));
-  });
-}
+/** ROOM_DATA (13), message type "x" (msgpack fixstr), then a byte msgpack never uses. */
+const GARBAGE = Buffer.from([13, 0xa1, 0x78, 0xc1, 0xc1, 0xc1]);
+
+/** A duel player's socket that sends one bad frame; resolves with the code it is closed with. */
+const sendGarbage = (): Promise<number> => sendFrame(PORT, "duel", { rating: 1500, side: "A" }, GARBAGE);
 
 describe("malformed frames", () => {
   let server: ColyseusTestServer;

@@ -61,11 +61,17 @@ describe("operators' figures", () => {
     expect(Object.keys(duelFigures.meanWaitMsBySide)).toEqual(["any"]);
     expect(duelFigures.meanWaitMsBySide.any).toBeGreaterThanOrEqual(0);
     expect(squadFigures).toMatchObject({ meanWaitMsBySide: {}, meanWaitMsByZone: {}, sideMixUnstable: false });
-    expect(duelFigures.p50WaitMs).toBeLessThanOrEqual(duelFigures.p95WaitMs);
-    expect(duelFigures.p95WaitMs).toBeLessThanOrEqual(duelFigures.p99WaitMs);
+    expect(duelFigures.recentMatches).toBe(1);
+    expect(duelFigures.p50WaitMs!).toBeLessThanOrEqual(duelFigures.p95WaitMs!);
+    expect(duelFigures.p95WaitMs!).toBeLessThanOrEqual(duelFigures.p99WaitMs!);
+    // No match in squad yet: its recent waits are "none yet", not 0; its three players do wait.
+    expect(squadFigures).toMatchObject({ recentMatches: 0, p95WaitMs: null, meanImbalance: null });
+    expect(squadFigures.oldestWaitMs).toBeGreaterThanOrEqual(0);
+    expect(duelFigures.oldestWaitMs).toBeNull();
     // The room's own getMetrics() is what the endpoint serves.
     const squadRoom = server.getRoomById<MatchmakerRoom>(squad[0].queue.roomId);
-    expect(squadRoom.getMetrics()).toEqual(squadFigures);
+    // (but for the longest current wait, which grew since)
+    expect(squadRoom.getMetrics()).toEqual({ ...squadFigures, oldestWaitMs: expect.any(Number) });
 
     // The monitor shows the same figures in the room's state.
     const monitor = await server.http.get(`/monitor/api/room?roomId=${squad[0].queue.roomId}`);
@@ -82,16 +88,16 @@ describe("operators' figures", () => {
       expect(res.status).toBe(200);
       expect(res.headers.get("content-type")).toBe("text/plain; version=0.0.4; charset=utf-8");
       const text = await res.text();
-      const room = `room_id="${squad[0].queue.roomId}"`;
+      // Labelled by queue, not room: a queue's series outlive its rooms.
       expect(text).toContain("# TYPE matchmaker_waiting_players gauge");
-      expect(text).toContain(`matchmaker_waiting_players{queue="squad",${room}} 3`);
-      expect(text).toContain(`matchmaker_waiting_players_by_side{queue="squad",${room},side="A"} 2`);
-      expect(text).toContain(`matchmaker_waiting_players_by_party_size{queue="squad",${room},party_size="1"} 3`);
+      expect(text).toContain(`matchmaker_waiting_players{queue="squad"} 3`);
+      expect(text).toContain(`matchmaker_waiting_players_by_side{queue="squad",side="A"} 2`);
+      expect(text).toContain(`matchmaker_waiting_players_by_party_size{queue="squad",party_size="1"} 3`);
       expect(text).toContain("# TYPE matchmaker_matches_formed_total counter");
-      expect(text).toMatch(/^matchmaker_matches_formed_total\{queue="duel",room_id="[^"]+"\} 1$/m);
-      expect(text).toMatch(
-        /^matchmaker_recent_wait_seconds\{queue="duel",room_id="[^"]+",quantile="0\.99"\} [0-9.e-]+$/m,
-      );
+      expect(text).toMatch(/^matchmaker_matches_formed_total\{queue="duel"\} 1$/m);
+      expect(text).toMatch(/^matchmaker_recent_wait_seconds\{queue="duel",quantile="0\.99"\} [0-9.e-]+$/m);
+      expect(text).not.toMatch(/^matchmaker_recent_wait_seconds\{queue="squad"/m);
+      expect(text).toContain(`matchmaker_queue_room_live{queue="squad"} 1`);
       // Every sample line is `name{labels} value`.
       for (const line of text.trim().split("\n"))
         if (!line.startsWith("#")) expect(line).toMatch(/^[a-z_]+\{[^}]*\} -?[0-9.e+-]+$/);

@@ -1,6 +1,10 @@
 /**
- * Closed by default: the example server's monitor and metrics refuse anonymous operators, and
- * oversized matchmaking bodies are refused from their headers, before they are read.
+ * Closed by default: the example server's operator routes (monitor, metrics, playground) refuse
+ * anonymous operators, and oversized matchmaking bodies are refused from their headers, before
+ * they are read. Without credentials the operator routes are open to a direct request from this
+ * machine only: a request that carries any header a proxy or CDN sets, or that comes from another
+ * address (127.0.0.2), is a stranger and gets 403; with credentials configured, the same proxied
+ * request gets in with them.
  */
 import { request } from "node:http";
 import { boot, type ColyseusTestServer } from "@colyseus/testing";
@@ -12,6 +16,37 @@ import { joinQueue, testPort } from "../helpers/sdk.js";
 const PORT = testPort(50);
 const url = (path: string) => `http://127.0.0.1:${PORT}${path}`;
 const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`;
+
+const OPERATOR_ROUTES = ["/monitor/api", "/playground/", "/playground/rooms"];
+
+/** Every header a proxy commonly adds, with a value as it would send it. */
+const PROXY_HEADERS: Record<string, string> = {
+  "X-Forwarded-For": "203.0.113.9",
+  Forwarded: "for=203.0.113.9;proto=https",
+  "X-Real-IP": "203.0.113.9",
+  "X-Client-IP": "203.0.113.9",
+  "True-Client-IP": "203.0.113.9",
+  "X-Forwarded-Host": "games.example",
+  "X-Forwarded-Proto": "https",
+  "X-Forwarded-Port": "443",
+  "CF-Connecting-IP": "203.0.113.9",
+  "Fastly-Client-IP": "203.0.113.9",
+  "X-Cluster-Client-IP": "203.0.113.9",
+  Via: "1.1 proxy.example",
+};
+
+/** GET `path` with `headers`, from `localAddress` (default 127.0.0.1); resolves with the status. */
+function get(path: string, headers: Record<string, string> = {}, localAddress?: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: "127.0.0.1", port: PORT, path, headers, ...(localAddress ? { localAddress } : {}) });
+    req.on("response", (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
 
 /** POST that announces `announced` bytes, sends only `sent` of them, and resolves with the status. */
 function postAnnouncing(path: string, headers: Record<string, string>, sent: number): Promise<number> {
@@ -100,5 +135,25 @@ describe("operator routes and request bodies", () => {
     });
     expect(res.status).toBe(200);
     expect(((await res.json()) as { name: string }).name).toBe("duel");
+  });
+
+  it("without credentials: a direct request from this machine gets in; any proxy header, or another address, gets 403", async () => {
+    for (const path of OPERATOR_ROUTES) {
+      expect(await get(path), `${path} direct`).toBe(200);
+      for (const [name, value] of Object.entries(PROXY_HEADERS))
+        expect(await get(path, { [name]: value }), `${path} with ${name}`).toBe(403);
+      expect(await get(path, {}, "127.0.0.2"), `${path} from 127.0.0.2`).toBe(403);
+    }
+  });
+
+  it("with credentials: a proxied operator gets in with them and not without", async () => {
+    process.env.MATCHMAKER_OPERATOR_USER = "ops";
+    process.env.MATCHMAKER_OPERATOR_PASSWORD = "proxied-operator-secret";
+    const authorization = basic("ops", "proxied-operator-secret");
+    for (const path of OPERATOR_ROUTES) {
+      expect(await get(path, { "X-Real-IP": "203.0.113.9" }), `${path} anonymous`).toBe(401);
+      expect(await get(path), `${path} direct, anonymous`).toBe(401);
+      expect(await get(path, { "X-Real-IP": "203.0.113.9", Authorization: authorization }), path).toBe(200);
+    }
   });
 });

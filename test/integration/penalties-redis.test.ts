@@ -8,17 +8,10 @@ import { RedisPresence } from "@colyseus/redis-presence";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OffenceLedger, PENALTY_DEFAULTS } from "../../src/colyseus/offences.js";
 import { offenceKey, QueuePenalties } from "../../src/colyseus/penalties.js";
-import { connectRedis, IN_CI } from "../helpers/redis.js";
+import { redisForTests } from "../helpers/redis.js";
 
 const URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
-const redis = await connectRedis(URL);
-if (!redis && !IN_CI) console.warn(`penalties-redis tests skipped: no Redis at ${URL}`);
-
-describe.runIf(!redis && IN_CI)("Redis in CI", () => {
-  it("answers, so the cross-process penalties test runs", () => {
-    expect.fail(`CI=true but no Redis answers at ${URL}`);
-  });
-});
+const redis = await redisForTests(URL, "penalties-redis tests");
 
 describe.skipIf(!redis)("penalties on Redis presence", () => {
   const queue = `t-grief-${process.pid}-${Date.now()}`;

@@ -8,19 +8,13 @@ import { matchMaker } from "@colyseus/core";
 import { boot, type ColyseusTestServer } from "@colyseus/testing";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import app from "../../example-server/app.config.js";
+import { postJoin as postJoinTo } from "../helpers/join-from.js";
 import { joinQueue, testPort, within } from "../helpers/sdk.js";
 
 const PORT = testPort(150);
 const WHY = "it names a member of every JavaScript object (Object.prototype)";
 
-async function postJoin(queue: string, body: string): Promise<{ status: number; json: unknown }> {
-  const res = await fetch(`http://127.0.0.1:${PORT}/matchmake/joinOrCreate/${queue}`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body,
-  });
-  return { status: res.status, json: await res.json() };
-}
+const postJoin = (queue: string, body: string) => postJoinTo(PORT, queue, body);
 
 describe("join option keys named after Object.prototype members", () => {
   let server: ColyseusTestServer;

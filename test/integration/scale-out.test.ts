@@ -47,7 +47,8 @@ async function roomCounts(): Promise<number[]> {
 async function queueRoomsOn(port: number): Promise<string[]> {
   const response = await fetch(`http://127.0.0.1:${port}/matchmaker/metrics`);
   const body = (await response.json()) as { queues: QueueMetrics[] };
-  return body.queues.map((q) => q.roomId);
+  // A queue with no room here is listed too, with `roomId: null`.
+  return body.queues.flatMap((q) => (q.roomId !== null ? [q.roomId] : []));
 }
 
 interface Player {

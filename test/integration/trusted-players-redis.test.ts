@@ -4,19 +4,13 @@
  * to another account holding its token, and a rejoin still may not send what the server sets.
  * Without Redis the file skips, loudly, except under CI=true, where that fails.
  */
-import { defineRoom, matchMaker } from "@colyseus/core";
-import { RedisPresence } from "@colyseus/redis-presence";
 import { Client, type Room } from "@colyseus/sdk";
-import { boot, type ColyseusTestServer } from "@colyseus/testing";
-import config from "@colyseus/tools";
-import type { Redis } from "ioredis";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import app from "../../example-server/app.config.js";
-import { accountPlayers, ratings } from "../../example-server/accounts.js";
-import { DemoGameRoom } from "../../example-server/DemoGameRoom.js";
-import { defineQueue, type MatchmakerRoom, type ResumedMessage, type ResumeMessage } from "../../src/index.js";
-import { connectRedis, IN_CI } from "../helpers/redis.js";
-import { testPort } from "../helpers/sdk.js";
+import { describe, expect, it, vi } from "vitest";
+import type { MatchmakerRoom, ResumedMessage, ResumeMessage } from "../../src/index.js";
+import { exampleOnRedis } from "../helpers/example-on-redis.js";
+import { redisForTests } from "../helpers/redis.js";
+import { narrowRankedQueue, signedInAccount } from "../helpers/ranked.js";
+import { attemptJoin, localRoom, testPort } from "../helpers/sdk.js";
 
 const REDIS_URL = "redis://127.0.0.1:6379";
 const PREFIX = `t-identity-${process.pid}:`;
@@ -24,73 +18,20 @@ const QUEUE = "tp_durable";
 const port = testPort(121);
 const endpoint = `ws://127.0.0.1:${port}`;
 
-const redis: Redis | undefined = await connectRedis(REDIS_URL);
-if (!redis) {
-  const message = `*** TRUSTED-PLAYER REDIS TESTS ${IN_CI ? "FAIL" : "SKIPPED"}: no Redis at ${REDIS_URL}. ***`;
-  process.stderr.write(`\n${message}\n\n`);
-  if (IN_CI)
-    describe("trusted players on Redis", () => {
-      it("needs Redis (CI=true: a missing Redis is a failure)", () => {
-        throw new Error(message);
-      });
-    });
-}
+const redis = await redisForTests(REDIS_URL, "trusted-player Redis tests");
 
-async function account(rating: number): Promise<{ client: Client; accountId: string }> {
-  const client = new Client(endpoint);
-  const { user } = await client.auth.signInAnonymously<{ id: string }>();
-  ratings.set(user.id, { rating, uncertainty: 40 });
-  return { client, accountId: user.id };
-}
-
-/** The refusal's code and message, or the room. */
-async function attempt(client: Client, options: Record<string, unknown>): Promise<Room | string> {
-  try {
-    const room = await client.joinOrCreate(QUEUE, options);
-    room.onMessage("*", () => undefined);
-    return room;
-  } catch (error) {
-    const { code, message } = error as { code?: number; message: string };
-    return `${code}: ${message}`;
-  }
-}
-
-const queueRoom = async () => {
-  const [listing] = await matchMaker.query({ name: QUEUE });
-  return listing && (matchMaker.getLocalRoomById(listing.roomId) as MatchmakerRoom | undefined);
-};
+const account = (rating: number) => signedInAccount(endpoint, rating);
+const attempt = (client: Client, options: Record<string, unknown>) => attemptJoin(client, QUEUE, options);
+const queueRoom = () => localRoom<MatchmakerRoom>(QUEUE);
 
 describe.skipIf(!redis)("trusted players on Redis", () => {
-  let server: ColyseusTestServer;
-
-  beforeAll(async () => {
-    vi.spyOn(console, "log").mockImplementation(() => undefined); // the SDK's "closed unexpectedly" lines
-    server = await boot(
-      config({
-        ...app,
-        rooms: {
-          // 1v1 within 100 rating points that never widen: a lone player waits.
-          [QUEUE]: defineQueue({
-            teamSize: 1,
-            gameRoom: "demo_game",
-            policy: "expanding-window",
-            params: { unit: "rating", initial: 100, growthPerSecond: 0, max: 100 },
-            rating: { min: 0, max: 5000 },
-            players: accountPlayers,
-          }),
-          demo_game: defineRoom(DemoGameRoom),
-        },
-        options: { ...app.options, presence: new RedisPresence(`${REDIS_URL}?keyPrefix=${PREFIX}`) },
-      }),
-      port,
-    );
-  });
-  afterAll(async () => {
-    await server?.shutdown();
-    const keys = (await redis?.keys(`${PREFIX}*`)) ?? [];
-    if (keys.length > 0) await redis?.del(...keys);
-    redis?.disconnect();
-    vi.restoreAllMocks();
+  exampleOnRedis({
+    port,
+    // 1v1 within 100 rating points that never widen: a lone player waits.
+    rooms: { [QUEUE]: narrowRankedQueue({ teamSize: 1 }) },
+    url: REDIS_URL,
+    prefix: PREFIX,
+    redis,
   });
 
   it("a resume token brings the place back to its own account only, and a rejoin may not send a rating", async () => {

@@ -14,7 +14,7 @@ import config from "@colyseus/tools";
 import { createHmac } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import app, { rooms } from "../../example-server/app.config.js";
-import { accountPlayers, ratings } from "../../example-server/accounts.js";
+import { ratings } from "../../example-server/accounts.js";
 import {
   defineQueue,
   MatchmakerRoom,
@@ -25,6 +25,7 @@ import {
   type SeatMessage,
   type TrustedPlayer,
 } from "../../src/index.js";
+import { narrowRankedQueue, signedInAccount } from "../helpers/ranked.js";
 import { testPort, within } from "../helpers/sdk.js";
 
 const port = testPort(120);
@@ -49,12 +50,7 @@ interface Player {
 }
 
 /** A new account (anonymous sign-in), rated `rating` by the server. */
-async function account(rating: number): Promise<Player> {
-  const client = new Client(endpoint);
-  const { user } = await client.auth.signInAnonymously<{ id: string }>();
-  ratings.set(user.id, { rating, uncertainty: 40 });
-  return { client, accountId: user.id };
-}
+const account = (rating: number): Promise<Player> => signedInAccount(endpoint, rating);
 
 /** A client that sends no auth token (the SDK's in-memory storage would lend it the last sign-in's). */
 function anonymous(): Client {
@@ -104,6 +100,12 @@ const matchOf = (seat: SeatMessage) =>
 
 const playersOf = (match: MatchInfo) => match.teams.flatMap((t) => t.players);
 
+/** `[playerId, rating]` of each player of `match`, sorted (compare with a sorted list of the expected ones). */
+const accountsAndRatings = (match: MatchInfo) =>
+  playersOf(match)
+    .map((p) => [p.playerId, p.rating])
+    .sort();
+
 describe("trusted players", () => {
   let server: ColyseusTestServer;
   const open: Room[] = [];
@@ -116,15 +118,7 @@ describe("trusted players", () => {
         rooms: {
           ...rooms,
           // A ranked 2v2: parties, every member resolved from its own token.
-          ranked_squad: defineQueue({
-            teamSize: 2,
-            gameRoom: "demo_game",
-            policy: "expanding-window",
-            params: { unit: "rating", initial: 100, growthPerSecond: 0, max: 100 },
-            rating: { min: 0, max: 5000 },
-            tickMs: 100,
-            players: accountPlayers,
-          }),
+          ranked_squad: narrowRankedQueue({ teamSize: 2, tickMs: 100 }),
           flaky: defineQueue({
             teamSize: 1,
             gameRoom: "demo_game",
@@ -196,11 +190,7 @@ describe("trusted players", () => {
     const [seat] = await within(Promise.all([joined[2]!.seat, joined[3]!.seat]), 10_000, "the close pair's seats");
     const match = matchOf(seat);
     expect(match.trustedPlayers).toBe(true);
-    expect(
-      playersOf(match)
-        .map((p) => [p.playerId, p.rating])
-        .sort(),
-    ).toEqual(
+    expect(accountsAndRatings(match)).toEqual(
       [
         [players[2]!.accountId, 1500],
         [players[3]!.accountId, 1520],
@@ -297,11 +287,7 @@ describe("trusted players", () => {
     const b = await join(anonymous(), "flaky");
     open.push(a.room, b.room);
     const match = matchOf(await within(a.seat, 10_000, "the flaky queue's seat"));
-    expect(
-      playersOf(match)
-        .map((p) => [p.playerId, p.rating])
-        .sort(),
-    ).toEqual(
+    expect(accountsAndRatings(match)).toEqual(
       [
         [`account-of-${a.room.sessionId}`, 1234],
         [`account-of-${b.room.sessionId}`, 1234],
@@ -325,11 +311,7 @@ describe("trusted players", () => {
     const b = await join(q.client, "static_auth");
     open.push(a.room, b.room);
     const match = matchOf(await within(a.seat, 10_000, "the static_auth seat"));
-    expect(
-      playersOf(match)
-        .map((x) => [x.playerId, x.rating])
-        .sort(),
-    ).toEqual(
+    expect(accountsAndRatings(match)).toEqual(
       [
         [p.accountId, 1777],
         [q.accountId, 1777],

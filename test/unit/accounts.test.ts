@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { Matchmaker, MatchmakerError, type Match, type Ticket } from "../../src/core/index.js";
 import { simulate } from "../../src/sim/index.js";
 import { ids } from "../helpers/tickets.js";
+import { thrown } from "../helpers/thrown.js";
 
 /** A ticket whose players have accounts: `players` are [sessionId, playerId?] pairs. */
 function ticket(id: string, players: ReadonlyArray<readonly [string, string?]>, at = 0): Ticket {
@@ -22,15 +23,7 @@ function ticket(id: string, players: ReadonlyArray<readonly [string, string?]>, 
   };
 }
 
-function refusal(call: () => void): MatchmakerError {
-  try {
-    call();
-  } catch (error) {
-    expect(error).toBeInstanceOf(MatchmakerError);
-    return error as MatchmakerError;
-  }
-  throw new Error("expected a MatchmakerError");
-}
+const refusal = (call: () => void): MatchmakerError => thrown(call, MatchmakerError);
 
 describe("an account waits at most once", () => {
   it("refuses a second ticket of a waiting account with duplicate_account naming it, changing nothing", () => {

@@ -71,12 +71,17 @@ describe("QueueAddressLimits", () => {
     for (const address of ["127.0.0.1", "::1", "127.0.0.2"])
       for (let i = 0; i < 5; i++) expect(limits.admitJoin(address, i)).toBeUndefined();
     expect(limits.joinsLimited).toBe(0);
-    expect(limits.proxyWarning("127.0.0.1", false)).toBeUndefined();
-    expect(limits.proxyWarning("192.0.2.1", true)).toBeUndefined();
-    expect(limits.proxyWarning("127.0.0.1", true)).toMatch(
+    // The headers are read only where the warning can still be given: a loopback join, before it was.
+    let asked = 0;
+    const forwarded = (value: boolean) => () => (asked++, value);
+    expect(limits.proxyWarning("127.0.0.1", forwarded(false))).toBeUndefined();
+    expect(limits.proxyWarning("192.0.2.1", forwarded(true))).toBeUndefined();
+    expect(asked).toBe(1);
+    expect(limits.proxyWarning("127.0.0.1", forwarded(true))).toMatch(
       /not in the queue's trustedProxies.*trustedProxies: \["127\.0\.0\.1"\]$/,
     );
-    expect(limits.proxyWarning("127.0.0.1", true)).toBeUndefined();
+    expect(limits.proxyWarning("127.0.0.1", forwarded(true))).toBeUndefined();
+    expect(asked).toBe(2);
     // Party codes are counted for loopback too.
     for (let i = 0; i < 10; i++) limits.wrongPartyCode("127.0.0.1", i);
     expect(limits.partyCodeRefusal("127.0.0.1", 20)?.field).toBe("partyCode");

@@ -6,82 +6,38 @@
  */
 import { LocalPresence, ServerError } from "@colyseus/core";
 import { describe, expect, it } from "vitest";
-import { Matchmaker } from "../../src/core/index.js";
-import { DurableQueue, type DurableHost } from "../../src/colyseus/durable/durable-queue.js";
-import { QueueSession, type RemovedMessage, type SessionJoin } from "../../src/colyseus/session.js";
-import type { DuplicateAccount } from "../../src/colyseus/director/accounts.js";
+import { fakeDurableRoom as fakeRoom, type FakeRoomOptions } from "../helpers/durable-room.js";
 
-/** A queue room as the durable queue sees it; joins carry `playerId` from their options. */
-function fakeRoom(presence: LocalPresence, roomId: string, clock: { now: number }, mode?: DuplicateAccount) {
-  const sent: Array<{ to: string; type: string; payload: unknown }> = [];
-  const removed = new Map<string, RemovedMessage>();
-  const session: QueueSession = new QueueSession({
-    matchmaker: new Matchmaker({ teamSize: 2 }),
-    ...(mode ? { duplicateAccount: mode } : {}),
-    effects: {
-      send: (to, type, payload) => sent.push({ to, type, payload }),
-      waiting: (t) => durable.waiting(t),
-      notWaiting: () => undefined,
-      spawn: () => undefined,
-      remove: (id, message) => {
-        removed.set(id, message);
-        durable.gone(id);
-      },
-    },
-  });
-  const host: DurableHost = {
-    roomId,
-    roomName: "q",
-    presence,
-    session,
-    now: () => clock.now,
-    send: (to, type, payload) => sent.push({ to, type, payload }),
-    runEngine: () => session.tick(clock.now),
-    every: () => () => undefined,
-    isListed: async (id) => id === roomId,
-    relist: async () => undefined,
-    lock: () => undefined,
-    closeAll: async () => undefined,
-  };
-  const durable: DurableQueue = new DurableQueue(host, { graceMs: 10_000, announceMs: 20 });
-  const join = async (sessionId: string, options: Record<string, unknown>, extra: Partial<SessionJoin> = {}) => {
-    const check = (rest: unknown) => {
-      const refusal = session.joinRefusal({ ...extra, playerId: (rest as { playerId?: string }).playerId });
-      if (refusal) throw refusal;
-      return rest;
-    };
-    await durable.authorize(sessionId, options, check, (rest) => rest);
-    const playerId = options.playerId as string | undefined;
-    durable.join(sessionId, () =>
-      session.join(
-        {
-          player: { sessionId, rating: Number(options.rating), ...(playerId !== undefined ? { playerId } : {}) },
-          ...extra,
-        },
-        clock.now,
-      ),
-    );
-  };
-  const tokenOf = (id: string) =>
-    (sent.filter((m) => m.to === id && m.type === "resume").at(-1)?.payload as { token: string } | undefined)?.token;
-  /** The room is lost (its process died): its places stay in presence for a new room. */
-  const lose = async () => {
-    await durable.flushAll();
-    durable.stop();
-    await durable.lease.release();
-  };
-  return { durable, session, sent, removed, join, tokenOf, lose };
+/** A party of two (accounts "lead" and "mem") waiting in a room that is then lost; their resume tokens. */
+async function lostParty(presence: LocalPresence, clock: { now: number }): Promise<{ L: string; M: string }> {
+  const old = fakeRoom(presence, "R1", clock);
+  await old.durable.start();
+  await old.join("L", { rating: 1500, playerId: "lead" }, { party: { size: 2 } });
+  await old.join("M", { rating: 1510, playerId: "mem" }, { partyCode: old.partyCodeOf("L") });
+  const tokens = { L: old.tokenOf("L")!, M: old.tokenOf("M")! };
+  await old.lose();
+  return tokens;
+}
+
+/** A solo of account "acct" waiting (enqueued at 1000) in a room that is then lost; its resume token. */
+async function lostSolo(
+  presence: LocalPresence,
+  clock: { now: number },
+  options: FakeRoomOptions = {},
+): Promise<string> {
+  const old = fakeRoom(presence, "R1", clock, options);
+  await old.durable.start();
+  await old.join("s1", { rating: 1500, playerId: "acct" });
+  const token = old.tokenOf("s1")!;
+  await old.lose();
+  return token;
 }
 
 describe("a resumed place and a fresh join of one account", () => {
   it("refuse: the fresh join came first and keeps the place; the resume is refused naming playerId", async () => {
     const presence = new LocalPresence();
     const clock = { now: 1000 };
-    const old = fakeRoom(presence, "R1", clock);
-    await old.durable.start();
-    await old.join("s1", { rating: 1500, playerId: "acct" });
-    const token = old.tokenOf("s1")!;
-    await old.lose();
+    const token = await lostSolo(presence, clock);
 
     const next = fakeRoom(presence, "R2", clock);
     await next.durable.start();
@@ -100,14 +56,8 @@ describe("a resumed place and a fresh join of one account", () => {
   it("refuse: the resume came first; a fresh join of the account is refused while the place is back or coming back", async () => {
     const presence = new LocalPresence();
     const clock = { now: 1000 };
-    const old = fakeRoom(presence, "R1", clock);
-    await old.durable.start();
     // A party of two: its place comes back once both members are back.
-    await old.join("L", { rating: 1500, playerId: "lead" }, { party: { size: 2 } });
-    const code = (old.sent.find((m) => m.to === "L" && m.type === "party")!.payload as { code: string }).code;
-    await old.join("M", { rating: 1510, playerId: "mem" }, { partyCode: code });
-    const tokens = { L: old.tokenOf("L")!, M: old.tokenOf("M")! };
-    await old.lose();
+    const tokens = await lostParty(presence, clock);
 
     const next = fakeRoom(presence, "R2", clock);
     await next.durable.start();
@@ -127,13 +77,9 @@ describe("a resumed place and a fresh join of one account", () => {
   it("replace: the resume takes the account back from the fresh session, which is told why", async () => {
     const presence = new LocalPresence();
     const clock = { now: 1000 };
-    const old = fakeRoom(presence, "R1", clock, "replace");
-    await old.durable.start();
-    await old.join("s1", { rating: 1500, playerId: "acct" });
-    const token = old.tokenOf("s1")!;
-    await old.lose();
+    const token = await lostSolo(presence, clock, { duplicateAccount: "replace" });
 
-    const next = fakeRoom(presence, "R2", clock, "replace");
+    const next = fakeRoom(presence, "R2", clock, { duplicateAccount: "replace" });
     await next.durable.start();
     clock.now = 5000;
     await next.join("fresh", { rating: 1500, playerId: "acct" });
@@ -150,13 +96,7 @@ describe("a resumed place and a fresh join of one account", () => {
   it("a resume that leaves before its place is back frees the account", async () => {
     const presence = new LocalPresence();
     const clock = { now: 1000 };
-    const old = fakeRoom(presence, "R1", clock);
-    await old.durable.start();
-    await old.join("L", { rating: 1500, playerId: "lead" }, { party: { size: 2 } });
-    const code = (old.sent.find((m) => m.to === "L" && m.type === "party")!.payload as { code: string }).code;
-    await old.join("M", { rating: 1510, playerId: "mem" }, { partyCode: code });
-    const tokenL = old.tokenOf("L")!;
-    await old.lose();
+    const { L: tokenL } = await lostParty(presence, clock);
 
     const next = fakeRoom(presence, "R2", clock);
     await next.durable.start();

@@ -5,8 +5,7 @@
  */
 import { LocalPresence, ServerError } from "@colyseus/core";
 import { describe, expect, it } from "vitest";
-import { Matchmaker } from "../../src/core/index.js";
-import { DurableQueue, isSharedPresence, type DurableHost } from "../../src/colyseus/durable/durable-queue.js";
+import { isSharedPresence } from "../../src/colyseus/durable/durable-queue.js";
 import { failFastDriver } from "../../src/colyseus/durable/fail-fast.js";
 import { QueueLease } from "../../src/colyseus/durable/lease.js";
 import {
@@ -17,77 +16,8 @@ import {
 } from "../../src/colyseus/durable/resume-token.js";
 import { parseStoredPlace, TicketStore, type StoredPlace } from "../../src/colyseus/durable/ticket-store.js";
 import { isRetryLater, RETRY_LATER } from "../../src/colyseus/durable/unavailable.js";
-import { QueueSession, type SessionJoin } from "../../src/colyseus/session.js";
 import type { MatchMakerDriver } from "@colyseus/core";
-
-/** One queue room as the durable queue sees it: a session, sent messages, manual timers. */
-function fakeRoom(presence: LocalPresence, roomId: string, clock: { now: number }, readyCheck?: number) {
-  const sent: Array<{ to: string; type: string; payload: unknown }> = [];
-  const timers: Array<() => void> = [];
-  const listed = new Set<string>([roomId]);
-  let closed: number | undefined;
-  let locked = false;
-  const session: QueueSession = new QueueSession({
-    matchmaker: new Matchmaker({ teamSize: 2 }),
-    ...(readyCheck ? { readyCheck: { timeoutMs: readyCheck } } : {}),
-    effects: {
-      send: (to, type, payload) => {
-        sent.push({ to, type, payload });
-        if (type === "seat") durable.gone(to);
-      },
-      waiting: (t) => durable.waiting(t),
-      notWaiting: () => undefined,
-      spawn: () => undefined,
-      remove: (id) => durable.gone(id),
-    },
-  });
-  const host: DurableHost = {
-    roomId,
-    roomName: "q",
-    presence,
-    session,
-    now: () => clock.now,
-    send: (to, type, payload) => sent.push({ to, type, payload }),
-    runEngine: () => session.tick(clock.now),
-    every: (_ms, fn) => {
-      timers.push(fn);
-      return () => timers.splice(timers.indexOf(fn), 1);
-    },
-    isListed: async (id) => listed.has(id),
-    relist: async () => undefined,
-    lock: () => (locked = true),
-    closeAll: async (code) => (closed = code),
-  };
-  const durable: DurableQueue = new DurableQueue(host, { graceMs: 10_000, announceMs: 20 });
-  const join = async (sessionId: string, options: Record<string, unknown>, extra: Partial<SessionJoin> = {}) => {
-    await durable.authorize(
-      sessionId,
-      options,
-      (rest) => rest,
-      (rest) => rest,
-    );
-    durable.join(sessionId, () =>
-      session.join({ player: { sessionId, rating: Number(options.rating) }, ...extra }, clock.now),
-    );
-  };
-  const tokenOf = (id: string) =>
-    (sent.filter((m) => m.to === id && m.type === "resume").at(-1)?.payload as { token: string } | undefined)?.token;
-  const beat = async () => {
-    for (const fn of [...timers]) fn();
-    await new Promise((r) => setTimeout(r, 5));
-  };
-  return {
-    durable,
-    session,
-    sent,
-    join,
-    tokenOf,
-    beat,
-    listed,
-    closed: () => closed,
-    locked: () => locked,
-  };
-}
+import { fakeDurableRoom as fakeRoom } from "../helpers/durable-room.js";
 
 async function until(check: () => boolean): Promise<void> {
   for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 5));
@@ -257,7 +187,7 @@ describe("DurableQueue", () => {
   it("after the room is lost, its players rejoin a new room with their tokens: original places, the party as a party, a ready check back to waiting", async () => {
     const presence = new LocalPresence();
     const clock = { now: 1000 };
-    const old = fakeRoom(presence, "R1", clock, 30_000);
+    const old = fakeRoom(presence, "R1", clock, { readyCheck: 30_000 });
     await old.durable.start();
     // Four solos (enqueued at 1000) form a match in a ready check; then a party of two waits (2000).
     for (const id of ["a", "b", "c", "d"]) await old.join(id, { rating: 3000 });
@@ -265,8 +195,7 @@ describe("DurableQueue", () => {
     expect(old.session.placeOf("a")).toBe("ready-check");
     clock.now = 2000;
     await old.join("L", { rating: 1500 }, { party: { size: 2 } });
-    const code = (old.sent.find((m) => m.to === "L" && m.type === "party")!.payload as { code: string }).code;
-    await old.join("M", { rating: 1510 }, { partyCode: code });
+    await old.join("M", { rating: 1510 }, { partyCode: old.partyCodeOf("L") });
     expect(old.session.placeOf("L")).toBe("waiting");
     await old.durable.flushAll();
     const tokens = Object.fromEntries(["L", "M", "a", "b", "c", "d"].map((id) => [id, old.tokenOf(id)!]));
@@ -275,7 +204,7 @@ describe("DurableQueue", () => {
     old.durable.stop();
     await old.durable.lease.release();
     clock.now = 9000;
-    const next = fakeRoom(presence, "R2", clock, 30_000);
+    const next = fakeRoom(presence, "R2", clock, { readyCheck: 30_000 });
     await next.durable.start();
     expect(next.durable.isAuthority).toBe(true);
 
@@ -307,13 +236,10 @@ describe("DurableQueue", () => {
     const old = fakeRoom(presence, "R1", clock);
     await old.durable.start();
     await old.join("L", { rating: 1500 }, { party: { size: 2 } });
-    const code = (old.sent.find((m) => m.to === "L" && m.type === "party")!.payload as { code: string }).code;
-    await old.join("M", { rating: 1510 }, { partyCode: code });
+    await old.join("M", { rating: 1510 }, { partyCode: old.partyCodeOf("L") });
     await old.join("s", { rating: 2000 });
-    await old.durable.flushAll();
     const tokenL = old.tokenOf("L")!;
-    old.durable.stop();
-    await old.durable.lease.release();
+    await old.lose();
 
     const next = fakeRoom(presence, "R2", clock);
     await next.durable.start();

@@ -18,7 +18,7 @@ import {
   type OffenceRecord,
   type PenaltyOptions,
 } from "../../src/colyseus/offences.js";
-import { accountOf, offenceKey, QueuePenalties } from "../../src/colyseus/penalties.js";
+import { offenderOf, offenceKey, QueuePenalties } from "../../src/colyseus/penalties.js";
 import { parseRoomOptions, penaltiesOf } from "../../src/options/queue-options.js";
 import type { PartyMessage } from "../../src/colyseus/parties.js";
 import {
@@ -179,9 +179,12 @@ describe("the queue option penalties", () => {
 const client = (sessionId: string) => ({ sessionId }) as never;
 
 describe("QueuePenalties", () => {
-  it("keys accounts on the playerId, else the address", () => {
-    expect(accountOf("p1", "10.0.0.1")).toBe("player:p1");
-    expect(accountOf(undefined, "10.0.0.1")).toBe("address:10.0.0.1");
+  it("keys accounts on the playerId, else the address (an IPv6 one by its /64)", () => {
+    expect(offenderOf("p1", "10.0.0.1")).toBe("player:p1");
+    expect(offenderOf(undefined, "10.0.0.1")).toBe("address:10.0.0.1");
+    // An IPv6 address by its /64, as the per-address limits count it: a host cannot dodge a cooldown by its next address.
+    expect(offenderOf(undefined, "2001:db8:1:2::7")).toBe("address:2001:db8:1:2::/64");
+    expect(offenderOf(undefined, "2001:db8:1:2:aaaa::9")).toBe(offenderOf(undefined, "2001:db8:1:2::7"));
     expect(offenceKey("q", "player:p1")).toMatch(/^mm:offences:q:[A-Za-z0-9_-]{22}$/);
     expect(offenceKey("q", "player:p1")).not.toContain("p1");
   });
@@ -217,6 +220,33 @@ describe("QueuePenalties", () => {
     now = 65_000;
     expect(() => p.admit(client("s5"), "player:g", () => now)).not.toThrow();
     expect(p.counts).toEqual({ offences: 2, forgiven: 0, cooldowns: 1, refusedJoins: 2 });
+  });
+
+  it("admitJoin: a join as onAuth has it (options or their promise) passes once its offender may join; else refused() is thrown", async () => {
+    const p = new QueuePenalties("q", options, new OffenceLedger());
+    const now = 0;
+    for (const id of ["g1", "g2"]) {
+      const c = client(id);
+      p.admit(c, "player:g", () => now);
+      p.joined(c);
+      p.offence(id, "declined", now);
+    }
+    const offender = (join: { playerId: string }) => `player:${join.playerId}`;
+    const refused = (error: unknown) => new Error(`refused: ${(error as MatchmakerError).code}`);
+    const free = { playerId: "other" };
+    expect(p.admitJoin(client("a"), free, offender, () => now, refused)).toBe(free);
+    await expect(p.admitJoin(client("b"), Promise.resolve(free), offender, () => now, refused)).resolves.toBe(free);
+    expect(() => p.admitJoin(client("c"), { playerId: "g" }, offender, () => now, refused)).toThrow(
+      "refused: cooldown",
+    );
+    await expect(
+      p.admitJoin(client("d"), Promise.resolve({ playerId: "g" }), offender, () => now, refused),
+    ).rejects.toThrow("refused: cooldown");
+    // A join that failed its own checks is not counted: its error passes as it is.
+    await expect(
+      p.admitJoin(client("e"), Promise.reject(new Error("bad options")), offender, () => now, refused),
+    ).rejects.toThrow("bad options");
+    expect(p.counts.refusedJoins).toBe(2);
   });
 
   it("with shared presence, a queue room on another process (its own ledger) sees the cooldown", async () => {

@@ -7,46 +7,22 @@
  */
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
-import { Matchmaker, type Match, type Ticket } from "../../src/core/index.js";
 import type { PartyMessage } from "../../src/colyseus/parties.js";
-import { JoinRefused, QueueSession, type RemovedMessage } from "../../src/colyseus/session.js";
+import { JoinRefused } from "../../src/colyseus/session.js";
 import type { DuplicateAccount } from "../../src/colyseus/director/accounts.js";
+import { recordedSession, type RecordedSessionOptions } from "../helpers/recorded-session.js";
+import { thrown } from "../helpers/thrown.js";
 
-function setup(options: { teamSize?: number; readyCheck?: number; duplicateAccount?: DuplicateAccount } = {}) {
-  const sent: Array<{ to: string; type: string; payload: unknown }> = [];
-  const removed = new Map<string, RemovedMessage>();
-  const spawns: Match[] = [];
-  const shown = new Map<string, Ticket>();
-  const session = new QueueSession({
-    matchmaker: new Matchmaker({ teamSize: options.teamSize ?? 2 }),
-    ...(options.readyCheck ? { readyCheck: { timeoutMs: options.readyCheck } } : {}),
-    ...(options.duplicateAccount ? { duplicateAccount: options.duplicateAccount } : {}),
-    effects: {
-      send: (to, type, payload) => sent.push({ to, type, payload }),
-      waiting: (t) => shown.set(t.id, t),
-      notWaiting: (id) => shown.delete(id),
-      spawn: (m) => spawns.push(m),
-      remove: (id, m) => removed.set(id, m),
-    },
-  });
-  const last = <T>(to: string, type: string): T | undefined =>
-    sent.filter((m) => m.to === to && m.type === type).at(-1)?.payload as T | undefined;
+function setup(options: RecordedSessionOptions = {}) {
+  const recorded = recordedSession(options);
   /** A solo of `account` through session `id`. */
   const solo = (id: string, account: string | undefined, now: number, extra: Record<string, unknown> = {}) =>
-    session.join(
+    recorded.session.join(
       { player: { sessionId: id, rating: 1500, ...(account !== undefined ? { playerId: account } : {}) }, ...extra },
       now,
     );
-  const refusal = (call: () => void): JoinRefused => {
-    try {
-      call();
-    } catch (error) {
-      expect(error).toBeInstanceOf(JoinRefused);
-      return error as JoinRefused;
-    }
-    throw new Error("expected the join to be refused");
-  };
-  return { session, sent, removed, spawns, shown, last, solo, refusal };
+  const refusal = (call: () => void): JoinRefused => thrown(call, JoinRefused);
+  return { ...recorded, solo, refusal };
 }
 
 describe('duplicateAccount: "refuse" (the default)', () => {

@@ -1,6 +1,5 @@
 /** QueueSession and PartyBook scenarios with injected time and recorded effects (no sockets). */
 import { describe, expect, it } from "vitest";
-import { Matchmaker, type Match, type Ticket } from "../../src/core/index.js";
 import {
   newPartyCode,
   PARTY_CODE_PATTERN,
@@ -8,29 +7,14 @@ import {
   partyTicketId,
   type PartyMessage,
 } from "../../src/colyseus/parties.js";
-import { JoinRefused, QueueSession, type RemovedMessage, type RequeuedMessage } from "../../src/colyseus/session.js";
+import { JoinRefused, type RequeuedMessage } from "../../src/colyseus/session.js";
+import { recordedSession, type RecordedSessionOptions } from "../helpers/recorded-session.js";
 
-function setup(options: { teamSize?: number; readyCheck?: number; allowPartialParties?: boolean } = {}) {
-  const sent: Array<{ to: string; type: string; payload: unknown }> = [];
-  const removed = new Map<string, RemovedMessage>();
-  const spawns: Match[] = [];
-  const shown = new Map<string, Ticket>();
-  const session = new QueueSession({
-    matchmaker: new Matchmaker({ teamSize: options.teamSize ?? 2 }),
-    ...(options.readyCheck ? { readyCheck: { timeoutMs: options.readyCheck } } : {}),
-    allowPartialParties: options.allowPartialParties ?? false,
-    effects: {
-      send: (to, type, payload) => sent.push({ to, type, payload }),
-      waiting: (t) => shown.set(t.id, t),
-      notWaiting: (id) => shown.delete(id),
-      spawn: (m) => spawns.push(m),
-      remove: (id, m) => removed.set(id, m),
-    },
-  });
-  const last = <T>(to: string, type: string): T | undefined =>
-    sent.filter((m) => m.to === to && m.type === type).at(-1)?.payload as T | undefined;
-  const solo = (id: string, now: number, rating = 1500) => session.join({ player: { sessionId: id, rating } }, now);
-  return { session, sent, removed, spawns, shown, last, solo };
+function setup(options: RecordedSessionOptions = {}) {
+  const recorded = recordedSession(options);
+  const solo = (id: string, now: number, rating = 1500) =>
+    recorded.session.join({ player: { sessionId: id, rating } }, now);
+  return { ...recorded, solo };
 }
 
 describe("party codes", () => {

@@ -94,6 +94,9 @@ describe("prometheusText", () => {
     p95WaitMs: 2000,
     p99WaitMs: 2500,
     meanImbalance: 3,
+    recentMatches: 5,
+    oldestWaitMs: 700,
+    lastHour: { matches: 2, playersSeated: 4, noShows: 1, requeued: 1 },
     declines: 1,
     spawnFailures: 0,
     abandonedMatches: 0,
@@ -117,7 +120,7 @@ describe("prometheusText", () => {
 
   it("writes one family per figure, labels escaped, waits in seconds", () => {
     const text = prometheusText([metrics]);
-    const label = 'queue="we\\"ird\\\\queue\\n",room_id="r1"';
+    const label = 'queue="we\\"ird\\\\queue\\n"';
     expect(text).toContain(`matchmaker_waiting_players{${label}} 2\n`);
     expect(text).toContain(`matchmaker_recent_wait_seconds{${label},quantile="0.5"} 1\n`);
     expect(text).toContain(`matchmaker_recent_wait_seconds{${label},quantile="0.99"} 2.5\n`);
@@ -128,6 +131,8 @@ describe("prometheusText", () => {
     expect(text).toContain(`matchmaker_seats_total{${label},outcome="expired_requeued"} 2\n`);
     expect(text).toContain(`matchmaker_seats_total{${label},outcome="lost_requeued"} 3\n`);
     expect(text).toContain(`matchmaker_seats_open{${label}} 4\n`);
+    expect(text).toContain(`matchmaker_oldest_wait_seconds{${label}} 0.7\n`);
+    expect(text).toContain(`matchmaker_queue_room_live{${label}} 1\n`);
     expect(text).toContain(`matchmaker_joins_limited_total{${label},limit="join_rate"} 6\n`);
     expect(text).toContain(`matchmaker_joins_limited_total{${label},limit="party_code"} 0\n`);
     expect(text).toContain(`matchmaker_offences_total{${label}} 6\n`);
@@ -137,6 +142,45 @@ describe("prometheusText", () => {
     const families = text.split("\n").filter((l) => l.startsWith("# TYPE"));
     expect(new Set(families).size).toBe(families.length);
     expect(families.length).toBeGreaterThanOrEqual(15);
+  });
+
+  it("leaves out the figures with no data (no recent match, nobody waiting) instead of writing 0", () => {
+    const idle: QueueMetrics = {
+      ...metrics,
+      queue: "idle",
+      roomId: null,
+      waitingPlayers: 0,
+      waitingTickets: 0,
+      recentMatches: 0,
+      meanWaitMs: null,
+      p50WaitMs: null,
+      p95WaitMs: null,
+      p99WaitMs: null,
+      meanImbalance: null,
+      oldestWaitMs: null,
+    };
+    const lines = prometheusText([idle]).split("\n");
+    for (const family of [
+      "matchmaker_recent_wait_seconds",
+      "matchmaker_recent_wait_mean_seconds",
+      "matchmaker_recent_imbalance_mean",
+      "matchmaker_oldest_wait_seconds",
+    ])
+      expect(lines.filter((l) => l.startsWith(family + "{"))).toEqual([]);
+    // Its counters and the gauges that have a value are there: a queue between rooms.
+    expect(lines).toContain('matchmaker_matches_formed_total{queue="idle"} 5');
+    expect(lines).toContain('matchmaker_waiting_players{queue="idle"} 0');
+    expect(lines).toContain('matchmaker_queue_room_live{queue="idle"} 0');
+    expect(lines).toContain('matchmaker_recent_matches{queue="idle"} 0');
+  });
+
+  it("labels by queue name; a second room of one name live at once also carries its room id", () => {
+    const lines = prometheusText([
+      { ...metrics, queue: "duel", roomId: "r1" },
+      { ...metrics, queue: "duel", roomId: "r2", matchesFormed: 2 },
+    ]).split("\n");
+    expect(lines).toContain('matchmaker_matches_formed_total{queue="duel"} 5');
+    expect(lines).toContain('matchmaker_matches_formed_total{queue="duel",room_id="r2"} 2');
   });
 
   it("writes only the family headers when no queue is live", () => {

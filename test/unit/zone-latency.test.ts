@@ -10,6 +10,7 @@ import { maxLatencyAt } from "../../src/core/zone-latency.js";
 import { parseRoomOptions } from "../../src/options/index.js";
 import { joinOptionsSchema, parseJoinOptions } from "../../src/colyseus/join-options.js";
 import { resolveZones } from "../../src/core/zones.js";
+import { thrown } from "../helpers/thrown.js";
 
 const ZONES = ["eu", "us", "asia"];
 
@@ -21,15 +22,7 @@ function engine(options: Partial<MatchmakerOptions> = {}): Matchmaker {
   return new Matchmaker({ teamSize: 1, policy: "greedy", zones: ZONES, maxLatencyMs: 100, ...options });
 }
 
-function refusal(fn: () => unknown): MatchmakerError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof MatchmakerError) return error;
-    throw error;
-  }
-  throw new Error("expected a MatchmakerError");
-}
+const refusal = (call: () => unknown): MatchmakerError => thrown(call, MatchmakerError);
 
 describe("latency: the zones a ticket waits in", () => {
   it("every zone within the maximum, choice-free across them", () => {

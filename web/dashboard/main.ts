@@ -2,7 +2,8 @@
  * The operator dashboard (`dashboardPage()` of `colyseus-matchmaker/web`): polls the server's
  * `/matchmaker/metrics` (figures) and `/matchmaker/metrics/sample` (longest-waiting tickets) once a second, and draws each queue's
  * waiting players and wait percentiles over the last five minutes as uPlot charts, beside its
- * counters and its waiting sample.
+ * state in words, its running totals and its waiting sample. Every defined queue has its panel
+ * from the start (the metrics list them all), and a queue keeps its panel across its rooms.
  */
 import uPlot from "uplot";
 import type { QueueMetrics as QueueFigures, QueueSample } from "../../src/colyseus/metrics.js";
@@ -16,16 +17,19 @@ const metricsPath =
 const metricsUrl = new URL(metricsPath, location.href);
 const sampleUrl = new URL(`${metricsPath}/sample?limit=10`, location.href);
 
-/** One queue room's panel: its time series, two charts, the counters and the sample. */
+/** One queue's panel: its time series, two charts, its state, the counters and the sample. */
 interface Panel {
   readonly section: HTMLElement;
+  readonly heading: HTMLElement;
+  readonly state: HTMLElement;
   readonly times: number[];
   readonly waiting: number[];
-  readonly p50: number[];
-  readonly p95: number[];
+  readonly p50: Array<number | null>;
+  readonly p95: Array<number | null>;
   readonly waitingChart: uPlot;
   readonly waitChart: uPlot;
   readonly counters: HTMLElement;
+  readonly hour: HTMLElement;
   readonly sample: HTMLElement;
 }
 const panels = new Map<string, Panel>();
@@ -38,19 +42,21 @@ function chart(title: string, series: uPlot.Series[], into: HTMLElement): uPlot 
   );
 }
 
-function panelFor(q: QueueFigures): Panel {
-  const key = `${q.queue}/${q.roomId}`;
+/** A queue's panel, by name: its rooms come and go, its panel and history stay. */
+function panelFor(q: QueueFigures, key: string): Panel {
   let panel = panels.get(key);
   if (panel) return panel;
   const section = document.createElement("section");
   section.dataset.queue = q.queue;
-  section.innerHTML = `<h2>${q.queue} <small>(${q.policy}, room ${q.roomId})</small></h2>
-    <div class="charts"></div><table class="counters"></table>
+  section.innerHTML = `<h2></h2><p class="state"></p>
+    <div class="charts"></div><table class="counters"></table><p class="hour"></p>
     <h3>Longest waiting</h3><table class="sample"></table>`;
   document.getElementById("queues")!.append(section);
   const charts = section.querySelector<HTMLElement>(".charts")!;
   panel = {
     section,
+    heading: section.querySelector<HTMLElement>("h2")!,
+    state: section.querySelector<HTMLElement>(".state")!,
     times: [],
     waiting: [],
     p50: [],
@@ -65,6 +71,7 @@ function panelFor(q: QueueFigures): Panel {
       charts,
     ),
     counters: section.querySelector<HTMLElement>(".counters")!,
+    hour: section.querySelector<HTMLElement>(".hour")!,
     sample: section.querySelector<HTMLElement>(".sample")!,
   };
   panels.set(key, panel);
@@ -74,12 +81,39 @@ function panelFor(q: QueueFigures): Panel {
 const row = (cells: Array<string | number>, tag = "td") =>
   `<tr>${cells.map((c) => `<${tag}>${String(c).replace(/[<&]/g, (ch) => (ch === "<" ? "&lt;" : "&amp;"))}</${tag}>`).join("")}</tr>`;
 
-function show(q: QueueFigures, sample: readonly SampleTicket[], now: number): void {
-  const p = panelFor(q);
+const escape = (text: string) => text.replace(/[<&]/g, (ch) => (ch === "<" ? "&lt;" : "&amp;"));
+const secondsOf = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+/**
+ * The queue's state in words: `idle` (no players yet), `waiting` (players wait, with the longest
+ * wait), `drained` (nobody waits now); then its matches ("no matches yet" before the first).
+ */
+function stateOf(q: QueueFigures): { state: "idle" | "waiting" | "drained"; text: string } {
+  const matches =
+    q.matchesFormed === 0
+      ? "no matches yet"
+      : `${q.matchesFormed} matches, ${q.playersMatched} players seated` +
+        (q.p95WaitMs === null ? "" : `; recent waits p95 ${secondsOf(q.p95WaitMs)}`);
+  if (q.waitingPlayers > 0) {
+    const longest = q.oldestWaitMs === null ? "" : `, the longest for ${secondsOf(q.oldestWaitMs)}`;
+    return { state: "waiting", text: `${q.waitingPlayers} waiting${longest}; ${matches}` };
+  }
+  if (q.matchesFormed === 0 && q.playersMatched === 0) return { state: "idle", text: `no players yet; ${matches}` };
+  return { state: "drained", text: `nobody waiting; ${matches}` };
+}
+
+function show(q: QueueFigures, key: string, sample: readonly SampleTicket[], now: number): void {
+  const p = panelFor(q, key);
+  const room = q.roomId === null ? "no room now" : `room ${q.roomId}`;
+  p.heading.innerHTML = `${escape(q.queue)} <small>(${escape(q.policy)}, ${escape(room)})</small>`;
+  const { state, text } = stateOf(q);
+  p.section.dataset.state = state;
+  p.state.textContent = text;
   p.times.push(now);
   p.waiting.push(q.waitingPlayers);
-  p.p50.push(q.p50WaitMs / 1000);
-  p.p95.push(q.p95WaitMs / 1000);
+  // No recent match: a gap in the chart, not a wait of 0.
+  p.p50.push(q.p50WaitMs === null ? null : q.p50WaitMs / 1000);
+  p.p95.push(q.p95WaitMs === null ? null : q.p95WaitMs / 1000);
   for (const series of [p.times, p.waiting, p.p50, p.p95]) if (series.length > KEEP) series.shift();
   p.section.dataset.points = String(p.times.length); // how much history the charts hold
   p.waitingChart.setData([p.times, p.waiting]);
@@ -89,7 +123,9 @@ function show(q: QueueFigures, sample: readonly SampleTicket[], now: number): vo
       [
         "waiting",
         "matches",
-        "players matched",
+        "players seated",
+        "no-shows",
+        "requeued",
         "mean imbalance",
         "declines",
         "spawn failures",
@@ -103,13 +139,18 @@ function show(q: QueueFigures, sample: readonly SampleTicket[], now: number): vo
       q.waitingPlayers,
       q.matchesFormed,
       q.playersMatched,
-      q.meanImbalance.toFixed(1),
+      // Seats that expired unused; players put back in the queue after a seat fell through.
+      q.seatsExpiredRequeued + q.seatsExpiredRemoved,
+      q.seatsExpiredRequeued + q.seatsLostRequeued,
+      q.meanImbalance === null ? "–" : q.meanImbalance.toFixed(1),
       q.declines,
       q.spawnFailures,
       q.abandonedMatches,
       q.backfillFailures,
       q.sideMixUnstable ? "unstable" : "ok",
     ]);
+  const h = q.lastHour;
+  p.hour.textContent = `Last hour: ${h.matches} matches, ${h.playersSeated} players seated, ${h.noShows} no-shows, ${h.requeued} requeued.`;
   p.sample.innerHTML =
     row(["ticket", "rating", "party", "side", "zones", "waited"], "th") +
     sample
@@ -127,7 +168,14 @@ async function poll(): Promise<void> {
     ]);
     const now = Date.now() / 1000;
     const sampleOf = new Map(samples.queues.map((s) => [s.roomId, s.sample]));
-    for (const q of metrics.queues) show(q, sampleOf.get(q.roomId) ?? [], now);
+    // One panel per queue name; a second room of one name live at once (a client's `create`) gets its own.
+    const named = new Set<string>();
+    for (const q of metrics.queues) {
+      const key = named.has(q.queue) ? `${q.queue}/${q.roomId}` : q.queue;
+      named.add(q.queue);
+      show(q, key, (q.roomId !== null && sampleOf.get(q.roomId)) || [], now);
+    }
+    if (metrics.queues.length === 0) document.getElementById("queues")!.textContent = "No queue is defined.";
     document.getElementById("error")!.textContent = "";
   } catch (error) {
     document.getElementById("error")!.textContent = `the server did not answer: ${String(error)}`;

@@ -9,6 +9,7 @@
  */
 import type { Presence } from "@colyseus/core";
 import type { Side } from "../../core/types.js";
+import { parseJsonObject } from "../../core/validation.js";
 
 /** The presence calls the store needs (Redis or memory). */
 export type StorePresence = Pick<Presence, "hset" | "hdel" | "hget" | "hgetall" | "expire">;
@@ -148,14 +149,8 @@ export class TicketStore {
 
 /** A stored record, checked: presence is shared, so a malformed record is ignored, never trusted. */
 export function parseStoredPlace(raw: string): StoredPlace | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(raw);
-  } catch {
-    return undefined;
-  }
-  if (typeof value !== "object" || value === null) return undefined;
-  const r = value as Record<string, unknown>;
+  const r = parseJsonObject(raw);
+  if (!r) return undefined;
   const player = r.player as Record<string, unknown> | undefined;
   const party = r.party as Record<string, unknown> | undefined;
   const ok =
@@ -180,7 +175,7 @@ export function parseStoredPlace(raw: string): StoredPlace | undefined {
       (typeof player.criteria === "object" &&
         player.criteria !== null &&
         Object.values(player.criteria).every((x) => typeof x === "number")));
-  return ok ? (value as StoredPlace) : undefined;
+  return ok ? (r as unknown as StoredPlace) : undefined;
 }
 
 function isCount(x: unknown): x is number {

@@ -5,6 +5,7 @@
  * retry; every other refusal (bad options, a wrong party code) is final.
  */
 import { ServerError } from "@colyseus/core";
+import { secondsToWait } from "../client-error.js";
 
 /** The code of a join refused for now: retry (HTTP's "Service Unavailable"). */
 export const RETRY_LATER = 503;
@@ -19,7 +20,7 @@ const EXPLAIN: Record<UnavailableReason, string> = {
 
 /** A `ServerError` with code {@link RETRY_LATER}: `queue unavailable (<reason>): <why>; retry in N s`. */
 export function retryLater(reason: UnavailableReason, retryInMs: number): ServerError {
-  const seconds = Math.max(1, Math.ceil(retryInMs / 1000));
+  const seconds = secondsToWait(retryInMs);
   return new ServerError(RETRY_LATER, `queue unavailable (${reason}): ${EXPLAIN[reason]}; retry in ${seconds} s`);
 }
 
