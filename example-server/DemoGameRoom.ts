@@ -8,6 +8,7 @@
 import { Room, type Client } from "@colyseus/core";
 import { schema, t, type SchemaType } from "@colyseus/schema";
 import {
+  closeUnknownMessage,
   playerArrived,
   queueSeatsOnly,
   type MatchInfo,
@@ -45,6 +46,8 @@ export class DemoGameRoom extends Room<{ state: DemoGameState }> implements NoSh
   // Players enter only through the queue's seats: a client's own joinById or create is refused.
   static override onAuth = queueSeatsOnly;
   override state = new DemoGameState();
+  // A real game adds its own message types here; any other type closes its sender, never the process.
+  override messages = { _: closeUnknownMessage };
   protected match!: MatchInfo;
   /**
    * The match's seats not taken yet, by sessionId. Kept out of the state, which every player in

@@ -11,6 +11,7 @@ import { monitor } from "@colyseus/monitor";
 import {
   defineQueue,
   matchmakerMetrics,
+  closeUnknownMessage,
   operatorAuth,
   playerArrived,
   queueSeatsOnly,
@@ -22,6 +23,7 @@ import { dashboardPage, playPage } from "../src/web/index.js";
 // Your game. The queue creates one per match and reserves a seat for every player.
 class ArenaRoom extends Room {
   static override onAuth = queueSeatsOnly; // players enter only through the queue's seats, never a client's own join
+  override messages = { _: closeUnknownMessage }; // your message types here; any other closes its sender, not the server
   match!: MatchInfo;
   override onCreate(options: { match: MatchInfo }) {
     // options.match.teams[0] plays side "A", teams[1] side "B"; each player has its sessionId.

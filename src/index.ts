@@ -2,7 +2,7 @@
  * colyseus-matchmaker: matchmaking for Colyseus 0.18. What a game server needs:
  *
  * - the queue room players join (`MatchmakerRoom`, `defineQueue`) and its options;
- * - the game-room helpers (`queueSeatsOnly`, `playerArrived`, `requestBackfill`, `cancelBackfill`)
+ * - the game-room helpers (`queueSeatsOnly`, `closeUnknownMessage`, `playerArrived`, `requestBackfill`, `cancelBackfill`)
  *   and the types of what a game room receives (`MatchInfo`, `SeatOptions`, `NoShowReport`);
  * - the messages a client receives, as types;
  * - the queues' figures for operators (`matchmakerMetrics`, `collectMetrics`, `prometheusText`).
@@ -37,6 +37,8 @@ export { requestBackfill, cancelBackfill, type BackfillReceipt } from "./colyseu
 export { playerArrived, type NoShowListener } from "./colyseus/director/arrivals.js";
 // A game room's static onAuth: players enter only through the seats the queue reserved.
 export { queueSeatsOnly } from "./colyseus/director/seat-gate.js";
+// A room's fallback message handler: an unknown type closes the sender, never the process.
+export { closeUnknownMessage } from "./colyseus/unknown-message.js";
 export type { NoShowReport, NoShowReason, WatchedSeat as NoShowPlayer } from "./colyseus/director/seat-watch.js";
 
 // Messages the queue sends to its clients.

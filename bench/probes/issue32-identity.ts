@@ -4,7 +4,7 @@
  *
  *   PORT=4225 npx tsx bench/probes/issue32-identity.ts
  *
- * - casual `duel`: a client declares rating 9999 and another's playerId: accepted (documented
+ * - casual `duel`: two clients declare rating 9999 and others' playerIds: accepted (documented
  *   untrusted) and what the game room sees;
  * - `ranked`: a signed-in client that sends `rating`, `rank`, `playerId` or `uncertainty`; no token;
  *   a token signed with another secret; a signed-in client that sends nothing (accepted);
@@ -72,12 +72,13 @@ try {
   const a = await casual.joinOrCreate("duel", { rating: 9999, playerId: "someone-else" });
   const seat = new Promise<SeatMessage>((r) => a.onMessage("seat", r));
   a.onMessage("*", () => undefined);
-  const b = await withoutToken().joinOrCreate("duel", { rating: 9999, playerId: "someone-else" });
+  // Another declared account: one account is in one place (a second "someone-else" would be refused).
+  const b = await withoutToken().joinOrCreate("duel", { rating: 9999, playerId: "someone-else-2" });
   b.onMessage("*", () => undefined);
   const match = gameOf(await seat);
   const seen = match?.teams.flatMap((t) => t.players.map((p) => `${p.rating}/${p.playerId ?? "-"}`)) ?? [];
   console.log(
-    `duel (casual), two clients declaring rating 9999 and playerId "someone-else": accepted 2, game room sees ${seen.join(", ")}, trustedPlayers ${String(match?.trustedPlayers)}`,
+    `duel (casual), two clients declaring rating 9999 and playerIds "someone-else", "someone-else-2": accepted 2, game room sees ${seen.join(", ")}, trustedPlayers ${String(match?.trustedPlayers)}`,
   );
   await Promise.all([a.leave(), b.leave()]);
 

@@ -54,6 +54,7 @@ import { checkResumingPlayer, PlayerResolver } from "./trusted-players.js";
 import { processOffenceLedgers } from "./offences.js";
 import { offenderOf, QueuePenalties } from "./penalties.js";
 import { PromptCredits } from "./prompt-answers.js";
+import { closeUnknownMessage } from "./unknown-message.js";
 import { configureQueue, processQueueLives, QUEUE_ROOM, type QueueLife } from "./queue-life.js";
 
 /**
@@ -158,6 +159,8 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
       this.session.decline(client.sessionId, this.now());
       this.runEngine();
     },
+    // Any other type: closed with a fixed reason (Colyseus's own quotes the type, and a long one crashed the process).
+    _: closeUnknownMessage,
   };
 
   override onCreate(clientOptions: unknown): void | Promise<void> {

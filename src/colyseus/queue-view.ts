@@ -21,6 +21,7 @@ import { schema, t, type SchemaType } from "@colyseus/schema";
 import type { Ticket } from "../core/types.js";
 import type { WaitingTicket } from "./status-notifier.js";
 import { WaitingEntry } from "./state.js";
+import { closeUnknownMessage } from "./unknown-message.js";
 
 /** One waiting ticket in an operator's view: waited time in seconds, not epoch milliseconds. */
 export interface SampleTicket {
@@ -207,6 +208,7 @@ export class QueueViewRoom extends Room<{ state: QueueViewState }> {
   override messages = {
     lookup: (_client: Client, ticketId: unknown) =>
       typeof ticketId === "string" ? (this.queue.roster.lookup(ticketId, Date.now()) ?? null) : null,
+    _: closeUnknownMessage, // any other type: closed with a fixed reason (see unknown-message.ts)
   };
 
   override onCreate(clientOptions: { queueRoomId?: unknown } & Partial<QueueViewOptions>): void {

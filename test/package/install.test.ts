@@ -278,6 +278,7 @@ describe("the packed package, installed into a fresh app", () => {
         "aggregatingLogger",
         "cancelBackfill",
         "clientAddress",
+        "closeUnknownMessage",
         "collectMetrics",
         "defineQueue",
         "failFastDriver",
