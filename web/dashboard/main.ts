@@ -34,6 +34,9 @@ interface Panel {
 }
 const panels = new Map<string, Panel>();
 
+/** The shortest time axis the charts show, in seconds. */
+const MIN_SPAN_S = 60;
+
 function chart(title: string, series: uPlot.Series[], into: HTMLElement): uPlot {
   return new uPlot(
     { title, width: 430, height: 200, scales: { x: { time: true } }, series: [{}, ...series] },
@@ -118,6 +121,10 @@ function show(q: QueueFigures, key: string, sample: readonly SampleTicket[], now
   p.section.dataset.points = String(p.times.length); // how much history the charts hold
   p.waitingChart.setData([p.times, p.waiting]);
   p.waitChart.setData([p.times, p.p50, p.p95]);
+  // At least a minute of time axis, ending now: uPlot would stretch a single sample over a day or more.
+  const span = { min: Math.min(p.times[0]!, now - MIN_SPAN_S), max: now };
+  p.waitingChart.setScale("x", span);
+  p.waitChart.setScale("x", span);
   p.counters.innerHTML =
     row(
       [
