@@ -154,8 +154,12 @@ describe("limits keyed on the connection's own address", () => {
       expect(o).toMatchObject({ joined: false, code: 429, message: expect.stringMatching(TOO_MANY_JOINS) });
 
     // Another client of the proxy joins; so does a direct client of this machine (loopback is not rate-limited).
-    const other = await attempt(clientWith({ "X-Forwarded-For": "198.51.100.21" }), "join_flood", { rating: 1500 });
-    const local = await attempt(clientWith(), "join_flood", { rating: 1500 });
+    // Both on side A, so they are not matched: a match's open seats would keep the queue room alive.
+    const other = await attempt(clientWith({ "X-Forwarded-For": "198.51.100.21" }), "join_flood", {
+      rating: 1500,
+      side: "A",
+    });
+    const local = await attempt(clientWith(), "join_flood", { rating: 1500, side: "A" });
     expect(other.joined && local.joined).toBe(true);
     const roomId = other.joined ? other.room.roomId : "";
     expect(server.getRoomById<MatchmakerRoom>(roomId).getMetrics().joinsRateLimited).toBe(5);
