@@ -1,5 +1,5 @@
 /**
- * Medians of several steady-pool runs, as the markdown table of docs/engine-speed.md.
+ * Medians of several steady-pool runs, as the markdown table of lab/engine-speed.md.
  *
  *     npm run bench -- --steady-only --json > run1.json   (and run2, run3)
  *     npx tsx bench/steady-medians.ts run1.json run2.json run3.json [--before=b1.json,b2.json,b3.json]

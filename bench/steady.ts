@@ -160,7 +160,7 @@ export class SteadyPool {
  * V8 compiles them polymorphic: at 100,000 keys a floor on such a module runs at about half the
  * speed of one on a module of its own (`bench/probes/floor-feedback.ts`), which would flatter the
  * ratio. The steady cells of today's policies leave those trees empty, so this guards the floor
- * rather than explaining its remaining variation (docs/engine-speed.md, fourth pass). A fresh
+ * rather than explaining its remaining variation (lab/engine-speed.md, fourth pass). A fresh
  * module instance has its own closures and so its own type feedback.
  */
 export function privateBTree(): new (
@@ -257,7 +257,7 @@ export const FLOOR_ACCOUNTING = mainThreadCpuMs ? "main-thread" : "process";
  * Who pays for the collector's helper threads: the engine's tickets live about N steps, so its
  * garbage is old and V8 marks it on helper threads, concurrently, whichever slice is running.
  * Timed by process CPU, a floor slice during such marking was charged the marking too and read
- * up to half its speed (the "two speeds" of the floor at 100,000, docs/engine-speed.md), which
+ * up to half its speed (the "two speeds" of the floor at 100,000, lab/engine-speed.md), which
  * flattered the ratio. So the floor (which allocates next to nothing) is timed by its main thread
  * alone, and the engine is charged its own slices' process time plus the helper threads' time
  * that fell in the floor's slices: every CPU second of the round is the engine's or the floor's.

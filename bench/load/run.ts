@@ -12,7 +12,7 @@
  *        (also queue_greedy_1s: greedy with joinBatchMs 1000, QueueRoom's one-second cycle)
  *        --rates 50,200,500  --duration 8 (s per arrival scenario)  --drain 10 (s, the bound for lost)
  *        --sizes 1000,5000,20000  --idle 10 (s of idle measurement)  --fill-timeout 120 (s)
- *        --repeat 3  --out docs/load.md  --no-write  --port 7000  --profile DIR (V8 CPU profiles of
+ *        --repeat 3  --out lab/load.md  --no-write  --port 7000  --profile DIR (V8 CPU profiles of
  *        the server processes)  --label TEXT (heading of the tables)  --priority (Linux, root: run ahead
  *        of other sessions' processes on a shared machine)
  */
@@ -49,7 +49,7 @@ const idleS = Number(flag("idle") ?? (quick ? 5 : 10));
 const fillTimeoutS = Number(flag("fill-timeout") ?? 120);
 const repeat = Number(flag("repeat") ?? (quick ? 1 : 3));
 const portBase = Number(flag("port") ?? 7000);
-const out = flag("out") ?? "docs/load.md";
+const out = flag("out") ?? "lab/load.md";
 const write = !has("no-write");
 const profileDir = flag("profile");
 const label = flag("label") ?? "";

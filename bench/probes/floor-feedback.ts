@@ -1,5 +1,5 @@
 /**
- * One way a sorted-btree floor gets two speeds (docs/engine-speed.md, fourth pass): the same
+ * One way a sorted-btree floor gets two speeds (lab/engine-speed.md, fourth pass): the same
  * floor (insert + delete on a tree of 100,000 numbers) timed on the shared module
  * before and after other trees with other comparators ran through it, and on a copy of the
  * module loaded for it alone. Run: `npx tsx bench/probes/floor-feedback.ts`.

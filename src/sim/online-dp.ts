@@ -20,7 +20,7 @@
  *   a third of its width); no more than `pool` may be left waiting.
  *
  * The solution is optimal for the model. The model tends to the real problem as steps, bins and
- * pool grow (docs/density-window.md measures how fast): coarser steps make arrivals more regular
+ * pool grow (lab/density-window-study.md measures how fast): coarser steps make arrivals more regular
  * than Poisson (cheaper), coarser bins hide where a rating lies within its bin (dearer), a smaller
  * pool forbids waiting with many (dearer). The policy it defines (`onlineDpPolicy`) knows the
  * rate and the rating law, which `density-window` has to measure.

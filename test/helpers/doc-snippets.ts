@@ -22,12 +22,15 @@ export interface CodeBlock {
 
 const SNIPPET_MARK = /^<!--\s*snippet:\s*(\S+)\s*-->$/;
 
-/** The README and every Markdown guide under docs/. */
+/** The README, every Markdown guide under docs/ and the contributors' records under lab/. */
 export function documentationFiles(root: string): string[] {
-  const guides = readdirSync(join(root, "docs"))
-    .filter((name) => name.endsWith(".md"))
-    .map((name) => `docs/${name}`);
-  return ["README.md", ...guides.sort()];
+  const markdownIn = (dir: string) =>
+    readdirSync(join(root, dir))
+      .filter((name) => name.endsWith(".md"))
+      .map((name) => `${dir}/${name}`)
+      .sort();
+  // lab/ holds the contributors' records: their reproduce commands must still name real scripts.
+  return ["README.md", ...markdownIn("docs"), ...markdownIn("lab")];
 }
 
 /** Every fenced block of one Markdown file, with its language and the snippet mark above it. */
