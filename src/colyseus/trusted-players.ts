@@ -12,7 +12,7 @@ import type { Criterion } from "../core/criteria.js";
 import { MatchmakerError } from "../core/errors.js";
 import { describeIssues } from "../core/validation.js";
 import type { CLIENT_OPTION_NAMES } from "../options/fields.js";
-import type { ResolvedRoomOptions } from "../options/queue-options.js";
+import type { MatchmakerRoomOptions, ResolvedRoomOptions } from "../options/queue-options.js";
 import {
   joinCriteriaSchema,
   playerIdSchema,
@@ -66,26 +66,11 @@ export interface TrustedPlayer {
   readonly criteria?: Readonly<Record<string, number>>;
 }
 
-/** The queue option `players`: trusted players (see docs/players.md#trusted-players). */
-export interface PlayersOption {
-  /**
-   * The player's fields for one join, from the server (verify `request.token`, look the account
-   * up). Throw {@link PlayerRefused} to refuse with a message for the client; any other error, an
-   * answer that is not a valid {@link TrustedPlayer}, or no answer within `timeoutMs` refuses the
-   * join too (525), and the queue keeps serving everyone else.
-   */
-  resolve(request: PlayerRequest): TrustedPlayer | Promise<TrustedPlayer>;
-  /**
-   * The join options clients may still send (default: `side`, `zones`, `roles`, `latencies`,
-   * `criteria`, `party`, `partyCode`). Any other is refused by name, e.g. `rating: this queue takes
-   * ratings from the server; do not send it`. Name `rating` (or `uncertainty`, `criteria`) here for a
-   * queue whose accounts are the server's but whose ratings are the client's word. `playerId` is
-   * always the server's.
-   */
-  clientOptions?: readonly ClientOptionName[];
-  /** The longest `resolve` may take (10 to 60,000 ms; default 5,000): a join not resolved by then is refused. */
-  timeoutMs?: number;
-}
+/**
+ * The queue option `players`: trusted players (see docs/players.md#trusted-players), as declared
+ * with its fields' documentation and defaults in `src/options/fields.ts`.
+ */
+export type PlayersOption = NonNullable<MatchmakerRoomOptions["players"]>;
 
 /** The `players` option as checked, defaults filled. */
 export type ResolvedPlayersOption = NonNullable<ResolvedRoomOptions["players"]>;

@@ -8,7 +8,13 @@ import { ArrivalNode, ArrivalOrder, compareNodes } from "./arrival-order.js";
 import { NodeTable } from "./node-table.js";
 import { assembleTeams, fitsWithBots, playersOf, type TeamSplit } from "./assembly.js";
 import { MatchmakerError } from "./errors.js";
-import { imbalanceFunction, resolveImbalance, type ImbalanceFn, type ImbalanceSpec } from "./imbalance.js";
+import {
+  DEFAULT_IMBALANCE,
+  imbalanceFunction,
+  resolveImbalance,
+  type ImbalanceFn,
+  type ImbalanceSpec,
+} from "./imbalance.js";
 import { defaultPolicies } from "../policies/default-registry.js";
 import type { AcceptanceWindow, Policy, PolicyParams, PolicyRegistry } from "./policy.js";
 import { checkTicketRoles, fitsWithBotsAndRoles, RoleTable } from "./role-rules.js";
@@ -171,7 +177,7 @@ export class Matchmaker {
     const resolvedImbalance =
       typeof options.imbalance === "function"
         ? undefined
-        : resolveImbalance(options.imbalance ?? { kind: "rating-sum" }, parsed.ratingRange?.min);
+        : resolveImbalance(options.imbalance ?? DEFAULT_IMBALANCE, parsed.ratingRange?.min);
     this.imbalance =
       typeof options.imbalance === "function" ? options.imbalance : imbalanceFunction(resolvedImbalance!);
     this.matchIdPrefix = parsed.matchIdPrefix ?? "m";

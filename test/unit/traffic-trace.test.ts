@@ -112,7 +112,7 @@ describe("traffic trace", () => {
 
   it("refuses what is not a trace, naming what is wrong", () => {
     expect(() => checkTrace({})).toThrow(/not a traffic trace/);
-    const good = new TrafficRecorder({ teamSize: 1, policy: "greedy" }).trace();
+    const good = new TrafficRecorder({ teamSize: 1, policy: "greedy" }, 100).trace();
     expect(() => checkTrace({ ...good, version: 2 })).toThrow(/version 2/);
     expect(() => checkTrace({ ...good, events: [{ t: 0, e: "arrive", ticket: 0, players: [{}] }] })).toThrow(
       /finite rating/,
