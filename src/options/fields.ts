@@ -20,6 +20,7 @@ import { ZonesSchema } from "../core/zones.js";
 import { CriteriaSchema } from "../core/criteria.js";
 import { DEFAULT_IMBALANCE, type ImbalanceSpec } from "../core/imbalance.js";
 import { WAIT_ESTIMATE_DEFAULTS } from "../core/wait-estimate.js";
+import { DEFAULT_TARGET_WAIT_GAIN } from "../core/target-wait.js";
 import { parseAddressBlock } from "../server/ip-address.js";
 import type { PlayerRequest, TrustedPlayer } from "../colyseus/trusted-players.js";
 import type { BlockRule } from "../core/blocks.js";
@@ -52,6 +53,7 @@ export const DEFAULTS = {
   fillWithBots: false,
   imbalance: DEFAULT_IMBALANCE,
   avoidRecentFallbackMs: DEFAULT_AVOID_RECENT_FALLBACK_MS,
+  targetWait: { gain: DEFAULT_TARGET_WAIT_GAIN },
   reconnectGraceMs: 0,
   allowPartialParties: false,
   /**
@@ -200,9 +202,9 @@ export const ENGINE_FIELDS = {
   fillWithBots: v.optional(v.boolean("must be true or false"), DEFAULTS.fillWithBots),
   /**
    * Makes this a role queue (Alman and McKay's role-restricted queue): exactly `teamSize`
-   * distinct, non-empty role names (teamSize at most 8), e.g. `["top", "jungle", "mid", "bot",
-   * "support"]`. Players then list the roles they accept, each team gets one player per role,
-   * and each matched player carries their `role`. The policy defaults to `"roles"`, the only
+   * distinct, non-empty role names (a role queue's teams have 8 players or fewer), e.g. `["top",
+   * "jungle", "mid", "bot", "support"]`. Players then list the roles they accept, each team gets
+   * one player per role, and each matched player carries their `role`. The policy defaults to `"roles"`, the only
    * built-in policy that forms role-valid games.
    */
   roles: v.optional(v.array(v.string("must be a string"), "must be a list of role names")),
@@ -283,7 +285,10 @@ export const ENGINE_FIELDS = {
         percentile: v.optional(
           v.pipe(v.number("must be a number"), v.gtValue(0, "must be above 0"), v.ltValue(100, "must be below 100")),
         ),
-        /** How fast the patience follows the traffic (above 0, at most 1): larger is faster and noisier. */
+        /**
+         * How fast the patience follows the traffic (above 0, at most 1): larger is faster and noisier.
+         * @defaultValue `0.01`
+         */
         gain: v.optional(v.pipe(v.number("must be a number"), v.gtValue(0, "must be positive"), v.maxValue(1))),
       },
       unknownKeyMessage,
