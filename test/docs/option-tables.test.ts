@@ -7,9 +7,11 @@
  *   states a default or a bound of its own;
  * - the README's "options to set first" states the table's defaults and bounds;
  * - every option's TSDoc (what an editor shows) gives the table's default in `@defaultValue` and
- *   only the table's bounds.
+ *   only the table's bounds;
+ * - a guide that gives a default beside an option's name (`joinBatchMs` (default 20 ms)) gives
+ *   the table's.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DERIVED_DEFAULTS, optionFacts, type Bound, type OptionFact } from "../helpers/option-facts.js";
@@ -39,17 +41,17 @@ function table(doc: string, heading: string): Record<string, string>[] {
 /** The backticked option paths of a first cell (`penalties.windowMs`, or several, comma-separated). */
 const namesOf = (cell: string) => [...cell.matchAll(/`([\w.[\]]+)`/g)].map((m) => m[1]);
 
-/** A cell's items, split at commas outside code spans and braces (`"greedy"`, `{}` → two). */
+/** A cell's items, split at commas outside code spans and braces (`"greedy"`, `{}` → two), not in numbers (5,000). */
 function items(cell: string): string[] {
   const out: string[] = [];
   let depth = 0;
   let code = false;
   let current = "";
-  for (const ch of cell) {
+  for (const [i, ch] of [...cell].entries()) {
     if (ch === "`") code = !code;
     if (!code && ch === "{") depth++;
     if (!code && ch === "}") depth--;
-    if (ch === "," && !code && depth === 0) {
+    if (ch === "," && !code && depth === 0 && !/\d/.test(cell[i + 1] ?? "")) {
       out.push(current.trim());
       current = "";
     } else current += ch;
@@ -233,6 +235,58 @@ describe("the options' TSDoc", () => {
     expect(problems).toEqual([]);
   });
 });
+
+describe("the guides' mentions of an option's default", () => {
+  const docs = [
+    "README.md",
+    ...readdirSync(resolve(ROOT, "docs"))
+      .filter((f) => f.endsWith(".md"))
+      .map((f) => `docs/${f}`),
+  ];
+  // An option named by its path, or by its last segment where no other option shares it.
+  const lastSegments = new Map<string, string[]>();
+  for (const path of facts.keys()) {
+    const last = path.split(".").at(-1)!;
+    lastSegments.set(last, [...(lastSegments.get(last) ?? []), path]);
+  }
+  const optionNamed = (name: string) =>
+    facts.get(name) ?? (lastSegments.get(name)?.length === 1 ? facts.get(lastSegments.get(name)![0]) : undefined);
+
+  it("states the table's default and bounds where a guide gives them beside the option's name", () => {
+    const problems: string[] = [];
+    let checked = 0;
+    for (const doc of docs) {
+      const lines = readFileSync(resolve(ROOT, doc), "utf8").split("\n");
+      lines.forEach((line, i) => {
+        // "`joinBatchMs` (default 20 ms)", "`joinBatchMs` (20 ms by default)"
+        for (const m of line.matchAll(/`([\w.[\]]+)` \(((?:[^()`]|`[^`]*`)*)\)/g)) {
+          const fact = optionNamed(m[1]);
+          const remark = m[2];
+          const first = items(remark.split(";")[0])[0];
+          const given = /^default (.*)/.exec(first)?.[1] ?? /^(.*?) by default$/.exec(first)?.[1];
+          if (!fact || given === undefined) continue;
+          checked++;
+          const problem = defaultProblem(fact, inMilliseconds(given));
+          if (problem) problems.push(`${doc}:${i + 1}: ${problem}`);
+          const bounds = statedBounds(remark);
+          for (const side of ["lower", "upper"] as const) {
+            if (bounds[side] && JSON.stringify(bounds[side]) !== JSON.stringify(tableBounds(fact)[side]))
+              problems.push(`${doc}:${i + 1}: ${fact.path}: states ${side} ${JSON.stringify(bounds[side])}`);
+          }
+        }
+      });
+    }
+    expect(checked).toBeGreaterThan(0);
+    expect(problems).toEqual([]);
+  });
+});
+
+/** A duration as a guide writes it ("20 ms", "1 s", "10 min") in ms, the options' unit; anything else as it is. */
+function inMilliseconds(text: string): string {
+  const m = /^(\d[\d,]*(?:\.\d+)?) (ms|s|min)$/.exec(text);
+  if (!m) return text;
+  return String(num(m[1]) * { ms: 1, s: 1000, min: 60_000 }[m[2] as "ms" | "s" | "min"]);
+}
 
 function isObject(x: unknown): x is Record<string, unknown> {
   return typeof x === "object" && x !== null && !Array.isArray(x);
