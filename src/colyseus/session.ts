@@ -454,7 +454,7 @@ export class QueueSession {
    */
   spawned(matchId: string, seats: ReadonlyMap<string, unknown>, now: number): "seated" | "abandoned" {
     const pending = this.pending.close(matchId);
-    if (!pending) throw new MatchmakerError("internal", `match "${matchId}" is not being created`);
+    if (!pending) throw new Error(`invariant broken: match "${matchId}" is not being created`);
     if (pending.gone.size > 0) {
       this.director.requeueMatch(pending.match.tickets, matchId, "abandoned", now);
       return "abandoned";

@@ -622,7 +622,7 @@ export class Matchmaker {
   /** A team split for the proposal; throws `MatchmakerError("policy_contract")` if the proposal breaks the contract. */
   private checkProposal(proposal: readonly Ticket[]): TeamSplit {
     const refuse = (problem: string): never => {
-      throw new MatchmakerError("policy_contract", `policy ${this.policy.name}: ${problem}`);
+      throw new MatchmakerError("policy_contract", `policy ${this.policy.name}: ${problem}`, "policy");
     };
     const ids = new Set<string>();
     for (const t of proposal) {

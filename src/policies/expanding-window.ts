@@ -171,7 +171,8 @@ export function expandingWindowOptions(
   const d = defaults(unit, context);
   const initial = parsed.initial ?? d.initial;
   const max = parsed.max === undefined || parsed.max === "inf" ? Infinity : parsed.max;
-  if (max < initial) throw new MatchmakerError("invalid_config", `${what}: max: must be at least initial (${initial})`);
+  if (max < initial)
+    throw new MatchmakerError("invalid_config", `${what}: max: must be at least initial (${initial})`, "max");
   return {
     unit,
     initial,

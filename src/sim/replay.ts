@@ -11,6 +11,7 @@
  *   drives seeded traffic: the engine ticks on every event and at its own wake-ups. Requeues after
  *   failed games are left out (they depend on the live queue's games), as are the live matches.
  */
+import { MatchmakerError } from "../core/errors.js";
 import { Matchmaker, type MatchmakerOptions } from "../core/matchmaker.js";
 import type { PolicyParams, PolicyRegistry } from "../core/policy.js";
 import type { Match, Ticket } from "../core/types.js";
@@ -24,32 +25,40 @@ export const MAX_DRAIN_MS = 600_000;
 /** A policy that keeps asking to be woken at the same instant without forming a game is a bug. */
 const MAX_IDLE_WAKEUPS = 10_000;
 
-/** Check a parsed JSON value is a trace this version reads; throws `Error` saying what is wrong. */
+/**
+ * Check a parsed JSON value is a trace this version reads; throws
+ * `MatchmakerError("invalid_trace")` saying what is wrong and naming the field.
+ */
 export function checkTrace(value: unknown): TrafficTrace {
   const t = value as Partial<TrafficTrace> | null;
   if (!t || typeof t !== "object" || t.format !== TRACE_FORMAT)
-    throw new Error(`not a traffic trace (expected "format": "${TRACE_FORMAT}")`);
-  if (t.version !== 1) throw new Error(`traffic trace version ${String(t.version)} is not supported (1 is)`);
+    refuse("format", `not a traffic trace (expected "format": "${TRACE_FORMAT}")`);
+  if (t.version !== 1) refuse("version", `traffic trace version ${String(t.version)} is not supported (1 is)`);
   if (!t.engine || typeof t.engine.policy !== "string" || !Number.isInteger(t.engine.teamSize))
-    throw new Error("traffic trace: engine options missing (policy, teamSize)");
-  if (!Array.isArray(t.events)) throw new Error("traffic trace: events missing");
+    refuse("engine", "traffic trace: engine options missing (policy, teamSize)");
+  if (!Array.isArray(t.events)) refuse("events", "traffic trace: events missing");
   for (const [i, e] of t.events.entries()) {
     if (!e || typeof e.t !== "number" || !Number.isFinite(e.t))
-      throw new Error(`traffic trace: event ${i} has no time`);
+      refuse(`events.${i}.t`, `traffic trace: event ${i} has no time`);
     if (e.e === "arrive" || e.e === "requeue") {
       if (!Number.isInteger(e.ticket) || !Array.isArray(e.players) || e.players.length === 0)
-        throw new Error(`traffic trace: event ${i} (${e.e}) needs a ticket number and players`);
+        refuse(`events.${i}`, `traffic trace: event ${i} (${e.e}) needs a ticket number and players`);
       if (
         e.players.some((p: { rating?: unknown } | null) => typeof p?.rating !== "number" || !Number.isFinite(p.rating))
       )
-        throw new Error(`traffic trace: event ${i} has a player without a finite rating`);
+        refuse(`events.${i}.players`, `traffic trace: event ${i} has a player without a finite rating`);
     } else if (e.e === "leave") {
-      if (!Number.isInteger(e.ticket)) throw new Error(`traffic trace: event ${i} (leave) needs a ticket number`);
+      if (!Number.isInteger(e.ticket))
+        refuse(`events.${i}.ticket`, `traffic trace: event ${i} (leave) needs a ticket number`);
     } else if (e.e !== "tick" && e.e !== "match") {
-      throw new Error(`traffic trace: event ${i} has unknown kind "${String((e as { e: unknown }).e)}"`);
+      refuse(`events.${i}.e`, `traffic trace: event ${i} has unknown kind "${String((e as { e: unknown }).e)}"`);
     }
   }
   return t as TrafficTrace;
+}
+
+function refuse(field: string, problem: string): never {
+  throw new MatchmakerError("invalid_trace", problem, field);
 }
 
 /** The ticket a recorded arrival describes, named `t<number>` (players `t<number>.<i>`). */
@@ -191,7 +200,11 @@ export function replayTrace(trace: TrafficTrace, override: ReplayOverride = {}):
       progressAt = now;
     }
     if (idle > MAX_IDLE_WAKEUPS)
-      throw new Error(`policy keeps asking to be woken at t=${now} ms without forming a game`);
+      throw new MatchmakerError(
+        "policy_contract",
+        `policy keeps asking to be woken at t=${now} ms without forming a game`,
+        "policy",
+      );
   }
   return { ...run.finish(engine, now), recorded };
 }
