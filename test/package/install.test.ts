@@ -427,6 +427,7 @@ export = [queue, status, new engine.Matchmaker({ teamSize: 1, policy: "greedy" }
           teamSize: 2,
           policy: "greedy",
           zones: [],
+          latency: null,
           readyCheckMs: null,
           rating: { min: 0, max: 10_000 },
           roles: false,
