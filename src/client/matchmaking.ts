@@ -203,8 +203,8 @@ export class Matchmaking<GameState = unknown> {
 
   /**
    * Leave the queue (or stop joining it): {@link game} rejects with reason `left`. Resolves once
-   * the queue's connection is closed. Once in the game it does nothing: the game room is the
-   * game's to leave.
+   * the queue's connection, if there was one, is closed (a join still under way is left as soon
+   * as it lands). Once in the game it does nothing: the game room is the game's to leave.
    */
   async leave(): Promise<void> {
     if (this.phase === "ended" || this.phase === "in-game") return;
