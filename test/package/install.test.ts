@@ -282,7 +282,6 @@ describe("the packed package, installed into a fresh app", () => {
     expect(esm.root).toEqual(
       [
         "BlockList",
-        "DEFAULT_MAX_BODY_BYTES",
         "MatchmakerError",
         "MatchmakerRoom",
         "MatchmakerState",
@@ -290,7 +289,6 @@ describe("the packed package, installed into a fresh app", () => {
         "PlayerRefused",
         "QueueFigures",
         "QueueViewRoom",
-        "RETRY_LATER",
         "WaitingEntry",
         "aggregatingLogger",
         "cancelBackfill",
@@ -299,7 +297,6 @@ describe("the packed package, installed into a fresh app", () => {
         "collectMetrics",
         "defineQueue",
         "failFastDriver",
-        "isRetryLater",
         "limitRequestBodies",
         "matchmakerMetrics",
         "matchmakerTraces",
@@ -475,7 +472,7 @@ export = [queue, status, new engine.Matchmaker({ teamSize: 1, policy: "greedy" }
       const server = readmeBlock("server", (code) => code.includes("defineServer(") && code.includes("defineQueue("));
       const client = readmeBlock(
         "client",
-        (code) => code.includes('from "@colyseus/sdk"') && code.includes("joinOrCreate"),
+        (code) => code.includes('from "colyseus-matchmaker/client"') && code.includes("joinQueue("),
       );
       const source = (code: string) =>
         format === "tsx" ? code.replaceAll("2567", String(port)) : compile(code, port, format);
