@@ -18,9 +18,8 @@ export {
   type PlayersOption,
   type PlayerRequest,
   type TrustedPlayer,
-  type ClientOptionName,
 } from "./colyseus/trusted-players.js";
-export type { MatchmakerRoomOptions, SharedQueueOptions } from "./options/index.js";
+export type { MatchmakerRoomOptions } from "./options/index.js";
 export type { ReadyCheckOptions, MatchFoundMessage } from "./colyseus/ready-check.js";
 export type { ImbalanceSpec } from "./core/imbalance.js";
 export type { ZoneSpec, ZoneOption } from "./core/zones.js";
@@ -39,10 +38,10 @@ export { playerArrived, type NoShowListener } from "./colyseus/director/arrivals
 export { queueSeatsOnly } from "./colyseus/director/seat-gate.js";
 // A room's fallback message handler: an unknown type closes the sender, never the process.
 export { closeUnknownMessage } from "./colyseus/unknown-message.js";
-export type { NoShowReport, NoShowReason, WatchedSeat as NoShowPlayer } from "./colyseus/director/seat-watch.js";
+export type { NoShowReport, NoShowReason } from "./colyseus/director/seat-watch.js";
 
 // Messages the queue sends to its clients.
-export type { StatusMessage, WaitingBreakdown } from "./colyseus/status.js";
+export type { StatusMessage } from "./colyseus/status.js";
 
 // The operator's view of a queue: counts, percentiles and a bounded sample of the waiting tickets.
 export { QueueViewRoom, type QueueViewOptions, type SampleTicket } from "./colyseus/queue-view.js";
@@ -53,7 +52,6 @@ export type {
   RemovalReason,
   RequeuedMessage,
   RequeueReason,
-  SeatOutcome,
 } from "./colyseus/session.js";
 export { MatchmakerState, WaitingEntry, QueueFigures } from "./colyseus/state.js";
 
@@ -67,7 +65,7 @@ export {
 } from "./colyseus/metrics.js";
 
 // A queue's recorded traffic (queue option `trafficTrace`), for `npm run sim -- --trace FILE`.
-export { matchmakerTraces, type TrafficTrace } from "./colyseus/traffic-trace.js";
+export { matchmakerTraces } from "./colyseus/traffic-trace.js";
 
 // Server-level guards for operators: authentication, request bodies, the log.
 export {
@@ -80,15 +78,13 @@ export {
   aggregatingLogger,
   type AggregatingLogger,
   type AggregatingLoggerOptions,
-  type LoggerLike,
 } from "./server/aggregating-logger.js";
-export { limitRequestBodies, DEFAULT_MAX_BODY_BYTES, type BodyLimitOptions } from "./server/body-limit.js";
+export { limitRequestBodies, type BodyLimitOptions } from "./server/body-limit.js";
 // The address per-client limits key on: the connection's own, forwarding headers only from trusted proxies.
 export { clientAddress } from "./colyseus/client-address.js";
 
 // Several processes (Redis): joins that fail fast while Redis is unreachable, and the messages of
 // a durable queue (resume tokens, handover). See docs/scale-out.md.
-export { failFastDriver, type ConnectionStatus } from "./colyseus/durable/fail-fast.js";
-export { RETRY_LATER, isRetryLater } from "./colyseus/durable/unavailable.js";
+export { failFastDriver } from "./colyseus/durable/fail-fast.js";
 export type { ResumeMessage } from "./colyseus/durable/resume-token.js";
 export type { HandoverMessage, ResumedMessage } from "./colyseus/durable/durable-queue.js";
