@@ -7,17 +7,17 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { defineQueue } from "../../src/index.js";
-import {
-  Matchmaker,
-  MatchmakerError,
-  PolicyRegistry,
-  selectBackfill,
-  WaitEstimator,
-  greedy,
-} from "../../src/engine.js";
-import { checkTrace, simulate, type TrafficModel } from "../../src/sim/index.js";
-import { parseRoomOptions } from "../../src/options/index.js";
+import { defineQueue } from "../../src/colyseus/MatchmakerRoom.js";
+import { selectBackfill } from "../../src/core/backfill-selection.js";
+import { MatchmakerError } from "../../src/core/errors.js";
+import { Matchmaker } from "../../src/core/matchmaker.js";
+import { PolicyRegistry } from "../../src/core/policy.js";
+import { WaitEstimator } from "../../src/core/wait-estimate.js";
+import { parseRoomOptions } from "../../src/options/queue-options.js";
+import { greedy } from "../../src/policies/greedy.js";
+import { checkTrace } from "../../src/sim/replay.js";
+import { simulate } from "../../src/sim/simulator.js";
+import type { TrafficModel } from "../../src/sim/traffic.js";
 import { thrown } from "../helpers/thrown.js";
 import { solo } from "../helpers/tickets.js";
 
