@@ -16,27 +16,10 @@ import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DERIVED_DEFAULTS, optionFacts, type Bound, type OptionFact } from "../helpers/option-facts.js";
 import { optionDocs } from "../helpers/option-docs.js";
+import { tableAfter } from "../helpers/doc-tables.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const facts = optionFacts();
-
-/** The cells of the first table after `heading` in `doc`, by column name. */
-function table(doc: string, heading: string): Record<string, string>[] {
-  const text = readFileSync(resolve(ROOT, doc), "utf8");
-  const start = text.indexOf(`\n${heading}\n`);
-  if (start < 0) throw new Error(`${doc}: no heading "${heading}"`);
-  const lines = text.slice(start).split("\n");
-  const first = lines.findIndex((line) => line.startsWith("|"));
-  const after = lines.findIndex((line, i) => i > first && !line.startsWith("|"));
-  const rows = lines.slice(first, after < 0 ? undefined : after).map((line) =>
-    line
-      .slice(1, -1)
-      .split(/(?<!\\)\|/)
-      .map((cell) => cell.trim()),
-  );
-  const [header, , ...body] = rows;
-  return body.map((cells) => Object.fromEntries(header.map((name, i) => [name, cells[i] ?? ""])));
-}
 
 /** The backticked option paths of a first cell (`penalties.windowMs`, or several, comma-separated). */
 const namesOf = (cell: string) => [...cell.matchAll(/`([\w.[\]]+)`/g)].map((m) => m[1]);
@@ -129,7 +112,7 @@ const tableBounds = (fact: OptionFact) => ({
 const needsRow = (fact: OptionFact) => !fact.path.includes(".") || fact.hasDefault || fact.bounded !== undefined;
 
 describe("docs/reference.md's queue options", () => {
-  const rows = table("docs/reference.md", "## Queue options");
+  const rows = tableAfter("docs/reference.md", "## Queue options");
   const byPath = new Map(rows.map((row) => [namesOf(row.option)[0], row]));
 
   it("has one row per option, each naming one option the table has", () => {
@@ -162,7 +145,7 @@ describe("docs/reference.md's queue options", () => {
 });
 
 describe("the README's options to set first", () => {
-  const rows = table("README.md", "## The options to set first");
+  const rows = tableAfter("README.md", "## The options to set first");
 
   it("names options the table has, with its defaults and bounds", () => {
     const problems: string[] = [];
