@@ -67,7 +67,8 @@ export {
 } from "./colyseus/metrics.js";
 
 // A queue's recorded traffic (queue option `trafficTrace`), for `npm run sim -- --trace FILE`.
-export { matchmakerTraces, type TrafficTrace } from "./colyseus/traffic-trace.js";
+export { matchmakerTraces } from "./colyseus/traffic-trace.js";
+export type { TrafficTrace } from "./trace/format.js";
 
 // Server-level guards for operators: authentication, request bodies, the log.
 export {

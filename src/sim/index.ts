@@ -50,7 +50,6 @@ export {
   type SeedMean,
 } from "./schlup-table3.js";
 export {
-  checkTrace,
   compareMatches,
   gameKey,
   matchKey,
@@ -61,10 +60,11 @@ export {
   type ReplayOverride,
   type ReplayResult,
 } from "./replay.js";
-export type {
-  TrafficTrace,
-  TraceEvent,
-  TraceArrival,
-  TracePlayer,
-  TraceEngineOptions,
-} from "../colyseus/traffic-trace.js";
+export {
+  checkTrace,
+  type TrafficTrace,
+  type TraceEvent,
+  type TraceArrival,
+  type TracePlayer,
+  type TraceEngineOptions,
+} from "../trace/format.js";
