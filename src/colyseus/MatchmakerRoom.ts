@@ -29,13 +29,8 @@ import {
   type MatchmakerRoomOptions,
   type ResolvedRoomOptions,
 } from "../options/queue-options.js";
-import {
-  checkJoinOptions,
-  checkJoinOptionsShape,
-  joinOptionsSchema,
-  type JoinOptions,
-  type JoinValidator,
-} from "./join-options.js";
+import type { JoinOptions } from "../options/player-options.js";
+import { checkJoinOptions, checkJoinOptionsShape, joinOptionsSchema, type JoinValidator } from "./join-options.js";
 import { asClientError, JOIN_REFUSED, toClientError } from "./client-error.js";
 import { disposeGameRoom, startGame, type SeatMessage } from "./director/game-room.js";
 import { colyseusSeatWatch } from "./director/arrivals.js";

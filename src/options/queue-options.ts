@@ -16,7 +16,7 @@ import type { BlockRule } from "../core/blocks.js";
 import { DEFAULTS, ENGINE_FIELDS, ENGINE_ONLY_FIELDS, ROOM_FIELDS } from "./fields.js";
 import { checkQueueRoles } from "../core/role-rules.js";
 import { capabilitiesOf, defaultPolicy, optionRuleProblem, type PolicyCapabilities } from "./rules.js";
-import type { PlayersOption } from "../colyseus/trusted-players.js";
+import type { PlayersOption } from "./player-options.js";
 
 /** The options the engine and the queue room have in common (durations in ms). */
 export interface SharedQueueOptions {
