@@ -3,7 +3,10 @@
  * seeded, held by a {@link BestGamePolicy} with the queue defaults (rating-sum imbalance,
  * default window and budget, threshold Infinity).
  */
-import { BestGamePolicy, defaultPolicies, ratingSumDifference, type Ticket } from "../src/core/index.js";
+import { ratingSumDifference } from "../src/core/imbalance.js";
+import type { Ticket } from "../src/core/types.js";
+import { BestGamePolicy } from "../src/policies/best-game.js";
+import { defaultPolicies } from "../src/policies/default-registry.js";
 import { Random } from "../src/sim/random.js";
 
 export const RATING_MAX = 3000;

@@ -14,7 +14,7 @@ export type {
   Match,
 } from "./core/types.js";
 export { MatchmakerError, type MatchmakerErrorCode } from "./core/errors.js";
-export { Matchmaker, type MatchmakerOptions } from "./core/matchmaker.js";
+export { Matchmaker, type MatchmakerOptions } from "./options/matchmaker.js";
 export { BlockList, accountOf, type BlockRule } from "./core/blocks.js";
 export type { MatchmakerStats, ClassFigures } from "./core/stats.js";
 export {

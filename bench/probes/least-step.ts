@@ -31,7 +31,8 @@
  */
 import { NodeTable } from "../../src/core/node-table.js";
 import { ArrivalNode } from "../../src/core/arrival-order.js";
-import type { Policy, Ticket, TicketSlot } from "../../src/core/index.js";
+import type { Policy, TicketSlot } from "../../src/core/policy.js";
+import type { Ticket } from "../../src/core/types.js";
 import { Random } from "../../src/sim/random.js";
 import { RowTree, rowCursor } from "../../src/policies/shared/row-tree.js";
 import { FloorTree, interleaved, median, privateBTree, SteadyPool, type Round } from "../steady.js";

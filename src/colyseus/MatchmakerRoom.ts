@@ -18,7 +18,6 @@ import { MatchmakerError } from "../core/errors.js";
 import type { Matchmaker } from "../core/matchmaker.js";
 import { meanRating, type Match, type Ticket } from "../core/types.js";
 import type { WaitEstimator } from "../core/wait-estimate.js";
-import "../policies/index.js";
 import { BackfillDesk, type BackfillReceipt } from "./backfill-desk.js";
 import { registerQueue, unregisterQueue, type QueueMetrics } from "./metrics.js";
 import {

@@ -21,7 +21,8 @@
  * `operatorAuth`, beside `/matchmaker/metrics`).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Matchmaker, MatchmakerOptions } from "../core/matchmaker.js";
+import type { Matchmaker } from "../core/matchmaker.js";
+import type { MatchmakerOptions } from "../options/matchmaker.js";
 import type { Match, Ticket } from "../core/types.js";
 import {
   TRACE_FORMAT,

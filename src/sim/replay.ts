@@ -12,7 +12,7 @@
  *   drives seeded traffic: the engine ticks on every event and at its own wake-ups. Requeues after
  *   failed games are left out (they depend on the live queue's games), as are the live matches.
  */
-import { Matchmaker, type MatchmakerOptions } from "../core/matchmaker.js";
+import { Matchmaker, type MatchmakerOptions } from "../options/matchmaker.js";
 import type { PolicyParams, PolicyRegistry } from "../core/policy.js";
 import type { Match, Ticket } from "../core/types.js";
 import type { TraceArrival, TraceEngineOptions, TrafficTrace } from "../trace/format.js";

@@ -7,7 +7,7 @@
  * No player identity is kept: tickets are numbered in order of arrival, players are only ratings.
  * Times are milliseconds since the first recorded event (`origin` is that time on the room's clock).
  */
-import type { MatchmakerOptions } from "../core/matchmaker.js";
+import type { MatchmakerOptions } from "../options/matchmaker.js";
 import type { Side } from "../core/types.js";
 
 /** The engine options a trace carries (what replaying it through the same engine needs). */

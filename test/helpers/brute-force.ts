@@ -3,7 +3,7 @@
  * every assignment or every subset instead of using subset-sum tables or pruned searches.
  * Only for small inputs.
  */
-import { ratingSumDifference, type ImbalanceFn, type Player, type Ticket } from "../../src/core/index.js";
+import { ratingSumDifference, type ImbalanceFn, type Player, type Ticket } from "./engine-barrel.js";
 
 export interface BruteSplit {
   teamA: Ticket[];

@@ -9,7 +9,7 @@ import {
   type BestGamePolicy,
   type ImbalanceFn,
   type PolicyParams,
-} from "../../src/core/index.js";
+} from "./engine-barrel.js";
 
 const imbalanceSpec = resolveImbalance({ kind: "rating-sum" });
 /** The same imbalance, not recognised as the rating-sum one: every set goes through the assembly. */

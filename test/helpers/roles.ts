@@ -5,7 +5,7 @@
  */
 import { expect } from "vitest";
 import fc from "fast-check";
-import type { ImbalanceFn, Match, Player, Side, Ticket } from "../../src/core/index.js";
+import type { ImbalanceFn, Match, Player, Side, Ticket } from "./engine-barrel.js";
 
 function permutations<T>(items: readonly T[]): T[][] {
   if (items.length <= 1) return [[...items]];

@@ -11,7 +11,7 @@ import {
   schlupPeriodicOptimalN,
 } from "../../src/core/closed-forms.js";
 import { MultiQueuePolicy, PeriodicPolicy } from "../../src/engine.js";
-import { Matchmaker } from "../../src/core/matchmaker.js";
+import { Matchmaker } from "../../src/options/matchmaker.js";
 import { schlupGameCost } from "../../src/sim/measures.js";
 import { simulate } from "../../src/sim/simulator.js";
 import { batchMeans } from "../helpers/statistics.js";

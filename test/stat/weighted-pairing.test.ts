@@ -18,7 +18,7 @@ import {
   type RepeatAvoidance,
   type Ticket,
   type WeightedPairingOptions,
-} from "../../src/core/index.js";
+} from "../helpers/engine-barrel.js";
 import { chiSquareTest, upperGamma } from "../helpers/goodness-of-fit.js";
 import { solo } from "../helpers/tickets.js";
 

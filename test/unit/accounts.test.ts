@@ -5,7 +5,7 @@
  */
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
-import { Matchmaker, MatchmakerError, type Match, type Ticket } from "../../src/core/index.js";
+import { Matchmaker, MatchmakerError, type Match, type Ticket } from "../helpers/engine-barrel.js";
 import { simulate } from "../../src/sim/index.js";
 import { ids } from "../helpers/tickets.js";
 import { thrown } from "../helpers/thrown.js";

@@ -10,7 +10,7 @@ import {
   type ImbalanceFn,
   type Side,
   type Ticket,
-} from "../../src/core/index.js";
+} from "../helpers/engine-barrel.js";
 import type { TeamSplit } from "../../src/core/assembly.js";
 import { bruteFeasible, bruteMinImbalance } from "../helpers/brute-force.js";
 import { ids, party, ratingArb, solo, ticketSpecArb, ticketsFromSpecs, type TicketSpec } from "../helpers/tickets.js";

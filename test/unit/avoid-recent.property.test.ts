@@ -5,7 +5,7 @@
  */
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
-import { canAssemble, Matchmaker, RecentOpponents, type Match, type Ticket } from "../../src/core/index.js";
+import { canAssemble, Matchmaker, RecentOpponents, type Match, type Ticket } from "../helpers/engine-barrel.js";
 import { party, sideArb } from "../helpers/tickets.js";
 
 const PLAYERS = 6;

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { BackfillDesk } from "../../src/colyseus/backfill-desk.js";
-import { BlockList, Matchmaker, type Match, type Ticket } from "../../src/core/index.js";
+import { BlockList, Matchmaker, type Match, type Ticket } from "../helpers/engine-barrel.js";
 
 const solo = (id: string, account: string, at: number, rating = 1500): Ticket => ({
   id,

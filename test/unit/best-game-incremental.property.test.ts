@@ -15,7 +15,7 @@ import {
   type ImbalanceSpec,
   type PolicyParams,
   type Ticket,
-} from "../../src/core/index.js";
+} from "../helpers/engine-barrel.js";
 import { ids, party, sideArb } from "../helpers/tickets.js";
 
 function make(k: number, spec: ImbalanceSpec, params: PolicyParams): BestGamePolicy {

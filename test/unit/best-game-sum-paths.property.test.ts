@@ -8,7 +8,7 @@
  */
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect } from "vitest";
-import { type BestGamePolicy, type PolicyParams, type Ticket } from "../../src/core/index.js";
+import { type BestGamePolicy, type PolicyParams, type Ticket } from "../helpers/engine-barrel.js";
 import { fastBestGame, generalBestGame } from "../helpers/rating-sum-best-game.js";
 import { ids, party, sideArb } from "../helpers/tickets.js";
 

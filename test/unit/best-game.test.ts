@@ -19,7 +19,7 @@ import {
   type PolicyContext,
   type PolicyParams,
   type Ticket,
-} from "../../src/core/index.js";
+} from "../helpers/engine-barrel.js";
 import { expectValidMatch } from "../helpers/match-checks.js";
 import { idSet, party, solo } from "../helpers/tickets.js";
 

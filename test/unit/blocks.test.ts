@@ -14,7 +14,7 @@ import {
   type Match,
   type MatchmakerOptions,
   type Ticket,
-} from "../../src/core/index.js";
+} from "../helpers/engine-barrel.js";
 
 /** A solo whose session id and account are both `id`. */
 const solo = (id: string, at: number, rating = 1500): Ticket => ({

@@ -4,7 +4,7 @@
  * mutual acceptance and parameters.
  */
 import { describe, expect, it } from "vitest";
-import { BracketsPolicy, Matchmaker, type Match } from "../../src/core/index.js";
+import { BracketsPolicy, Matchmaker, type Match } from "../helpers/engine-barrel.js";
 import { idSet, solo } from "../helpers/tickets.js";
 
 const S = 1000;

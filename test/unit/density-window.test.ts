@@ -4,7 +4,7 @@
  * measured rate (the first after 4 arrivals; with a maximum wait, bounded by a silence).
  */
 import { describe, expect, it } from "vitest";
-import { Matchmaker, type Match, type PolicyParams, type Ticket } from "../../src/core/index.js";
+import { Matchmaker, type Match, type PolicyParams, type Ticket } from "../helpers/engine-barrel.js";
 import { DensityWindowPolicy } from "../../src/policies/density-window.js";
 import { Random } from "../../src/sim/random.js";
 import { expectValidMatch } from "../helpers/match-checks.js";

@@ -7,7 +7,7 @@
  */
 import { fc, test } from "@fast-check/vitest";
 import { expect } from "vitest";
-import { defaultPolicies, Matchmaker, type Match, type Policy, type PolicyParams } from "../../src/core/index.js";
+import { defaultPolicies, Matchmaker, type Match, type Policy, type PolicyParams } from "../helpers/engine-barrel.js";
 import { ids, party } from "../helpers/tickets.js";
 
 type Op =

@@ -5,7 +5,7 @@
  */
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect } from "vitest";
-import { canAssemble, ExpandingWindowPolicy, Matchmaker, meanRating, type Ticket } from "../../src/core/index.js";
+import { canAssemble, ExpandingWindowPolicy, Matchmaker, meanRating, type Ticket } from "../helpers/engine-barrel.js";
 import { expectValidMatch } from "../helpers/match-checks.js";
 import { party, sideArb } from "../helpers/tickets.js";
 

@@ -10,7 +10,7 @@ import {
   WindowRule,
   type Match,
   type PolicyParams,
-} from "../../src/core/index.js";
+} from "../helpers/engine-barrel.js";
 import { expectValidMatch } from "../helpers/match-checks.js";
 import { idSet, party, solo } from "../helpers/tickets.js";
 

@@ -9,7 +9,7 @@ import {
   ratingSumDifference,
   type Match,
   type Ticket,
-} from "../../src/core/index.js";
+} from "../helpers/engine-barrel.js";
 import { ReferenceGreedy } from "../helpers/brute-force.js";
 import { expectValidMatch } from "../helpers/match-checks.js";
 import { idSet, ids, party, solo, ticketSpecArb, type TicketSpec } from "../helpers/tickets.js";

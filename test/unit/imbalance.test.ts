@@ -12,7 +12,7 @@ import {
   resolveImbalance,
   type Player,
   type Ticket,
-} from "../../src/core/index.js";
+} from "../helpers/engine-barrel.js";
 
 const players = (...ratings: number[]): Player[] => ratings.map((rating, i) => ({ sessionId: `p${i}`, rating }));
 const solo = (id: string, rating: number, enqueuedAt = 0): Ticket => ({

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { Matchmaker, MatchmakerError, type Match, type Policy, type Ticket } from "../../src/core/index.js";
+import { Matchmaker, MatchmakerError, type Match, type Policy, type Ticket } from "../helpers/engine-barrel.js";
 import { expectValidMatch } from "../helpers/match-checks.js";
 import { idSet, ids, party, solo } from "../helpers/tickets.js";
 

@@ -1,6 +1,6 @@
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
-import { almanMcKay, MatchmakerError, partition, type Player } from "../../src/core/index.js";
+import { almanMcKay, MatchmakerError, partition, type Player } from "../helpers/engine-barrel.js";
 
 const players = (ratings: readonly number[]): Player[] => ratings.map((rating, i) => ({ sessionId: `p${i}`, rating }));
 

@@ -5,7 +5,7 @@
  */
 import { LocalPresence } from "@colyseus/core";
 import { describe, expect, it } from "vitest";
-import { Matchmaker, type Match } from "../../src/core/index.js";
+import { Matchmaker, type Match } from "../helpers/engine-barrel.js";
 import { MatchmakerError } from "../../src/core/errors.js";
 import {
   cooldownFor,

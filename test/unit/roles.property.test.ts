@@ -13,7 +13,7 @@ import {
   type ImbalanceSpec,
   type Side,
   type Ticket,
-} from "../../src/core/index.js";
+} from "../helpers/engine-barrel.js";
 import { RoleWindows, SeatMatching } from "../../src/policies/shared/role-windows.js";
 import { lemma6Bound } from "../../src/policies/roles.js";
 import { expectValidMatch } from "../helpers/match-checks.js";

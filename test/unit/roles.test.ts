@@ -10,7 +10,7 @@ import {
   RoleGameSearch,
   RoleTable,
   type Player,
-} from "../../src/core/index.js";
+} from "../helpers/engine-barrel.js";
 import { RolesPolicy } from "../../src/policies/roles.js";
 import { expectValidMatch } from "../helpers/match-checks.js";
 import { expectRoleValidMatch, roleParty, roleSolo } from "../helpers/roles.js";

@@ -5,7 +5,7 @@
  * once, and the game room hears who never came. No sockets, no wall clock.
  */
 import { describe, expect, it } from "vitest";
-import { Matchmaker, type Match, type Ticket } from "../../src/core/index.js";
+import { Matchmaker, type Match, type Ticket } from "../helpers/engine-barrel.js";
 import {
   SeatWatch,
   type NoShowReport,

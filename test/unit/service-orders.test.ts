@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Matchmaker, MatchmakerError, PatientPolicy, type Ticket } from "../../src/core/index.js";
+import { Matchmaker, MatchmakerError, PatientPolicy, type Ticket } from "../helpers/engine-barrel.js";
 
 const solo = (id: string, at: number, rating = 0, side?: "A" | "B"): Ticket => ({
   id,

@@ -14,7 +14,7 @@ import {
   type PolicyParams,
   type Ticket,
   type TicketSlot,
-} from "../../src/core/index.js";
+} from "../helpers/engine-barrel.js";
 import { ids, party, sideArb, solo } from "../helpers/tickets.js";
 
 function make(name: string, teamSize: number, params: PolicyParams = {}): Policy {

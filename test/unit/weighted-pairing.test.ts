@@ -14,7 +14,7 @@ import {
   weightedPairingOptions,
   type Match,
   type Ticket,
-} from "../../src/core/index.js";
+} from "../helpers/engine-barrel.js";
 import { simulate } from "../../src/sim/simulator.js";
 import type { TrafficModel } from "../../src/sim/traffic.js";
 import { expectValidMatch } from "../helpers/match-checks.js";

@@ -5,7 +5,7 @@
  * refused naming the field.
  */
 import { describe, expect, it } from "vitest";
-import { Matchmaker, MatchmakerError, type MatchmakerOptions, type Ticket } from "../../src/core/index.js";
+import { Matchmaker, MatchmakerError, type MatchmakerOptions, type Ticket } from "../helpers/engine-barrel.js";
 import { maxLatencyAt } from "../../src/core/zone-latency.js";
 import { parseRoomOptions } from "../../src/options/index.js";
 import { joinOptionsSchema, parseJoinOptions } from "../../src/colyseus/join-options.js";

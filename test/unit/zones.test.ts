@@ -1,6 +1,6 @@
 /** Zone routing in the engine: one policy per zone, choice-free tickets, FIFO between zones, eligibility. */
 import { describe, expect, it } from "vitest";
-import { Matchmaker, MatchmakerError, resolveZones, ticketZones } from "../../src/core/index.js";
+import { Matchmaker, MatchmakerError, resolveZones, ticketZones } from "../helpers/engine-barrel.js";
 import { idSet, ids, party, solo } from "../helpers/tickets.js";
 
 const zoned = (extra: Partial<ConstructorParameters<typeof Matchmaker>[0]> = {}) =>
