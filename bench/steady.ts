@@ -27,9 +27,9 @@
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { Matchmaker } from "../src/options/matchmaker.js";
 import type { Policy, PolicyParams } from "../src/core/policy.js";
 import type { Ticket } from "../src/core/types.js";
-import { Matchmaker } from "../src/options/matchmaker.js";
 import type { SortedTree } from "../src/core/sorted-tree.js";
 import { Random } from "../src/sim/random.js";
 

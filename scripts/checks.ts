@@ -1,13 +1,14 @@
 /**
- * `npm run checks` (the first half of `npm test`): `npm run typecheck` and `npm run lint` side by
- * side. Each is one mostly single-threaded process of 15-20 s, so on two cores together they take
- * about as long as the slower one. Each one's output is printed whole once it ends (not
+ * `npm run checks` (the first half of `npm test`): `npm run typecheck`, `npm run lint` and
+ * `npm run api:check` (the API report and the reference's exports match the code) side by side.
+ * The first two are each one mostly single-threaded process of 15-20 s, the third about 5 s, so on
+ * two cores together they take about as long as the slowest. Each one's output is printed whole once it ends (not
  * interleaved); the exit code is non-zero when either fails, so `npm test` stops before vitest.
  * Written in Node rather than with the shell's `&` and `wait` so that it runs the same everywhere.
  */
 import { spawn } from "node:child_process";
 
-const SCRIPTS = ["typecheck", "lint"] as const;
+const SCRIPTS = ["typecheck", "lint", "api:check"] as const;
 
 interface Outcome {
   script: string;

@@ -1,7 +1,8 @@
 /**
  * `colyseus-matchmaker/engine`: the pure, clock-injected engine and the built-in policies,
- * without Colyseus. Use it to write a policy, drive the engine from another server or a test, or
- * compare a policy with the papers' closed forms.
+ * without Colyseus. Use it to drive the engine from another server or a test, or to write a
+ * policy: implement `Policy`, describe it with a `PolicyDefinition` and register it in a
+ * `PolicyRegistry` (or `defaultPolicies`). The papers' closed forms are in `colyseus-matchmaker/sim`.
  */
 export type {
   Side,
@@ -15,8 +16,13 @@ export type {
 } from "./core/types.js";
 export { MatchmakerError, type MatchmakerErrorCode } from "./core/errors.js";
 export { Matchmaker, type MatchmakerOptions } from "./options/matchmaker.js";
-export { BlockList, accountOf, type BlockRule } from "./core/blocks.js";
-export type { MatchmakerStats, ClassFigures } from "./core/stats.js";
+export type { MatchmakerStats } from "./core/stats.js";
+// Engine options a queue shares: blocked accounts, zones, criteria.
+export { BlockList, type BlockRule } from "./core/blocks.js";
+export type { ZoneSpec, ZoneOption } from "./core/zones.js";
+export type { Criterion, CriterionOption } from "./core/criteria.js";
+
+// The policy contract, and what a policy is given to decide with.
 export {
   PolicyRegistry,
   type PolicyCapability,
@@ -25,92 +31,22 @@ export {
   type PolicyParams,
   type PolicyDefinition,
   type AcceptanceWindow,
-  type TicketSlot,
 } from "./core/policy.js";
-export { assembleTeams, canAssemble, type TeamSplit } from "./core/assembly.js";
-export {
-  resolveImbalance,
-  imbalanceFunction,
-  ratingSumDifference,
-  highLowDifference,
-  almanMcKay,
-  pSkill,
-  pFairness,
-  qUniformity,
-  type ImbalanceFn,
-  type ImbalanceSpec,
-  type ResolvedImbalance,
-  type NormExponent,
-  type AlmanMcKayParams,
-} from "./core/imbalance.js";
-export { resolveZones, type ZoneSpec, type ZoneOption } from "./core/zones.js";
-export { withCriteriaCost, type Criterion, type CriterionOption } from "./core/criteria.js";
-export { WaitEstimator, type WaitEstimate, type WaitBasis, type WaitEstimatorOptions } from "./core/wait-estimate.js";
-export {
-  selectBackfill,
-  selectPartialBackfill,
-  MAX_BACKFILL_SEATS,
-  type BackfillNeed,
-  type BackfillZonesOf,
-} from "./core/backfill-selection.js";
 export type { RepeatAvoidance } from "./core/recent-opponents.js";
-// The papers' closed forms, to check a policy against.
-export {
-  schlupGreedyCost,
-  schlupPeriodicCost,
-  schlupPeriodicOptimalN,
-  schlupMultiQueueCost,
-  schlupMultiQueueOptimalR,
-  schlupMultiQueueCostD,
-  schlupMultiQueueOptimalRD,
-  wuGreedyCost,
-  wuPatientCost,
-  wuGreedyIsOptimal,
-  xuSideChoiceWaits,
-  xuZoneWaits,
-  xuChoiceFreeImprovement,
-} from "./core/closed-forms.js";
+export { ratingSumDifference, type ImbalanceFn, type ImbalanceSpec, type ResolvedImbalance } from "./core/imbalance.js";
+export { assembleTeams, canAssemble, type TeamSplit } from "./core/assembly.js";
 
 // The built-in policies: the default registry the engine uses, and each policy's definition.
-export {
-  defaultPolicies,
-  policiesWith,
-  greedy,
-  GreedyPolicy,
-  type ServiceOrder,
-  periodic,
-  PeriodicPolicy,
-  multiQueue,
-  MultiQueuePolicy,
-  differenceWait,
-  DifferenceWaitPolicy,
-  bestGame,
-  BestGamePolicy,
-  lemma2Window,
-  defaultWindow,
-  type BestGameOptions,
-  type BestGameCandidate,
-  patient,
-  PatientPolicy,
-  fifo,
-  lifo,
-  packing,
-  twoQueue,
-  PackingPolicy,
-  TwoQueuePolicy,
-  roles,
-  RolesPolicy,
-  type RolesPolicyOptions,
-  expandingWindow,
-  ExpandingWindowPolicy,
-  type ExpandingWindowOptions,
-  brackets,
-  BracketsPolicy,
-  type BracketsOptions,
-  weightedPairing,
-  WeightedPairingPolicy,
-  type WeightedPairingOptions,
-  WindowRule,
-  type WindowRuleOptions,
-  type WindowUnit,
-} from "./policies/index.js";
+export { defaultPolicies, policiesWith } from "./policies/default-registry.js";
+export { greedy } from "./policies/greedy.js";
+export { periodic } from "./policies/periodic.js";
+export { multiQueue } from "./policies/multi-queue.js";
+export { differenceWait } from "./policies/difference-wait.js";
+export { bestGame } from "./policies/best-game.js";
+export { patient } from "./policies/patient.js";
+export { fifo, lifo, packing, twoQueue } from "./policies/service-orders.js";
+export { roles } from "./policies/roles.js";
+export { expandingWindow } from "./policies/expanding-window.js";
+export { brackets } from "./policies/brackets.js";
+export { weightedPairing } from "./policies/weighted-pairing.js";
+export { densityWindow } from "./policies/density-window.js";

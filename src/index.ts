@@ -14,8 +14,8 @@ export { MatchmakerRoom, defineQueue } from "./colyseus/MatchmakerRoom.js";
 export type { JoinOptions, ClientJoinOptions } from "./options/player-options.js";
 // Trusted players: who a player is and its rating from the server (the queue option `players`).
 export { PlayerRefused } from "./colyseus/trusted-players.js";
-export type { PlayersOption, PlayerRequest, TrustedPlayer, ClientOptionName } from "./options/player-options.js";
-export type { MatchmakerRoomOptions, SharedQueueOptions } from "./options/index.js";
+export type { PlayersOption, PlayerRequest, TrustedPlayer } from "./options/player-options.js";
+export type { MatchmakerRoomOptions } from "./options/index.js";
 export type { ReadyCheckOptions, MatchFoundMessage } from "./colyseus/ready-check.js";
 export type { ImbalanceSpec } from "./core/imbalance.js";
 export type { ZoneSpec, ZoneOption } from "./core/zones.js";
@@ -34,10 +34,10 @@ export { playerArrived, type NoShowListener } from "./colyseus/director/arrivals
 export { queueSeatsOnly } from "./colyseus/director/seat-gate.js";
 // A room's fallback message handler: an unknown type closes the sender, never the process.
 export { closeUnknownMessage } from "./colyseus/unknown-message.js";
-export type { NoShowReport, NoShowReason, WatchedSeat as NoShowPlayer } from "./colyseus/director/seat-watch.js";
+export type { NoShowReport, NoShowReason } from "./colyseus/director/seat-watch.js";
 
 // Messages the queue sends to its clients.
-export type { StatusMessage, WaitingBreakdown } from "./colyseus/status.js";
+export type { StatusMessage } from "./colyseus/status.js";
 
 // The operator's view of a queue: counts, percentiles and a bounded sample of the waiting tickets.
 export { QueueViewRoom, type QueueViewOptions, type SampleTicket } from "./colyseus/queue-view.js";
@@ -48,7 +48,6 @@ export type {
   RemovalReason,
   RequeuedMessage,
   RequeueReason,
-  SeatOutcome,
 } from "./colyseus/session.js";
 export { MatchmakerState, WaitingEntry, QueueFigures } from "./colyseus/state.js";
 
@@ -63,7 +62,6 @@ export {
 
 // A queue's recorded traffic (queue option `trafficTrace`), for `npm run sim -- --trace FILE`.
 export { matchmakerTraces } from "./colyseus/traffic-trace.js";
-export type { TrafficTrace } from "./trace/format.js";
 
 // Server-level guards for operators: authentication, request bodies, the log.
 export {
@@ -76,15 +74,13 @@ export {
   aggregatingLogger,
   type AggregatingLogger,
   type AggregatingLoggerOptions,
-  type LoggerLike,
 } from "./server/aggregating-logger.js";
-export { limitRequestBodies, DEFAULT_MAX_BODY_BYTES, type BodyLimitOptions } from "./server/body-limit.js";
+export { limitRequestBodies, type BodyLimitOptions } from "./server/body-limit.js";
 // The address per-client limits key on: the connection's own, forwarding headers only from trusted proxies.
 export { clientAddress } from "./colyseus/client-address.js";
 
 // Several processes (Redis): joins that fail fast while Redis is unreachable, and the messages of
 // a durable queue (resume tokens, handover). See docs/scale-out.md.
-export { failFastDriver, type ConnectionStatus } from "./colyseus/durable/fail-fast.js";
-export { RETRY_LATER, isRetryLater } from "./colyseus/durable/unavailable.js";
+export { failFastDriver } from "./colyseus/durable/fail-fast.js";
 export type { ResumeMessage } from "./colyseus/durable/resume-token.js";
 export type { HandoverMessage, ResumedMessage } from "./colyseus/durable/durable-queue.js";

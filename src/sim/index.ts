@@ -1,6 +1,8 @@
 /**
- * `colyseus-matchmaker/sim`: the simulator as a library: traffic, the event loop, measures and the
- * offline optimum. Runs use the engine's default registry of built-in policies unless given one.
+ * `colyseus-matchmaker/sim`: the simulator as a library: traffic, the event loop, measures, the
+ * offline optimum, replays of a queue's recorded traffic, and the papers' closed forms and tables
+ * to check a policy against. Runs use the engine's default registry of built-in policies unless
+ * given one.
  */
 export { simulate, type SimulationConfig, type SimulationTrace } from "./simulator.js";
 export {
@@ -17,15 +19,13 @@ export {
   measure,
   schlupGameCost,
   schlupTotalCost,
-  scaledDispersions,
   wuImbalance,
   type Measures,
   type MeasureOptions,
 } from "./measures.js";
+// What `npm run sim` runs, as a library: one request, one report per swept value.
 export { runRequest, type SimulationReport } from "./run.js";
-export { parseSimulationArgs, UsageError, type SimulationRequest } from "./options.js";
-export { Random } from "./random.js";
-export { maxWeightMatching, type WeightedEdge } from "./matching.js";
+export type { SimulationRequest } from "./options.js";
 export {
   schlupOptimum,
   schlupPairCost,
@@ -33,7 +33,7 @@ export {
   type OfflineArrival,
   type SchlupOptimum,
 } from "./optimum.js";
-export { risingClock } from "./traffic.js";
+// Schlup's Table 3, and the settings, grids and published figures behind it.
 export {
   schlupTable3,
   schlupTraffic,
@@ -41,30 +41,28 @@ export {
   SCHLUP_POLICIES,
   SCHLUP_TABLE2,
   SCHLUP_TABLE3_PAPER,
-  type SchlupCell,
   type SchlupGrid,
   type SchlupPolicy,
   type SchlupSetting,
   type SchlupTable3,
   type SchlupTable3Options,
-  type SeedMean,
 } from "./schlup-table3.js";
+// A queue's recorded traffic (the room's `trafficTrace` option), replayed through the engine.
+export { compareMatches, replayExact, replayTrace, type ReplayOverride, type ReplayResult } from "./replay.js";
+export { checkTrace, type TrafficTrace, type TraceEvent } from "../trace/format.js";
+// The papers' closed forms (Schlup; Wu; Xu et al.), to check a policy's simulated costs and waits against.
 export {
-  compareMatches,
-  gameKey,
-  matchKey,
-  replayExact,
-  replayTrace,
-  traceTicket,
-  type GameKey,
-  type ReplayOverride,
-  type ReplayResult,
-} from "./replay.js";
-export {
-  checkTrace,
-  type TrafficTrace,
-  type TraceEvent,
-  type TraceArrival,
-  type TracePlayer,
-  type TraceEngineOptions,
-} from "../trace/format.js";
+  schlupGreedyCost,
+  schlupPeriodicCost,
+  schlupPeriodicOptimalN,
+  schlupMultiQueueCost,
+  schlupMultiQueueOptimalR,
+  schlupMultiQueueCostD,
+  schlupMultiQueueOptimalRD,
+  wuGreedyCost,
+  wuPatientCost,
+  wuGreedyIsOptimal,
+  xuSideChoiceWaits,
+  xuZoneWaits,
+  xuChoiceFreeImprovement,
+} from "../core/closed-forms.js";

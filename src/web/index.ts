@@ -13,7 +13,6 @@ import { pageHandler, type PageHandler } from "./page-handler.js";
 import { describeQueues } from "./queues.js";
 
 export type { PageHandler } from "./page-handler.js";
-export { describeQueues, type QueueDescription } from "./queues.js";
 
 /** Options of {@link playPage}. */
 export interface PlayPageOptions {

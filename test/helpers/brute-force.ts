@@ -3,7 +3,8 @@
  * every assignment or every subset instead of using subset-sum tables or pruned searches.
  * Only for small inputs.
  */
-import { ratingSumDifference, type ImbalanceFn, type Player, type Ticket } from "./engine-barrel.js";
+import { ratingSumDifference, type ImbalanceFn } from "../../src/core/imbalance.js";
+import type { Player, Ticket } from "../../src/core/types.js";
 
 export interface BruteSplit {
   teamA: Ticket[];

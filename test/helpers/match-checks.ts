@@ -1,6 +1,6 @@
 /** Structural checks every match must pass, whatever the policy. */
 import { expect } from "vitest";
-import type { Match, Ticket } from "./engine-barrel.js";
+import type { Match, Ticket } from "../../src/core/types.js";
 
 /**
  * Two teams of k, sides A then B, parties whole and on their chosen side, players as in their

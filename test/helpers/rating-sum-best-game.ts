@@ -2,14 +2,10 @@
  * best-game under the rating-sum imbalance built two ways, for tests that hold its fast paths
  * (the splitter, the 2v2 quads, the 5v5 block, `BestPairs` for 1v1) to the general search.
  */
-import {
-  defaultPolicies,
-  ratingSumDifference,
-  resolveImbalance,
-  type BestGamePolicy,
-  type ImbalanceFn,
-  type PolicyParams,
-} from "./engine-barrel.js";
+import { ratingSumDifference, resolveImbalance, type ImbalanceFn } from "../../src/core/imbalance.js";
+import type { PolicyParams } from "../../src/core/policy.js";
+import type { BestGamePolicy } from "../../src/policies/best-game.js";
+import { defaultPolicies } from "../../src/policies/default-registry.js";
 
 const imbalanceSpec = resolveImbalance({ kind: "rating-sum" });
 /** The same imbalance, not recognised as the rating-sum one: every set goes through the assembly. */

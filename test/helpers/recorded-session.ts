@@ -2,7 +2,8 @@
  * A `QueueSession` without sockets, its effects recorded: the messages sent, the removals, the
  * matches spawned and the tickets shown as waiting. Time is passed to each call.
  */
-import { Matchmaker, type Match, type Ticket } from "./engine-barrel.js";
+import { Matchmaker } from "../../src/options/matchmaker.js";
+import type { Match, Ticket } from "../../src/core/types.js";
 import { QueueSession, type QueueSessionOptions, type RemovedMessage } from "../../src/colyseus/session.js";
 
 export interface RecordedSessionOptions {

@@ -5,7 +5,8 @@
  */
 import { expect } from "vitest";
 import fc from "fast-check";
-import type { ImbalanceFn, Match, Player, Side, Ticket } from "./engine-barrel.js";
+import type { ImbalanceFn } from "../../src/core/imbalance.js";
+import type { Match, Player, Side, Ticket } from "../../src/core/types.js";
 
 function permutations<T>(items: readonly T[]): T[][] {
   if (items.length <= 1) return [[...items]];

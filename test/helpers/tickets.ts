@@ -1,6 +1,6 @@
 /** Small builders for engine tests: tickets, parties and random ticket specs. */
 import fc from "fast-check";
-import type { Side, Ticket } from "./engine-barrel.js";
+import type { Side, Ticket } from "../../src/core/types.js";
 
 export interface TicketOptions {
   /** enqueuedAt (default 0). */

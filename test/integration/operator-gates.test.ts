@@ -10,7 +10,7 @@ import { request } from "node:http";
 import { boot, type ColyseusTestServer } from "@colyseus/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import app from "../../example-server/app.config.js";
-import { DEFAULT_MAX_BODY_BYTES } from "../../src/index.js";
+import { DEFAULT_MAX_BODY_BYTES } from "../../src/server/body-limit.js";
 import { joinQueue, testPort } from "../helpers/sdk.js";
 
 const PORT = testPort(50);

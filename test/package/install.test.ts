@@ -124,12 +124,26 @@ interface Running {
   output: () => string;
 }
 
+/**
+ * `node FILE`, or for a .ts file `npx tsx FILE` (the app's own tsx, as the README installs it). In
+ * its own process group: npx and tsx each start a child, and `stop` must reach the last one.
+ */
 function start(file: string, cwd: string): Running {
-  const child = spawn(process.execPath, [file], { cwd, env: cleanEnv(), stdio: ["ignore", "pipe", "pipe"] });
+  const [command, args] = file.endsWith(".ts") ? ["npx", ["--no-install", "tsx", file]] : [process.execPath, [file]];
+  const child = spawn(command, args, { cwd, env: cleanEnv(), stdio: ["ignore", "pipe", "pipe"], detached: true });
   let output = "";
   child.stdout!.on("data", (chunk) => (output += chunk));
   child.stderr!.on("data", (chunk) => (output += chunk));
   return { child, output: () => output };
+}
+
+/** Kill a process `start` started, with its children. */
+function stop({ child }: Running): void {
+  try {
+    if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
+  } catch {
+    // already gone
+  }
 }
 
 async function until(what: string, check: () => boolean, ms: number, context: () => string): Promise<void> {
@@ -224,7 +238,7 @@ describe("the packed package, installed into a fresh app", () => {
   );
 
   afterAll(() => {
-    for (const { child } of running) child.kill("SIGKILL");
+    running.forEach(stop);
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
@@ -384,8 +398,11 @@ export = [queue, status, new engine.Matchmaker({ teamSize: 1, policy: "greedy" }
         body: await response.text(),
       };
     };
-    // No bundler in the app: what is served is what the package's build made.
-    expect(existsSync(join(app, "node_modules", "esbuild"))).toBe(false);
+    // No bundler in the app but tsx's compiler: what is served is what the package's build made.
+    const bundlers = JSON.parse(await run("npm", ["ls", "esbuild", "--json"], app, 30_000)) as {
+      dependencies?: Record<string, unknown>;
+    };
+    expect(Object.keys(bundlers.dependencies ?? {})).toEqual(["tsx"]);
     expect(await get("/play")).toMatchObject({ status: 301, location: "/play/" });
     const play = await get("/play/");
     expect(play).toMatchObject({ status: 200, type: "text/html; charset=utf-8" });
@@ -420,19 +437,23 @@ export = [queue, status, new engine.Matchmaker({ teamSize: 1, policy: "greedy" }
     expect(JSON.parse((await get("/matchmaker/metrics")).body)).toHaveProperty("queues");
   }
 
+  // As the README says to run them (`npx tsx server.ts` with the tsx its install block adds), and
+  // as CommonJS compiled to plain JavaScript.
   for (const [format, port] of [
-    ["esm", testPort(40)],
+    ["tsx", testPort(40)],
     ["cjs", testPort(41)],
   ] as const) {
-    it(`runs the README's server and four of its clients as ${format === "esm" ? "ES modules" : "CommonJS"}: one game, two per side`, async () => {
-      const ext = format === "esm" ? "mjs" : "cjs";
+    it(`runs the README's server and four of its clients ${format === "tsx" ? "with npx tsx, as written" : "as CommonJS"}: one game, two per side`, async () => {
+      const ext = format === "tsx" ? "ts" : "cjs";
       const server = readmeBlock("server", (code) => code.includes("defineServer(") && code.includes("defineQueue("));
       const client = readmeBlock(
         "client",
         (code) => code.includes('from "@colyseus/sdk"') && code.includes("joinOrCreate"),
       );
-      writeFileSync(join(app, `server.${ext}`), compile(server, port, format));
-      writeFileSync(join(app, `client.${ext}`), compile(client, port, format));
+      const source = (code: string) =>
+        format === "tsx" ? code.replaceAll("2567", String(port)) : compile(code, port, format);
+      writeFileSync(join(app, `server.${ext}`), source(server));
+      writeFileSync(join(app, `client.${ext}`), source(client));
       if (format === "cjs")
         expect(readFileSync(join(app, "server.cjs"), "utf8")).toContain('require("colyseus-matchmaker")');
 
@@ -477,7 +498,7 @@ export = [queue, status, new engine.Matchmaker({ teamSize: 1, policy: "greedy" }
       expect(seats.filter((s) => s.side === "A")).toHaveLength(2);
       expect(seats.filter((s) => s.side === "B")).toHaveLength(2);
 
-      for (const { child } of [...clients, serverProcess]) child.kill("SIGKILL");
+      [...clients, serverProcess].forEach(stop);
     }, 90_000);
   }
 });

@@ -10,7 +10,8 @@ import {
   schlupPeriodicCost,
   schlupPeriodicOptimalN,
 } from "../../src/core/closed-forms.js";
-import { MultiQueuePolicy, PeriodicPolicy } from "../../src/engine.js";
+import { MultiQueuePolicy } from "../../src/policies/multi-queue.js";
+import { PeriodicPolicy } from "../../src/policies/periodic.js";
 import { Matchmaker } from "../../src/options/matchmaker.js";
 import { schlupGameCost } from "../../src/sim/measures.js";
 import { simulate } from "../../src/sim/simulator.js";

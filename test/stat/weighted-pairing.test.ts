@@ -10,15 +10,12 @@
  *   both with a given history and through the engine's own `avoidRecent` history.
  */
 import { describe, expect, it } from "vitest";
-import {
-  Matchmaker,
-  ratingSumDifference,
-  WeightedPairingPolicy,
-  type PolicyContext,
-  type RepeatAvoidance,
-  type Ticket,
-  type WeightedPairingOptions,
-} from "../helpers/engine-barrel.js";
+import { ratingSumDifference } from "../../src/core/imbalance.js";
+import { Matchmaker } from "../../src/options/matchmaker.js";
+import type { PolicyContext } from "../../src/core/policy.js";
+import type { RepeatAvoidance } from "../../src/core/recent-opponents.js";
+import type { Ticket } from "../../src/core/types.js";
+import { WeightedPairingPolicy, type WeightedPairingOptions } from "../../src/policies/weighted-pairing.js";
 import { chiSquareTest, upperGamma } from "../helpers/goodness-of-fit.js";
 import { solo } from "../helpers/tickets.js";
 

@@ -5,7 +5,9 @@
  */
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
-import { Matchmaker, MatchmakerError, type Match, type Ticket } from "../helpers/engine-barrel.js";
+import { MatchmakerError } from "../../src/core/errors.js";
+import { Matchmaker } from "../../src/options/matchmaker.js";
+import type { Match, Ticket } from "../../src/core/types.js";
 import { simulate } from "../../src/sim/index.js";
 import { ids } from "../helpers/tickets.js";
 import { thrown } from "../helpers/thrown.js";

@@ -1,17 +1,8 @@
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
-import {
-  assembleTeams,
-  canAssemble,
-  EXACT_SPLIT_LIMIT,
-  ratingSum,
-  ratingSumDifference,
-  subsetSums,
-  type ImbalanceFn,
-  type Side,
-  type Ticket,
-} from "../helpers/engine-barrel.js";
-import type { TeamSplit } from "../../src/core/assembly.js";
+import { assembleTeams, canAssemble, EXACT_SPLIT_LIMIT, subsetSums, type TeamSplit } from "../../src/core/assembly.js";
+import { ratingSumDifference, type ImbalanceFn } from "../../src/core/imbalance.js";
+import { ratingSum, type Side, type Ticket } from "../../src/core/types.js";
 import { bruteFeasible, bruteMinImbalance } from "../helpers/brute-force.js";
 import { ids, party, ratingArb, solo, ticketSpecArb, ticketsFromSpecs, type TicketSpec } from "../helpers/tickets.js";
 

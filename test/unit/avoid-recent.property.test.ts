@@ -5,7 +5,10 @@
  */
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
-import { canAssemble, Matchmaker, RecentOpponents, type Match, type Ticket } from "../helpers/engine-barrel.js";
+import { canAssemble } from "../../src/core/assembly.js";
+import { Matchmaker } from "../../src/options/matchmaker.js";
+import { RecentOpponents } from "../../src/core/recent-opponents.js";
+import type { Match, Ticket } from "../../src/core/types.js";
 import { party, sideArb } from "../helpers/tickets.js";
 
 const PLAYERS = 6;

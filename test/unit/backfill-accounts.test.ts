@@ -6,7 +6,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { BackfillDesk } from "../../src/colyseus/backfill-desk.js";
-import { BlockList, Matchmaker, type Match, type Ticket } from "../helpers/engine-barrel.js";
+import { BlockList } from "../../src/core/blocks.js";
+import { Matchmaker } from "../../src/options/matchmaker.js";
+import type { Match, Ticket } from "../../src/core/types.js";
 
 const solo = (id: string, account: string, at: number, rating = 1500): Ticket => ({
   id,

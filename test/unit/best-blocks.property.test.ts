@@ -10,7 +10,9 @@
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
 import { ArrivalNode } from "../../src/core/arrival-order.js";
-import type { BestGamePolicy, PolicyParams, Ticket, TicketSlot } from "../helpers/engine-barrel.js";
+import type { PolicyParams, TicketSlot } from "../../src/core/policy.js";
+import type { Ticket } from "../../src/core/types.js";
+import type { BestGamePolicy } from "../../src/policies/best-game.js";
 import { ROW_TREE_WIDTH } from "../../src/policies/shared/row-tree.js";
 import { fastBestGame } from "../helpers/rating-sum-best-game.js";
 import { ids, party } from "../helpers/tickets.js";

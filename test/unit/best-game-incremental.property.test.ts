@@ -6,16 +6,11 @@
  */
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect } from "vitest";
-import {
-  almanMcKay,
-  defaultPolicies,
-  ratingSumDifference,
-  resolveImbalance,
-  type BestGamePolicy,
-  type ImbalanceSpec,
-  type PolicyParams,
-  type Ticket,
-} from "../helpers/engine-barrel.js";
+import { almanMcKay, ratingSumDifference, resolveImbalance, type ImbalanceSpec } from "../../src/core/imbalance.js";
+import type { PolicyParams } from "../../src/core/policy.js";
+import type { Ticket } from "../../src/core/types.js";
+import type { BestGamePolicy } from "../../src/policies/best-game.js";
+import { defaultPolicies } from "../../src/policies/default-registry.js";
 import { ids, party, sideArb } from "../helpers/tickets.js";
 
 function make(k: number, spec: ImbalanceSpec, params: PolicyParams): BestGamePolicy {

@@ -8,7 +8,9 @@
  */
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect } from "vitest";
-import { type BestGamePolicy, type PolicyParams, type Ticket } from "../helpers/engine-barrel.js";
+import type { PolicyParams } from "../../src/core/policy.js";
+import type { Ticket } from "../../src/core/types.js";
+import type { BestGamePolicy } from "../../src/policies/best-game.js";
 import { fastBestGame, generalBestGame } from "../helpers/rating-sum-best-game.js";
 import { ids, party, sideArb } from "../helpers/tickets.js";
 

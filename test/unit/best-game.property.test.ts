@@ -14,19 +14,11 @@
  */
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect } from "vitest";
-import {
-  almanMcKay,
-  BestGamePolicy,
-  defaultPolicies,
-  lemma2Window,
-  Matchmaker,
-  ratingSumDifference,
-  type ImbalanceFn,
-  type Match,
-  type Player,
-  type ResolvedImbalance,
-  type Ticket,
-} from "../helpers/engine-barrel.js";
+import { almanMcKay, ratingSumDifference, type ImbalanceFn, type ResolvedImbalance } from "../../src/core/imbalance.js";
+import { Matchmaker } from "../../src/options/matchmaker.js";
+import type { Match, Player, Ticket } from "../../src/core/types.js";
+import { BestGamePolicy, lemma2Window } from "../../src/policies/best-game.js";
+import { defaultPolicies } from "../../src/policies/default-registry.js";
 import { expectEachTicketOnce, expectValidMatch } from "../helpers/match-checks.js";
 import { party, ticketSpecArb, type TicketSpec } from "../helpers/tickets.js";
 

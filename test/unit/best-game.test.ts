@@ -4,22 +4,19 @@
  * windows and parameter errors.
  */
 import { describe, expect, it } from "vitest";
+import { MatchmakerError } from "../../src/core/errors.js";
 import {
   almanMcKay,
-  BestGamePolicy,
-  defaultPolicies,
-  defaultWindow,
   highLowDifference,
-  lemma2Window,
-  Matchmaker,
-  MatchmakerError,
   ratingSumDifference,
   resolveImbalance,
   type ImbalanceSpec,
-  type PolicyContext,
-  type PolicyParams,
-  type Ticket,
-} from "../helpers/engine-barrel.js";
+} from "../../src/core/imbalance.js";
+import { Matchmaker } from "../../src/options/matchmaker.js";
+import type { PolicyContext, PolicyParams } from "../../src/core/policy.js";
+import type { Ticket } from "../../src/core/types.js";
+import { BestGamePolicy, defaultWindow, lemma2Window } from "../../src/policies/best-game.js";
+import { defaultPolicies } from "../../src/policies/default-registry.js";
 import { expectValidMatch } from "../helpers/match-checks.js";
 import { idSet, party, solo } from "../helpers/tickets.js";
 

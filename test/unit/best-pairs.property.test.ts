@@ -11,7 +11,9 @@
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect } from "vitest";
 import { ArrivalNode } from "../../src/core/arrival-order.js";
-import { type BestGamePolicy, type PolicyParams, type Ticket, type TicketSlot } from "../helpers/engine-barrel.js";
+import type { PolicyParams, TicketSlot } from "../../src/core/policy.js";
+import type { Ticket } from "../../src/core/types.js";
+import type { BestGamePolicy } from "../../src/policies/best-game.js";
 import { fastBestGame, generalBestGame } from "../helpers/rating-sum-best-game.js";
 import { ids, solo, sideArb } from "../helpers/tickets.js";
 

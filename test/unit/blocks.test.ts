@@ -6,15 +6,11 @@
  */
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
-import {
-  BlockList,
-  canAssemble,
-  Matchmaker,
-  MatchmakerError,
-  type Match,
-  type MatchmakerOptions,
-  type Ticket,
-} from "../helpers/engine-barrel.js";
+import { canAssemble } from "../../src/core/assembly.js";
+import { BlockList } from "../../src/core/blocks.js";
+import { MatchmakerError } from "../../src/core/errors.js";
+import { Matchmaker, type MatchmakerOptions } from "../../src/options/matchmaker.js";
+import type { Match, Ticket } from "../../src/core/types.js";
 
 /** A solo whose session id and account are both `id`. */
 const solo = (id: string, at: number, rating = 1500): Ticket => ({

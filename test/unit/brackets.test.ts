@@ -4,7 +4,9 @@
  * mutual acceptance and parameters.
  */
 import { describe, expect, it } from "vitest";
-import { BracketsPolicy, Matchmaker, type Match } from "../helpers/engine-barrel.js";
+import { Matchmaker } from "../../src/options/matchmaker.js";
+import type { Match } from "../../src/core/types.js";
+import { BracketsPolicy } from "../../src/policies/brackets.js";
 import { idSet, solo } from "../helpers/tickets.js";
 
 const S = 1000;

@@ -4,7 +4,9 @@
  * measured rate (the first after 4 arrivals; with a maximum wait, bounded by a silence).
  */
 import { describe, expect, it } from "vitest";
-import { Matchmaker, type Match, type PolicyParams, type Ticket } from "../helpers/engine-barrel.js";
+import { Matchmaker } from "../../src/options/matchmaker.js";
+import type { PolicyParams } from "../../src/core/policy.js";
+import type { Match, Ticket } from "../../src/core/types.js";
 import { DensityWindowPolicy } from "../../src/policies/density-window.js";
 import { Random } from "../../src/sim/random.js";
 import { expectValidMatch } from "../helpers/match-checks.js";

@@ -7,7 +7,10 @@
  */
 import { fc, test } from "@fast-check/vitest";
 import { expect } from "vitest";
-import { defaultPolicies, Matchmaker, type Match, type Policy, type PolicyParams } from "../helpers/engine-barrel.js";
+import { Matchmaker } from "../../src/options/matchmaker.js";
+import type { Policy, PolicyParams } from "../../src/core/policy.js";
+import type { Match } from "../../src/core/types.js";
+import { defaultPolicies } from "../../src/policies/default-registry.js";
 import { ids, party } from "../helpers/tickets.js";
 
 type Op =

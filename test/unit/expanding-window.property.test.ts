@@ -5,7 +5,10 @@
  */
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect } from "vitest";
-import { canAssemble, ExpandingWindowPolicy, Matchmaker, meanRating, type Ticket } from "../helpers/engine-barrel.js";
+import { canAssemble } from "../../src/core/assembly.js";
+import { Matchmaker } from "../../src/options/matchmaker.js";
+import { meanRating, type Ticket } from "../../src/core/types.js";
+import { ExpandingWindowPolicy } from "../../src/policies/expanding-window.js";
 import { expectValidMatch } from "../helpers/match-checks.js";
 import { party, sideArb } from "../helpers/tickets.js";
 

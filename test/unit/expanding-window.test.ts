@@ -3,14 +3,12 @@
  * units, teams, parameters, and the window each matched player reports.
  */
 import { describe, expect, it } from "vitest";
-import {
-  ExpandingWindowPolicy,
-  Matchmaker,
-  MatchmakerError,
-  WindowRule,
-  type Match,
-  type PolicyParams,
-} from "../helpers/engine-barrel.js";
+import { MatchmakerError } from "../../src/core/errors.js";
+import { Matchmaker } from "../../src/options/matchmaker.js";
+import type { PolicyParams } from "../../src/core/policy.js";
+import type { Match } from "../../src/core/types.js";
+import { ExpandingWindowPolicy } from "../../src/policies/expanding-window.js";
+import { WindowRule } from "../../src/policies/shared/window-rule.js";
 import { expectValidMatch } from "../helpers/match-checks.js";
 import { idSet, party, solo } from "../helpers/tickets.js";
 

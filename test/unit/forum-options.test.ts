@@ -4,7 +4,8 @@
  * simulator's flags.
  */
 import { describe, expect, it } from "vitest";
-import { Matchmaker, type Ticket } from "../helpers/engine-barrel.js";
+import { Matchmaker } from "../../src/options/matchmaker.js";
+import type { Ticket } from "../../src/core/types.js";
 import { joinOptionsSchema, parseJoinOptions } from "../../src/colyseus/join-options.js";
 import { parseRoomOptions } from "../../src/options/index.js";
 import { matchInfo } from "../../src/colyseus/director/game-room.js";

@@ -1,15 +1,11 @@
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
-import {
-  greedy,
-  GreedyPolicy,
-  Matchmaker,
-  MatchmakerError,
-  defaultPolicies,
-  ratingSumDifference,
-  type Match,
-  type Ticket,
-} from "../helpers/engine-barrel.js";
+import { MatchmakerError } from "../../src/core/errors.js";
+import { ratingSumDifference } from "../../src/core/imbalance.js";
+import { Matchmaker } from "../../src/options/matchmaker.js";
+import type { Match, Ticket } from "../../src/core/types.js";
+import { defaultPolicies } from "../../src/policies/default-registry.js";
+import { greedy, GreedyPolicy } from "../../src/policies/greedy.js";
 import { ReferenceGreedy } from "../helpers/brute-force.js";
 import { expectValidMatch } from "../helpers/match-checks.js";
 import { idSet, ids, party, solo, ticketSpecArb, type TicketSpec } from "../helpers/tickets.js";

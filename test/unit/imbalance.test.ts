@@ -1,18 +1,17 @@
 import { describe, expect, it } from "vitest";
+import { assembleTeams } from "../../src/core/assembly.js";
+import { MatchmakerError } from "../../src/core/errors.js";
 import {
   almanMcKay,
-  assembleTeams,
   highLowDifference,
   imbalanceFunction,
-  Matchmaker,
-  MatchmakerError,
   pFairness,
   pSkill,
   qUniformity,
   resolveImbalance,
-  type Player,
-  type Ticket,
-} from "../helpers/engine-barrel.js";
+} from "../../src/core/imbalance.js";
+import { Matchmaker } from "../../src/options/matchmaker.js";
+import type { Player, Ticket } from "../../src/core/types.js";
 
 const players = (...ratings: number[]): Player[] => ratings.map((rating, i) => ({ sessionId: `p${i}`, rating }));
 const solo = (id: string, rating: number, enqueuedAt = 0): Ticket => ({

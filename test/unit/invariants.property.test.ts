@@ -5,7 +5,9 @@
  */
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect } from "vitest";
-import { canAssemble, Matchmaker, type Match, type Ticket } from "../helpers/engine-barrel.js";
+import { canAssemble } from "../../src/core/assembly.js";
+import { Matchmaker } from "../../src/options/matchmaker.js";
+import type { Match, Ticket } from "../../src/core/types.js";
 import { bruteMinImbalance } from "../helpers/brute-force.js";
 import { expectValidMatch } from "../helpers/match-checks.js";
 import { idSet, ids, party, ticketSpecArb, type TicketSpec } from "../helpers/tickets.js";

@@ -1,5 +1,8 @@
 import { describe, expect, it, vi } from "vitest";
-import { Matchmaker, MatchmakerError, type Match, type Policy, type Ticket } from "../helpers/engine-barrel.js";
+import { MatchmakerError } from "../../src/core/errors.js";
+import { Matchmaker } from "../../src/options/matchmaker.js";
+import type { Policy } from "../../src/core/policy.js";
+import type { Match, Ticket } from "../../src/core/types.js";
 import { expectValidMatch } from "../helpers/match-checks.js";
 import { idSet, ids, party, solo } from "../helpers/tickets.js";
 

@@ -1,6 +1,9 @@
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
-import { almanMcKay, MatchmakerError, partition, type Player } from "../helpers/engine-barrel.js";
+import { MatchmakerError } from "../../src/core/errors.js";
+import { almanMcKay } from "../../src/core/imbalance.js";
+import { partition } from "../../src/core/partition.js";
+import type { Player } from "../../src/core/types.js";
 
 const players = (ratings: readonly number[]): Player[] => ratings.map((rating, i) => ({ sessionId: `p${i}`, rating }));
 

@@ -5,7 +5,8 @@
  */
 import { LocalPresence } from "@colyseus/core";
 import { describe, expect, it } from "vitest";
-import { Matchmaker, type Match } from "../helpers/engine-barrel.js";
+import { Matchmaker } from "../../src/options/matchmaker.js";
+import type { Match } from "../../src/core/types.js";
 import { MatchmakerError } from "../../src/core/errors.js";
 import {
   cooldownFor,

@@ -1,7 +1,7 @@
 /** `RatingRanks` against a sorted-array model: inserts, deletes, ties, the sliding capacity. */
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
-import { RatingRanks } from "../helpers/engine-barrel.js";
+import { RatingRanks } from "../../src/core/rating-ranks.js";
 
 const opArb = fc.oneof(
   {

@@ -1,6 +1,6 @@
 import { fc, test } from "@fast-check/vitest";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { RecentWindow } from "../helpers/engine-barrel.js";
+import { RecentWindow } from "../../src/core/stats.js";
 
 function nearestRank(values: readonly number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);

@@ -5,15 +5,10 @@
  */
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect } from "vitest";
-import {
-  almanMcKay,
-  Matchmaker,
-  ratingSumDifference,
-  RoleTable,
-  type ImbalanceSpec,
-  type Side,
-  type Ticket,
-} from "../helpers/engine-barrel.js";
+import { almanMcKay, ratingSumDifference, type ImbalanceSpec } from "../../src/core/imbalance.js";
+import { Matchmaker } from "../../src/options/matchmaker.js";
+import { RoleTable } from "../../src/core/role-rules.js";
+import type { Side, Ticket } from "../../src/core/types.js";
 import { RoleWindows, SeatMatching } from "../../src/policies/shared/role-windows.js";
 import { lemma6Bound } from "../../src/policies/roles.js";
 import { expectValidMatch } from "../helpers/match-checks.js";

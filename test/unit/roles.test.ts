@@ -1,16 +1,10 @@
 import { describe, expect, it } from "vitest";
-import {
-  assembleTeams,
-  assignRoles,
-  MatchmakerError,
-  Matchmaker,
-  matchRoles,
-  checkQueueRoles,
-  ratingSumDifference,
-  RoleGameSearch,
-  RoleTable,
-  type Player,
-} from "../helpers/engine-barrel.js";
+import { assembleTeams } from "../../src/core/assembly.js";
+import { MatchmakerError } from "../../src/core/errors.js";
+import { ratingSumDifference } from "../../src/core/imbalance.js";
+import { Matchmaker } from "../../src/options/matchmaker.js";
+import { assignRoles, matchRoles, checkQueueRoles, RoleGameSearch, RoleTable } from "../../src/core/role-rules.js";
+import type { Player } from "../../src/core/types.js";
 import { RolesPolicy } from "../../src/policies/roles.js";
 import { expectValidMatch } from "../helpers/match-checks.js";
 import { expectRoleValidMatch, roleParty, roleSolo } from "../helpers/roles.js";

@@ -5,7 +5,8 @@
  * once, and the game room hears who never came. No sockets, no wall clock.
  */
 import { describe, expect, it } from "vitest";
-import { Matchmaker, type Match, type Ticket } from "../helpers/engine-barrel.js";
+import { Matchmaker } from "../../src/options/matchmaker.js";
+import type { Match, Ticket } from "../../src/core/types.js";
 import {
   SeatWatch,
   type NoShowReport,

@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { Matchmaker, MatchmakerError, PatientPolicy, type Ticket } from "../helpers/engine-barrel.js";
+import { MatchmakerError } from "../../src/core/errors.js";
+import { Matchmaker } from "../../src/options/matchmaker.js";
+import type { Ticket } from "../../src/core/types.js";
+import { PatientPolicy } from "../../src/policies/patient.js";
 
 const solo = (id: string, at: number, rating = 0, side?: "A" | "B"): Ticket => ({
   id,

@@ -1,6 +1,6 @@
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
-import { RecentWindow } from "../helpers/engine-barrel.js";
+import { RecentWindow } from "../../src/core/stats.js";
 
 /** Nearest rank, in integer arithmetic: the ceil(p·n/100)-th smallest value (at least the 1st). */
 function nearestRank(values: readonly number[], p: number): number {

@@ -1,6 +1,8 @@
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect } from "vitest";
-import { assembleTeams, ratingSumDifference, type Ticket } from "../helpers/engine-barrel.js";
+import { assembleTeams } from "../../src/core/assembly.js";
+import { ratingSumDifference } from "../../src/core/imbalance.js";
+import type { Ticket } from "../../src/core/types.js";
 import { RatingSumSplitter } from "../../src/policies/sum-split.js";
 
 /** A set of tickets filling exactly 2k seats: parties of 1..k, some bound to a side. */

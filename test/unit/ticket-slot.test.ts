@@ -6,15 +6,10 @@
  */
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
-import {
-  defaultPolicies,
-  ratingSumDifference,
-  resolveImbalance,
-  type Policy,
-  type PolicyParams,
-  type Ticket,
-  type TicketSlot,
-} from "../helpers/engine-barrel.js";
+import { ratingSumDifference, resolveImbalance } from "../../src/core/imbalance.js";
+import type { Policy, PolicyParams, TicketSlot } from "../../src/core/policy.js";
+import type { Ticket } from "../../src/core/types.js";
+import { defaultPolicies } from "../../src/policies/default-registry.js";
 import { ids, party, sideArb, solo } from "../helpers/tickets.js";
 
 function make(name: string, teamSize: number, params: PolicyParams = {}): Policy {

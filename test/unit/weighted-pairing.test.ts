@@ -5,16 +5,12 @@
  */
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
-import {
-  canAssemble,
-  Matchmaker,
-  MatchmakerError,
-  ratingSumDifference,
-  WeightedPairingPolicy,
-  weightedPairingOptions,
-  type Match,
-  type Ticket,
-} from "../helpers/engine-barrel.js";
+import { canAssemble } from "../../src/core/assembly.js";
+import { MatchmakerError } from "../../src/core/errors.js";
+import { ratingSumDifference } from "../../src/core/imbalance.js";
+import { Matchmaker } from "../../src/options/matchmaker.js";
+import type { Match, Ticket } from "../../src/core/types.js";
+import { WeightedPairingPolicy, weightedPairingOptions } from "../../src/policies/weighted-pairing.js";
 import { simulate } from "../../src/sim/simulator.js";
 import type { TrafficModel } from "../../src/sim/traffic.js";
 import { expectValidMatch } from "../helpers/match-checks.js";

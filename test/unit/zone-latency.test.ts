@@ -5,7 +5,9 @@
  * refused naming the field.
  */
 import { describe, expect, it } from "vitest";
-import { Matchmaker, MatchmakerError, type MatchmakerOptions, type Ticket } from "../helpers/engine-barrel.js";
+import { MatchmakerError } from "../../src/core/errors.js";
+import { Matchmaker, type MatchmakerOptions } from "../../src/options/matchmaker.js";
+import type { Ticket } from "../../src/core/types.js";
 import { maxLatencyAt } from "../../src/core/zone-latency.js";
 import { parseRoomOptions } from "../../src/options/index.js";
 import { joinOptionsSchema, parseJoinOptions } from "../../src/colyseus/join-options.js";
