@@ -1,8 +1,9 @@
 /**
- * Bot clients for the example server: each bot joins a queue with a random rating, waits for
- * its `seat`, takes the seat in the game room, checks that the game placed it on the side the
- * seat message said, then leaves both rooms. Prints a summary per queue at the end. With Redis, a
- * bot whose queue's process stops or dies rejoins with its resume token and keeps its place.
+ * Bot clients for the example server: each bot joins a queue with a random rating through the
+ * client helper (`joinQueue` of colyseus-matchmaker/client, which takes the seat), checks that the
+ * game placed it on the side the seat message said, then leaves its game. Prints a summary per
+ * queue at the end. With Redis, a bot whose queue's process stops or dies rejoins with its resume
+ * token and keeps its place (the helper does it).
  *
  *   npm run client -- [--endpoint ws://localhost:2567] [--bots 200] [--queues duel,squad,arena5]
  *                     [--timeout-ms 30000] [--stagger-ms 5] [--json]
@@ -14,8 +15,7 @@ import { Client, type Room } from "@colyseus/sdk";
 import cliProgress from "cli-progress";
 import Table from "cli-table3";
 import type { DemoGameState } from "../example-server/DemoGameRoom.js";
-import type { ResumeMessage, SeatMessage } from "../src/index.js";
-import { enterQueue, type QueuePlace, rejoinsAfter } from "./rejoin.js";
+import { joinQueue, type Matchmaking, type SeatMessage } from "../src/client/index.js";
 
 // No WebSocket polyfill here: the SDK falls back to the `ws` package when Node 20 has no
 // global WebSocket (only the server's core reads `globalThis.WebSocket`; see node20.ts).
@@ -43,7 +43,7 @@ interface Options {
 interface Bot {
   queue: QueueName;
   rating: number;
-  /** When `joinOrCreate` resolved (ms since epoch). */
+  /** When the queue first took the bot in (its first `joined`; ms since epoch). */
   joinedAt?: number;
   seat?: SeatMessage;
   /** How many times the bot got its place back after its queue's process stopped or died. */
@@ -196,26 +196,29 @@ async function closeRoom(room: Room): Promise<void> {
   if (room.connection?.isOpen) room.connection.close();
 }
 
-/** The rooms one bot has open, so a timed-out bot can close them, even ones that open later. */
+/** What one bot has open (its queue, its game room), so a timed-out bot can close it, even a game that opens later. */
 class BotRooms {
-  private readonly rooms: Room[] = [];
+  private readonly games: Room[] = [];
   private cancelled = false;
-  /** Aborted once the bot is done: stops its rejoin attempts. */
-  readonly done = new AbortController();
 
-  track<R extends Room>(room: R): R {
-    this.rooms.push(room);
+  constructor(private readonly queue: Matchmaking<DemoGameState>) {}
+
+  track<R extends Room>(game: R): R {
+    this.games.push(game);
     if (this.cancelled) {
-      void closeRoom(room);
+      void closeRoom(game);
       throw new Error("cancelled");
     }
-    return room;
+    return game;
   }
 
   async closeAll(): Promise<void> {
     this.cancelled = true;
-    this.done.abort(new Error("cancelled"));
-    await Promise.all(this.rooms.map(closeRoom));
+    // Leaving stops the helper's joins and rejoins; a game room it enters after that, it leaves itself.
+    const queueRoom = this.queue.room;
+    await Promise.race([this.queue.leave(), sleep(LEAVE_GRACE_MS)]);
+    if (queueRoom?.connection?.isOpen) queueRoom.connection.close();
+    await Promise.all(this.games.map(closeRoom));
   }
 }
 
@@ -232,50 +235,35 @@ function stateWhen<S>(room: Room<unknown, S>, ready: (state: S | undefined) => b
   });
 }
 
-/** Everything one bot does, from joining its queue to having checked its seat in the game. */
-async function land(bot: Bot, client: Client, rooms: BotRooms, imbalance: Map<string, number>): Promise<void> {
-  const place: QueuePlace = {};
-  const join = (options: Record<string, unknown>) =>
-    enterQueue((o) => client.joinOrCreate(bot.queue, o), options, place, { signal: rooms.done.signal });
-  bot.seat = await new Promise<SeatMessage>((resolve, reject) => {
-    let seated = false;
-    // Listen at once, in the same tick as the join: the seat may be the very next message.
-    const listen = (queue: Room) => {
-      rooms.track(queue);
-      bot.joinedAt ??= Date.now();
-      queue.reconnection.maxRetries = 3; // a dead process does not come back: rejoin with the token instead
-      queue.onMessage("seat", (message: SeatMessage) => {
-        seated = true;
-        resolve(message);
-      });
-      // Bots do not show their wait: registered so the SDK does not warn about unhandled types.
-      queue.onMessage("status", () => undefined);
-      queue.onMessage("clients", () => undefined);
-      // With Redis: the token that keeps this bot's place, and the two news about it.
-      queue.onMessage("resume", (message: ResumeMessage) => (place.token = message.token));
-      queue.onMessage("resumed", () => (bot.rejoins = (bot.rejoins ?? 0) + 1));
-      queue.onMessage("handover", () => undefined); // the close (4001) that follows rejoins
-      queue.onLeave((code) => {
-        if (seated) return;
-        if (rejoinsAfter(code)) join({ rating: bot.rating }).then(listen).catch(reject);
-        else reject(new Error(`queue closed the connection (code ${code}) before sending a seat`));
-      });
-    };
-    join({ rating: bot.rating }).then(listen).catch(reject);
+/**
+ * Everything one bot does once its queue is joined (`joinQueue`: retries, rejoins with the resume
+ * token, the seat taken): wait for its game room, then check its seat there.
+ */
+async function land(
+  bot: Bot,
+  queue: Matchmaking<DemoGameState>,
+  rooms: BotRooms,
+  imbalance: Map<string, number>,
+): Promise<void> {
+  queue.on("joined", () => (bot.joinedAt ??= Date.now()));
+  queue.on("resumed", () => (bot.rejoins = (bot.rejoins ?? 0) + 1)); // with Redis: the place kept
+  queue.on("matched", (seat) => {
+    bot.seat = seat;
+    bot.waitMs = Date.now() - bot.joinedAt!;
   });
-  bot.waitMs = Date.now() - bot.joinedAt!;
 
-  const game = rooms.track(await client.consumeSeatReservation<DemoGameState>(bot.seat));
+  const game = rooms.track(await queue.game);
+  const seat = bot.seat!;
   const state = await stateWhen(game, (s) => s?.seats?.get(game.sessionId) !== undefined);
   const side = state.seats.get(game.sessionId)!.side;
-  if (side !== bot.seat.side)
-    throw new Error(`game seated the bot on side ${side}, its seat message said ${bot.seat.side}`);
+  if (side !== seat.side) throw new Error(`game seated the bot on side ${side}, its seat message said ${seat.side}`);
   imbalance.set(game.roomId, state.imbalance);
 }
 
 /** Run one bot to the end: landed, or lost after `timeoutMs`; its rooms are closed either way. */
 async function runBot(bot: Bot, client: Client, timeoutMs: number, imbalance: Map<string, number>): Promise<void> {
-  const rooms = new BotRooms();
+  const queue = joinQueue<DemoGameState>(client, bot.queue, { rating: bot.rating });
+  const rooms = new BotRooms(queue);
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(
@@ -286,7 +274,7 @@ async function runBot(bot: Bot, client: Client, timeoutMs: number, imbalance: Ma
       timeoutMs,
     );
   });
-  const work = land(bot, client, rooms, imbalance);
+  const work = land(bot, queue, rooms, imbalance);
   work.catch(() => undefined); // after a timeout its late failure is of no interest
   try {
     await Promise.race([work, deadline]);

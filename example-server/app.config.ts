@@ -1,6 +1,7 @@
 /**
- * The example server's definition: six queues (1v1, 2v2, 5v5, a 2v2 with a ready check, a 1v1
- * with zones, and a ranked 1v1 whose players and ratings come from the server), anonymous sign-in
+ * The example server's definition: seven queues (1v1, 2v2, 5v5, a 2v2 with a ready check, a 1v1
+ * with zones, a 1v1 whose zones are regions chosen by each player's latency, and a ranked 1v1
+ * whose players and ratings come from the server), anonymous sign-in
  * at /auth (`@colyseus/auth`), the demo game room, the Colyseus monitor at /monitor, the queues' figures at
  * /matchmaker/metrics (JSON) and /matchmaker/metrics/prometheus (Prometheus text), the squad
  * queue's recorded traffic at /matchmaker/traces (for `npm run sim -- --trace FILE`), the player
@@ -53,6 +54,17 @@ export const rooms = {
   }),
   // Two zones: a player picks one or both (none: both).
   duel_zones: defineQueue({ teamSize: 1, gameRoom: "demo_game", zones: ["eu", "na"], tickMs: 500 }),
+  // Regions by latency (docs/roles-sides-zones.md#regions-by-latency): each player sends its ping
+  // to every region; it waits in those it reaches within 80 ms, widening by 5 ms a second up to 150.
+  duel_regions: defineQueue({
+    teamSize: 1,
+    gameRoom: "demo_game",
+    zones: ["eu", "us"],
+    maxLatencyMs: 80,
+    maxLatencyGrowthPerSecond: 5,
+    maxLatencyCapMs: 150,
+    tickMs: 500,
+  }),
   // Ranked: who each player is and its rating come from the server (the account of its auth token,
   // the example's rating store), never from the client; a client that sends a rating is refused.
   ranked: defineQueue({

@@ -15,6 +15,12 @@ export interface QueueDescription {
   readonly policy: string;
   /** The zones a player may pick (empty: the queue has none). */
   readonly zones: readonly string[];
+  /**
+   * Regions by latency (`maxLatencyMs`): a player sends its latency to every zone, and waits in
+   * those it reaches within `maxMs`, widening by `growthPerSecond` per second waited up to `capMs`
+   * (null: without limit). Null when the queue does not choose zones by latency.
+   */
+  readonly latency: { readonly maxMs: number; readonly growthPerSecond: number; readonly capMs: number | null } | null;
   /** The ready check's time to accept (ms), or null without one. */
   readonly readyCheckMs: number | null;
   readonly rating: { readonly min: number; readonly max: number };
@@ -43,6 +49,14 @@ export function describeQueues(names?: readonly string[]): QueueDescription[] {
       teamSize: options.teamSize,
       policy: options.policy ?? (options.roles ? "roles" : "greedy"),
       zones: (options.zones ?? []).map(zoneName),
+      latency:
+        options.maxLatencyMs === undefined
+          ? null
+          : {
+              maxMs: options.maxLatencyMs,
+              growthPerSecond: options.maxLatencyGrowthPerSecond ?? 0,
+              capMs: options.maxLatencyCapMs ?? null,
+            },
       readyCheckMs: options.readyCheck?.timeoutMs ?? null,
       rating: { min: options.rating?.min ?? 0, max: options.rating?.max ?? 10_000 },
       roles: Boolean(options.roles),

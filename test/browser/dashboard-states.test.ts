@@ -17,7 +17,7 @@ import { joinQueue, testPort, within, type QueuedClient } from "../helpers/sdk.j
 
 const PORT = testPort(181);
 /** The example server's queues, as the dashboard lists them (by name). */
-const QUEUES = ["arena5", "duel", "duel_zones", "ranked", "squad", "squad_ready"];
+const QUEUES = ["arena5", "duel", "duel_regions", "duel_zones", "ranked", "squad", "squad_ready"];
 
 describe.skipIf(!haveChromium && !inCI)("the dashboard's three states in Chromium", () => {
   let server: ColyseusTestServer;

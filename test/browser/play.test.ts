@@ -3,7 +3,8 @@
  * The player page in a real browser: Debian's Chromium driven by puppeteer-core. Four pages join
  * the example server's `squad_ready` queue (2v2 with a ready check), two of them as a party by
  * code; all accept the ready check and land in one demo game room, the party on one side. A tab
- * whose queue connection closes as in a deploy (handover, 4001) rejoins by itself. Two tabs sign in
+ * whose queue connection closes as in a deploy (handover, 4001) rejoins by itself. Two tabs near
+ * one region play there, in the queue of regions by latency. Two tabs sign in
  * (anonymously) and play in the ranked queue at the server's ratings, whatever their rating field says.
  * Screenshots are kept in test-artifacts/browser/.
  *
@@ -86,7 +87,8 @@ describe.skipIf(!haveChromium)("the player page in Chromium", () => {
       [first, "B"],
       [second, "A"],
     ] as const) {
-      await p.click('input[name="zone"][value="eu"]');
+      // The zone listed second: with none ticked the game would play in the first.
+      await p.click('input[name="zone"][value="na"]');
       await p.select("#side", side);
       await p.click("#join");
     }
@@ -104,8 +106,51 @@ describe.skipIf(!haveChromium)("the player page in Chromium", () => {
     await first.screenshot({ path: `${artifacts}0-zones-in-game.png` });
     expect(games[0]!.roomId).toBe(games[1]!.roomId);
     expect(games.map((g) => g.side)).toEqual(["B", "A"]);
-    expect(games.map((g) => g.you)).toEqual(["You play side B in zone eu.", "You play side A in zone eu."]);
+    expect(games.map((g) => g.you)).toEqual(["You play side B in zone na.", "You play side A in zone na."]);
     for (const p of [first, second]) await p.browserContext().close();
+  });
+
+  it("regions by latency: two tabs near eu play in eu; latencies that reach no region are refused by name", async () => {
+    const [first, second] = [await player(1400, "duel_regions"), await player(1420, "duel_regions")];
+    expect(await text(first, "#queue-info")).toContain("you wait in every region you reach within 80 ms");
+    expect(await first.$eval("#latency-set", (el) => (el as HTMLElement).hidden)).toBe(false);
+    // The page says what it measured (its round trip to this server), not a latency per region.
+    await first.waitForFunction(() => /^\d+ ms$/.test(document.getElementById("latency-measured")?.textContent ?? ""));
+    const latencies = (p: Page) =>
+      p.$$eval('input[name="latency"]', (inputs) =>
+        Object.fromEntries(inputs.map((i) => [(i as HTMLInputElement).dataset.zone, (i as HTMLInputElement).value])),
+      );
+    // Filled from the first place ("near eu"); the second tab sets its own.
+    expect(await latencies(first)).toEqual({ eu: "30", us: "120" });
+    const setLatency = (p: Page, zone: string, ms: number) =>
+      p.$eval(
+        `input[name="latency"][data-zone="${zone}"]`,
+        (input, v) => ((input as HTMLInputElement).value = v),
+        String(ms),
+      );
+    await setLatency(second, "eu", 45);
+    await setLatency(second, "us", 140);
+
+    // Out of reach of both regions: refused, naming the field, before any queue is joined.
+    const far = await player(1500, "duel_regions");
+    await setLatency(far, "eu", 200);
+    await setLatency(far, "us", 300);
+    await far.click("#join");
+    await far.waitForFunction(() => (document.getElementById("join-error")?.textContent ?? "").length > 0);
+    expect(await text(far, "#join-error")).toBe(
+      "invalid join options: latencies: no zone is reached within 80 ms (the nearest, eu, at 200 ms)",
+    );
+    expect(await far.$eval("#join-form", (el) => (el as HTMLElement).hidden)).toBe(false);
+
+    for (const p of [first, second]) await p.click("#join");
+    const you = [];
+    for (const p of [first, second]) {
+      await visible(p, "#game-panel");
+      you.push(await text(p, "#game-you"));
+    }
+    await first.screenshot({ path: `${artifacts}7-regions-in-game.png` });
+    expect(you.every((line) => / in zone eu\.$/.test(line ?? ""))).toBe(true);
+    for (const p of [first, second, far]) await p.browserContext().close();
   });
 
   it("the ranked queue: two tabs sign in, send no rating, and play at the server's ratings as their accounts", async () => {
@@ -177,8 +222,24 @@ describe.skipIf(!haveChromium)("the player page in Chromium", () => {
       timeout: 15_000,
     });
     expect(await text(page, "#queue-note")).toContain("back at your place");
-    expect(await page.evaluate(() => sessionStorage.getItem("colyseus-matchmaker:resume"))).toBe("t0k");
     await page.screenshot({ path: `${artifacts}5-back-at-your-place.png` });
+
+    // The next lost connection rejoins with the kept token: this queue keeps no places (no Redis), so
+    // the token is refused (525) and the page joins anew, as a third session.
+    const again = (await queueRoom()).clients.getById(second)!;
+    again.send("handover", { reason: "moved", retryInMs: 0 });
+    again.leave(4001);
+    await page.waitForFunction(
+      (old) => {
+        const note = document.getElementById("queue-note");
+        const shown = /your session (\S+)\./.exec(note?.textContent ?? "")?.[1];
+        return note?.dataset.placeGone === "true" && shown !== undefined && shown !== old;
+      },
+      { timeout: 15_000 },
+      second,
+    );
+    const third = (await sessionOf())!;
+    expect([...(await queueRoom()).clients].map((c) => c.sessionId)).toEqual([third]);
     await page.browserContext().close();
   });
 

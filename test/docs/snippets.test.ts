@@ -80,6 +80,7 @@ describe("documentation code blocks", () => {
             "colyseus-matchmaker/engine": ["../src/engine.ts"],
             "colyseus-matchmaker/sim": ["../src/sim/index.ts"],
             "colyseus-matchmaker/web": ["../src/web/index.ts"],
+            "colyseus-matchmaker/client": ["../src/client/index.ts"],
           },
         },
         include: ["*.ts"],

@@ -2,8 +2,8 @@
  * Code blocks of the README and the guides in docs/, for test/docs/snippets.test.ts.
  *
  * A ```ts block right after `<!-- snippet: PATH -->` is a copy of the runnable file PATH (a run
- * of its lines, with "colyseus-matchmaker" for the relative import of src/ and
- * "colyseus-matchmaker/web" for src/web/); every other ```ts
+ * of its lines, with "colyseus-matchmaker" for the relative import of src/,
+ * "colyseus-matchmaker/web" for src/web/ and "colyseus-matchmaker/client" for src/client/); every other ```ts
  * block is compiled on its own against the sources.
  */
 import { readdirSync, readFileSync } from "node:fs";
@@ -61,7 +61,8 @@ export function codeBlocks(root: string, doc: string): CodeBlock[] {
 export function asInstalled(source: string): string {
   return source
     .replace(/"(\.\.\/)+src\/index\.js"/g, '"colyseus-matchmaker"')
-    .replace(/"(\.\.\/)+src\/web\/index\.js"/g, '"colyseus-matchmaker/web"');
+    .replace(/"(\.\.\/)+src\/web\/index\.js"/g, '"colyseus-matchmaker/web"')
+    .replace(/"(\.\.\/)+src\/client\/index\.js"/g, '"colyseus-matchmaker/client"');
 }
 
 /** Whether `block`'s lines stand, in order and together, in `file` (trailing blanks ignored). */

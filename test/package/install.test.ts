@@ -13,7 +13,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync,
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { transformSync } from "esbuild";
+import { build, transformSync } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testPort } from "../helpers/sdk.js";
 
@@ -250,11 +250,13 @@ describe("the packed package, installed into a fresh app", () => {
       const engine = require("colyseus-matchmaker/engine");
       const sim = require("colyseus-matchmaker/sim");
       const web = require("colyseus-matchmaker/web");
+      const client = require("colyseus-matchmaker/client");
       let internal = "exported";
       try { require("colyseus-matchmaker/dist/esm/core/assembly.js"); } catch (e) { internal = e.code; }
       console.log(JSON.stringify({
         root: typeof root.defineQueue, backfill: typeof root.requestBackfill, engine: typeof engine.Matchmaker,
-        sim: typeof sim.simulate, web: [typeof web.playPage, typeof web.dashboardPage], subsetSums: "subsetSums" in engine || "subsetSums" in root,
+        sim: typeof sim.simulate, web: [typeof web.playPage, typeof web.dashboardPage],
+        client: [typeof client.joinQueue, typeof client.MatchmakingEnded], subsetSums: "subsetSums" in engine || "subsetSums" in root,
         nearestRank: "nearestRank" in engine || "nearestRank" in root, internal,
       }));`;
     writeFileSync(join(app, "check.cjs"), check);
@@ -270,6 +272,7 @@ describe("the packed package, installed into a fresh app", () => {
       engine: "function",
       sim: "function",
       web: ["function", "function"],
+      client: ["function", "function"],
       subsetSums: false,
       nearestRank: false,
       internal: "ERR_PACKAGE_PATH_NOT_EXPORTED",
@@ -279,7 +282,6 @@ describe("the packed package, installed into a fresh app", () => {
     expect(esm.root).toEqual(
       [
         "BlockList",
-        "DEFAULT_MAX_BODY_BYTES",
         "MatchmakerError",
         "MatchmakerRoom",
         "MatchmakerState",
@@ -287,7 +289,6 @@ describe("the packed package, installed into a fresh app", () => {
         "PlayerRefused",
         "QueueFigures",
         "QueueViewRoom",
-        "RETRY_LATER",
         "WaitingEntry",
         "aggregatingLogger",
         "cancelBackfill",
@@ -296,7 +297,6 @@ describe("the packed package, installed into a fresh app", () => {
         "collectMetrics",
         "defineQueue",
         "failFastDriver",
-        "isRetryLater",
         "limitRequestBodies",
         "matchmakerMetrics",
         "matchmakerTraces",
@@ -333,7 +333,14 @@ describe("the packed package, installed into a fresh app", () => {
 import { Matchmaker, type Ticket } from "colyseus-matchmaker/engine";
 import { simulate } from "colyseus-matchmaker/sim";
 import { dashboardPage, playPage, type PageHandler } from "colyseus-matchmaker/web";
+import { joinQueue, type Matchmaking, type MatchmakingState } from "colyseus-matchmaker/client";
+import { Client } from "@colyseus/sdk";
 import type { IncomingMessage, ServerResponse } from "node:http";
+const queue2: Matchmaking = joinQueue(new Client("ws://localhost:1"), "arena_queue", { rating: 1500 }, { retries: 0 });
+const state: MatchmakingState = queue2.state;
+void queue2.leave();
+// @ts-expect-error the events are typed
+queue2.on("status", (status: { waiting: string }) => status);
 const pages: PageHandler[] = [playPage({ queues: ["arena_queue"] }), dashboardPage({ metrics: "/ops/metrics" })];
 const handler: (req: IncomingMessage, res: ServerResponse) => void = pages[0]!;
 // @ts-expect-error queues are room names
@@ -344,7 +351,7 @@ const engine = new Matchmaker({ teamSize: 1, policy: "greedy" });
 defineQueue({ teamSize: 2 });
 const ticket: Ticket = { id: "t", players: [{ sessionId: "p", rating: 1 }], enqueuedAt: 0 };
 engine.enqueue(ticket, 0);
-export const used = [queue, handler, requestBackfill, simulate, null as unknown as MatchInfo, null as unknown as StatusMessage];
+export const used = [queue, handler, requestBackfill, simulate, null as unknown as MatchInfo, null as unknown as StatusMessage, state];
 `,
     );
     writeFileSync(
@@ -371,8 +378,24 @@ export = [queue, status, new engine.Matchmaker({ teamSize: 1, policy: "greedy" }
     const paths = Object.values(manifest.exports).flatMap((entry) =>
       typeof entry === "string" ? [entry] : Object.values(entry).flatMap((conditions) => Object.values(conditions)),
     );
-    expect(paths.length).toBeGreaterThanOrEqual(17);
+    expect(paths.length).toBeGreaterThanOrEqual(21);
     for (const path of paths) expect(existsSync(join(installed, path)), path).toBe(true);
+
+    // The client entry as a browser app bundles it: the package's own client modules and the SDK's, nothing of the server.
+    const bundle = await build({
+      stdin: { contents: 'export { joinQueue } from "colyseus-matchmaker/client";', resolveDir: app },
+      bundle: true,
+      write: false,
+      platform: "browser",
+      format: "esm",
+      metafile: true,
+      logLevel: "silent",
+    });
+    const inputs = Object.keys(bundle.metafile.inputs);
+    const own = inputs.filter((i) => i.includes("node_modules/colyseus-matchmaker/"));
+    expect(own.length).toBeGreaterThan(0);
+    expect(own.filter((i) => !i.includes("node_modules/colyseus-matchmaker/dist/esm/client/"))).toEqual([]);
+    expect(inputs.filter((i) => /node_modules\/(@colyseus\/core|colyseus)\//.test(i))).toEqual([]);
 
     const engine = readmeBlock(
       "engine",
@@ -418,6 +441,7 @@ export = [queue, status, new engine.Matchmaker({ teamSize: 1, policy: "greedy" }
           teamSize: 2,
           policy: "greedy",
           zones: [],
+          latency: null,
           readyCheckMs: null,
           rating: { min: 0, max: 10_000 },
           roles: false,
@@ -448,7 +472,7 @@ export = [queue, status, new engine.Matchmaker({ teamSize: 1, policy: "greedy" }
       const server = readmeBlock("server", (code) => code.includes("defineServer(") && code.includes("defineQueue("));
       const client = readmeBlock(
         "client",
-        (code) => code.includes('from "@colyseus/sdk"') && code.includes("joinOrCreate"),
+        (code) => code.includes('from "colyseus-matchmaker/client"') && code.includes("joinQueue("),
       );
       const source = (code: string) =>
         format === "tsx" ? code.replaceAll("2567", String(port)) : compile(code, port, format);

@@ -46,6 +46,13 @@ const play = (handler: PageHandler, url: string, method?: string) => call(handle
 describe("playPage()", () => {
   beforeAll(() => {
     matchMaker.defineRoomType("web_duel", MatchmakerRoom, { teamSize: 1, gameRoom: "g", zones: ["eu", "na"] });
+    matchMaker.defineRoomType("web_regions", MatchmakerRoom, {
+      teamSize: 1,
+      gameRoom: "g",
+      zones: ["eu", "us"],
+      maxLatencyMs: 80,
+      maxLatencyGrowthPerSecond: 5,
+    });
     matchMaker.defineRoomType("web_squad", MatchmakerRoom, {
       teamSize: 2,
       gameRoom: "g",
@@ -57,6 +64,7 @@ describe("playPage()", () => {
   afterAll(() => {
     matchMaker.removeRoomType("web_duel");
     matchMaker.removeRoomType("web_squad");
+    matchMaker.removeRoomType("web_regions");
   });
 
   it("redirects the mount point to its trailing slash, keeping the query", async () => {
@@ -85,9 +93,10 @@ describe("playPage()", () => {
     const all = JSON.parse((await play(playPage(), "/play/queues.json")).body!) as {
       queues: Array<{ name: string }>;
     };
-    expect(all.queues.map((q) => q.name)).toEqual(expect.arrayContaining(["web_duel", "web_squad"]));
+    expect(all.queues.map((q) => q.name)).toEqual(expect.arrayContaining(["web_duel", "web_squad", "web_regions"]));
     const chosen = JSON.parse(
-      (await play(playPage({ queues: ["web_squad", "nonexistent", "web_duel"] }), "/play/queues.json")).body!,
+      (await play(playPage({ queues: ["web_squad", "nonexistent", "web_duel", "web_regions"] }), "/play/queues.json"))
+        .body!,
     ) as { queues: unknown[] };
     expect(chosen.queues).toEqual([
       {
@@ -95,6 +104,7 @@ describe("playPage()", () => {
         teamSize: 2,
         policy: "expanding-window",
         zones: [],
+        latency: null,
         readyCheckMs: 15_000,
         rating: { min: 100, max: 3000 },
         roles: false,
@@ -105,6 +115,19 @@ describe("playPage()", () => {
         teamSize: 1,
         policy: "greedy",
         zones: ["eu", "na"],
+        latency: null,
+        readyCheckMs: null,
+        rating: { min: 0, max: 10_000 },
+        roles: false,
+        trustedPlayers: false,
+      },
+      {
+        name: "web_regions",
+        teamSize: 1,
+        policy: "greedy",
+        zones: ["eu", "us"],
+        // The growth without a cap: widening without limit.
+        latency: { maxMs: 80, growthPerSecond: 5, capMs: null },
         readyCheckMs: null,
         rating: { min: 0, max: 10_000 },
         roles: false,

@@ -1,22 +1,21 @@
 /**
  * The player page (`playPage()` of `colyseus-matchmaker/web`, `/play` on the example server):
- * join a queue alone, as a party's leader or with a party code; follow the wait; answer the ready
- * check; land in the game room and, in the demo game, see both teams. With Redis, a queue whose
- * process stops or dies is rejoined with the player's resume token, so the player keeps its place.
+ * join a queue alone, as a party's leader or with a party code; give the latencies a queue of
+ * regions asks for; follow the wait; answer the ready check; land in the game room and, in the
+ * demo game, see both teams. The queue's protocol (retries, rejoining a lost queue with the resume
+ * token, the seat) is the client helper's (`joinQueue` of `colyseus-matchmaker/client`).
  * Bundled for the browser with esbuild when the package is built (src/web/assets.ts).
  */
 import { Client, type Room } from "@colyseus/sdk";
-import type {
-  HandoverMessage,
-  MatchFoundMessage,
-  PartyMessage,
-  RemovedMessage,
-  RequeuedMessage,
-  ResumedMessage,
-  ResumeMessage,
-  SeatMessage,
-  StatusMessage,
-} from "../../src/index.js";
+import {
+  joinQueue,
+  MatchmakingEnded,
+  type MatchFoundMessage,
+  type Matchmaking,
+  type PartyMessage,
+  type SeatMessage,
+  type StatusMessage,
+} from "../../src/client/index.js";
 import type { QueueDescription } from "../../src/web/queues.js";
 
 /** The demo game room's state as the page reads it (example-server/DemoGameRoom.ts). */
@@ -49,12 +48,12 @@ const endpoint = `${location.protocol === "https:" ? "wss" : "ws"}://${location.
 const client = new Client(endpoint);
 
 let queues: QueueDescription[] = [];
-let queueRoom: Room | undefined;
+/** The queue the form's zone and latency inputs were made for. */
+let formQueue: string | undefined;
+/** This player's way through the queue, once the form is sent. */
+let matchmaking: Matchmaking<DemoGameState> | undefined;
 let readyTimer: ReturnType<typeof setInterval> | undefined;
-/** Set while a seat is being taken: a closed queue connection is then no reason to rejoin. */
-let seated = false;
-/** Where the resume token is kept (issue 17): a rejoin with it gets this player's place back. */
-const RESUME_KEY = "colyseus-matchmaker:resume";
+let waitedTimer: ReturnType<typeof setInterval> | undefined;
 
 const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
 
@@ -70,14 +69,26 @@ function mode(): "solo" | "create" | "join" {
   return (new FormData(form).get("mode") as "solo" | "create" | "join" | null) ?? "solo";
 }
 
+function describe(queue: QueueDescription): string {
+  const latency = queue.latency;
+  return (
+    `${queue.teamSize}v${queue.teamSize}, policy ${queue.policy}, ratings ${queue.rating.min} to ${queue.rating.max}` +
+    (queue.trustedPlayers ? ", your rating comes from your account (you sign in)" : "") +
+    (queue.readyCheckMs !== null ? `, ready check (${seconds(queue.readyCheckMs)} to accept)` : "") +
+    (latency
+      ? `, regions by latency: you wait in every region you reach within ${latency.maxMs} ms` +
+        (latency.growthPerSecond > 0
+          ? ` (${latency.growthPerSecond} ms more per second waited${latency.capMs === null ? "" : `, up to ${latency.capMs} ms`})`
+          : "")
+      : "")
+  );
+}
+
 /** Show the choices the selected queue and mode allow. */
 function refreshForm(): void {
   const queue = selectedQueue();
   if (!queue) return;
-  $("queue-info").textContent =
-    `${queue.teamSize}v${queue.teamSize}, policy ${queue.policy}, ratings ${queue.rating.min} to ${queue.rating.max}` +
-    (queue.trustedPlayers ? ", your rating comes from your account (you sign in)" : "") +
-    (queue.readyCheckMs !== null ? `, ready check (${seconds(queue.readyCheckMs)} to accept)` : "");
+  $("queue-info").textContent = describe(queue);
   // The server sets the rating of a ranked queue's players: the page sends none.
   show("rating-label", !queue.trustedPlayers);
   ratingInput.disabled = queue.trustedPlayers;
@@ -88,26 +99,93 @@ function refreshForm(): void {
   if (!parties) form.querySelector<HTMLInputElement>('input[name="mode"][value="solo"]')!.checked = true;
   const joining = mode() === "join";
   show("code-row", joining);
-  // Party members take the leader's side and zones.
+  // Party members take the leader's side and zones; each player gives its own latencies.
   show("choices", !joining);
+  show("latency-set", queue.latency !== null);
+  if (formQueue === queue.name) return; // the inputs below keep what the player set
+  formQueue = queue.name;
+  makeZoneInputs(queue);
+  makeLatencyInputs(queue);
+}
+
+function makeZoneInputs(queue: QueueDescription): void {
   const zonesRow = $("zones-row");
   zonesRow.replaceChildren();
-  if (queue.zones.length > 0) {
-    zonesRow.append("Zones (none ticked: every zone your rating may enter):");
-    for (const zone of queue.zones) {
-      const label = document.createElement("label");
-      const box = document.createElement("input");
-      box.type = "checkbox";
-      box.name = "zone";
-      box.value = zone;
-      label.append(box, ` ${zone}`);
-      zonesRow.append(" ", label);
-    }
+  if (queue.zones.length === 0) return;
+  zonesRow.append(
+    queue.latency
+      ? "Zones (none ticked: every region you reach):"
+      : "Zones (none ticked: every zone your rating may enter):",
+  );
+  for (const zone of queue.zones) {
+    const label = document.createElement("label");
+    const box = document.createElement("input");
+    box.type = "checkbox";
+    box.name = "zone";
+    box.value = zone;
+    label.append(box, ` ${zone}`);
+    zonesRow.append(" ", label);
   }
+}
+
+/** Near one region (30 ms there, 120 ms to the others), or between them all (70 ms each). */
+function latencyPresets(zones: readonly string[]): Array<[string, Record<string, number>]> {
+  const near = zones.map((zone): [string, Record<string, number>] => [
+    `near ${zone}`,
+    Object.fromEntries(zones.map((z) => [z, z === zone ? 30 : 120])),
+  ]);
+  return [...near, ["between them", Object.fromEntries(zones.map((z) => [z, 70]))]];
+}
+
+/**
+ * One latency input per region, and places to fill them from. The page talks to this one server
+ * only, so it cannot measure a latency to each region: the player says it (a game's client would
+ * ping one endpoint per region). What it can measure, the round trip to this server, it shows.
+ */
+function makeLatencyInputs(queue: QueueDescription): void {
+  const row = $("latency-row");
+  const presets = $("latency-presets");
+  row.replaceChildren();
+  presets.replaceChildren();
+  if (!queue.latency) return;
+  const inputs = queue.zones.map((zone) => {
+    const input = document.createElement("input");
+    input.type = "number";
+    input.name = "latency";
+    input.dataset.zone = zone;
+    input.min = "0";
+    input.max = "60000";
+    input.step = "1";
+    input.required = true;
+    const label = document.createElement("label");
+    label.append(`${zone} `, input, " ms");
+    row.append(label);
+    return input;
+  });
+  const fill = (values: Record<string, number>) => inputs.forEach((i) => (i.value = String(values[i.dataset.zone!])));
+  const choices = latencyPresets(queue.zones);
+  presets.append("From: ");
+  for (const [name, values] of choices) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = name;
+    button.onclick = () => fill(values);
+    presets.append(button, " ");
+  }
+  fill(choices[0]![1]);
+  $("latency-measured").textContent = "measuring…";
+  client
+    .getLatency({ pingCount: 3 })
+    .then((ms) => ($("latency-measured").textContent = `${Math.round(ms)} ms`))
+    .catch(() => ($("latency-measured").textContent = "could not be measured"));
 }
 
 function joinOptions(queue: QueueDescription): Record<string, unknown> {
   const options: Record<string, unknown> = queue.trustedPlayers ? {} : { rating: Number(ratingInput.value) };
+  if (queue.latency) {
+    const inputs = [...form.querySelectorAll<HTMLInputElement>('input[name="latency"]')];
+    options.latencies = Object.fromEntries(inputs.map((input) => [input.dataset.zone!, Number(input.value)]));
+  }
   if (mode() === "join") {
     options.partyCode = codeInput.value.trim();
     return options;
@@ -120,13 +198,18 @@ function joinOptions(queue: QueueDescription): Record<string, unknown> {
 }
 
 function ended(message: string): void {
+  clearInterval(waitedTimer);
   const p = $("ended");
   p.textContent = message;
   p.hidden = false;
 }
 
-function showStatus(status: StatusMessage): void {
-  $("waited").textContent = seconds(status.waitedMs);
+function note(text: string): void {
+  $("queue-note").textContent = text;
+}
+
+function showStatus(status: StatusMessage, waitedMs: number): void {
+  $("waited").textContent = seconds(waitedMs);
   $("estimate").textContent = status.estimatedWaitMs === null ? "unknown yet" : seconds(status.estimatedWaitMs);
   $("window").textContent = status.window
     ? `${Math.round(status.window.min)} to ${Math.round(status.window.max)}`
@@ -150,7 +233,7 @@ function showParty(party: PartyMessage): void {
   $("party-state").dataset.members = String(party.members);
 }
 
-function showReadyCheck(room: Room, found: MatchFoundMessage): void {
+function showReadyCheck(queue: Matchmaking<DemoGameState>, found: MatchFoundMessage): void {
   show("ready-panel", true);
   $("ready-players").textContent = String(found.players);
   $("ready-state").textContent = "";
@@ -160,7 +243,8 @@ function showReadyCheck(room: Room, found: MatchFoundMessage): void {
   clearInterval(readyTimer);
   readyTimer = setInterval(tick, 250);
   const answer = (type: "accept" | "decline") => {
-    room.send(type);
+    if (type === "accept") queue.accept();
+    else queue.decline();
     $<HTMLButtonElement>("accept").disabled = true;
     $<HTMLButtonElement>("decline").disabled = true;
     $("ready-state").textContent = type === "accept" ? "accepted: waiting for the others" : "declined";
@@ -170,6 +254,12 @@ function showReadyCheck(room: Room, found: MatchFoundMessage): void {
   $<HTMLButtonElement>("decline").disabled = false;
   $("accept").onclick = () => answer("accept");
   $("decline").onclick = () => answer("decline");
+}
+
+function backInQueue(): void {
+  clearInterval(readyTimer);
+  show("ready-panel", false);
+  show("waiting-panel", true);
 }
 
 /** Both teams, where the game room's state has the demo game's `seats` (any other game: none). */
@@ -189,13 +279,9 @@ function renderGame(state: Partial<DemoGameState> | undefined, me: string): void
   });
 }
 
-async function takeSeat(seat: SeatMessage): Promise<void> {
-  clearInterval(readyTimer);
-  show("ready-panel", false);
-  show("waiting-panel", false);
-  const game = await client.consumeSeatReservation<DemoGameState>(seat);
-  await queueRoom?.leave();
-  queueRoom = undefined;
+/** In the game room: the panel with the side, the zone and, in the demo game, both teams. */
+function enterGame(game: Room<unknown, DemoGameState>, seat: SeatMessage): void {
+  clearInterval(waitedTimer);
   show("game-panel", true);
   $("game-panel").dataset.roomId = game.roomId;
   $("game-panel").dataset.side = seat.side;
@@ -207,78 +293,76 @@ async function takeSeat(seat: SeatMessage): Promise<void> {
   game.onLeave(() => ended("The game room closed."));
 }
 
-/** Follow the queue room `room`, joined (or rejoined) as `name` with `options`. */
-function listen(room: Room, name: string, options: Record<string, unknown>): void {
-  queueRoom = room;
-  $("queue-note").textContent = `Queue ${name}; your session ${room.sessionId}.`;
-  room.reconnection.maxRetries = 3; // a dead process does not come back: rejoin with the token instead
-  room.onMessage("status", showStatus);
-  room.onMessage("clients", () => undefined); // QueueRoom's count: the status says more
-  room.onMessage("party", showParty);
-  room.onMessage("match_found", (found: MatchFoundMessage) => showReadyCheck(room, found));
-  // With a `penalty`, this player broke the match: its text says what that cost.
-  room.onMessage("requeued", (m: RequeuedMessage) => {
-    seated = false;
+/**
+ * Join `queue` and follow it to the game room. A join refused before the player was in the queue
+ * is said on the form; a ranked queue's "sign in" refusal signs in again, once.
+ */
+function play(queue: QueueDescription, options: Record<string, unknown>, signedInAgain = false): void {
+  const joining = joinQueue<DemoGameState>(client, queue.name, options);
+  matchmaking = joining;
+  let inQueue = false;
+  let seat: SeatMessage | undefined;
+  joining.on("joined", ({ room, rejoin }) => {
+    inQueue = true;
+    form.hidden = true;
+    show("waiting-panel", true);
+    if (!rejoin) note(`Queue ${queue.name}; your session ${room.sessionId}.`);
+    else note(`Back in queue ${queue.name}; your session ${room.sessionId}.`);
+    clearInterval(waitedTimer);
+    waitedTimer = setInterval(() => ($("waited").textContent = seconds(joining.waitedMs())), 1000);
+  });
+  joining.on("status", (status) => showStatus(status, joining.waitedMs()));
+  joining.on("party", showParty);
+  joining.on("matchFound", (found) => showReadyCheck(joining, found));
+  joining.on("matched", (matched) => {
+    seat = matched;
+    clearInterval(readyTimer);
     show("ready-panel", false);
-    $("queue-note").textContent =
-      m.penalty?.text ?? `Your match fell through (${m.reason}): you wait again at your place.`;
+    show("waiting-panel", false);
   });
-  room.onMessage("removed", (m: RemovedMessage) =>
-    ended(m.penalty?.text ?? `You were removed from the queue (${m.reason}).`),
-  );
-  room.onMessage("seat", (seat: SeatMessage) => {
-    seated = true;
-    sessionStorage.removeItem(RESUME_KEY);
-    takeSeat(seat).catch((error: Error) => ended(`Could not take the seat: ${error.message}`));
+  joining.on("seatFailed", (error) => {
+    backInQueue();
+    note(`Could not enter the game (${error.message}): the queue puts you back.`);
   });
-  // With Redis: the token that keeps this player's place, and what became of the place.
-  room.onMessage("resume", (m: ResumeMessage) => sessionStorage.setItem(RESUME_KEY, m.token));
-  room.onMessage("resumed", (m: ResumedMessage) => {
-    $("queue-note").textContent =
-      `You are back at your place (waiting since ${new Date(m.enqueuedAt).toLocaleTimeString()}).`;
+  // With a `penalty`, this player broke the match: its text says what that cost.
+  joining.on("requeued", (back) => {
+    backInQueue();
+    note(back.penalty?.text ?? `Your match fell through (${back.reason}): you wait again at your place.`);
+  });
+  joining.on("resumed", (resumed) => {
+    note(`You are back at your place (waiting since ${new Date(resumed.enqueuedAt).toLocaleTimeString()}).`);
     $("queue-note").dataset.resumed = "true";
   });
-  let retryInMs = 0;
-  room.onMessage("handover", (m: HandoverMessage) => {
-    retryInMs = m.retryInMs;
-    $("queue-note").textContent = "The queue is moving to another server: you keep your place.";
+  joining.on("reconnecting", ({ handover }) =>
+    note(
+      handover
+        ? "The queue is moving to another server: you keep your place."
+        : "Lost the connection to the queue: joining again.",
+    ),
+  );
+  joining.on("retrying", (retry) => {
+    const text = retry.placeGone
+      ? "Your place in the queue is gone: joining anew."
+      : `${retry.message} (trying again in ${seconds(retry.inMs)})`;
+    if (retry.placeGone) $("queue-note").dataset.placeGone = "true";
+    if (inQueue) note(text);
+    else joinError.textContent = text;
   });
-  // 4001 follows a handover; the SDK reports a dead process once its own reconnection failed.
-  // 1000 (seated) and 4000 (left or removed) are ends, not losses.
-  room.onLeave((code) => {
-    if (seated || code === 1000 || code === 4000 || room !== queueRoom) return;
-    setTimeout(() => void rejoin(name, options), retryInMs);
-  });
-}
-
-/** Rejoin with the kept token; 503 ("retry") is retried without limit, other failures 5 times. */
-async function rejoin(name: string, options: Record<string, unknown>, attempt = 0): Promise<void> {
-  const token = sessionStorage.getItem(RESUME_KEY);
-  try {
-    listen(await client.joinOrCreate(name, token ? { ...options, resume: token } : options), name, options);
-  } catch (error) {
-    const code = (error as { code?: number }).code;
-    if (code === 525)
-      sessionStorage.removeItem(RESUME_KEY); // the place is gone: join anew
-    else if (code !== 503 && attempt >= 5) return ended(`Lost the queue: ${(error as Error).message}`);
-    setTimeout(() => void rejoin(name, options, attempt + 1), Math.min(5000, 250 * 2 ** attempt));
-  }
-}
-
-/**
- * Join `queue`; one whose ratings come from the server signed in (anonymously: the SDK keeps the
- * token, so this browser keeps its account), signing in again once if the token is refused.
- */
-async function joinAs(queue: QueueDescription, options: Record<string, unknown>): Promise<Room> {
-  if (!queue.trustedPlayers) return client.joinOrCreate(queue.name, options);
-  if (!client.auth.token) await client.auth.signInAnonymously();
-  try {
-    return await client.joinOrCreate(queue.name, options);
-  } catch (error) {
-    if (!/sign in/.test((error as Error).message)) throw error;
-    await client.auth.signInAnonymously();
-    return client.joinOrCreate(queue.name, options);
-  }
+  joining.game.then(
+    (game) => enterGame(game, seat!),
+    async (error: unknown) => {
+      if (!(error instanceof MatchmakingEnded)) return ended(`Could not play: ${String(error)}`);
+      if (error.reason === "left") return;
+      if (inQueue) return ended(error.reason === "removed" ? error.message : `Out of the queue: ${error.message}`);
+      // Refused before the player was in the queue: say so on the form.
+      if (queue.trustedPlayers && !signedInAgain && /sign in/.test(error.message)) {
+        await client.auth.signInAnonymously();
+        return play(queue, options, true);
+      }
+      joinError.textContent = error.message;
+      joinButton.disabled = false;
+    },
+  );
 }
 
 form.addEventListener("change", refreshForm);
@@ -289,21 +373,17 @@ form.addEventListener("submit", async (event) => {
   joinError.textContent = "";
   joinButton.disabled = true;
   try {
-    sessionStorage.removeItem(RESUME_KEY);
-    const options = joinOptions(queue);
-    listen(await joinAs(queue, options), queue.name, options);
-    form.hidden = true;
-    show("waiting-panel", true);
+    // A queue whose ratings come from the server: sign in (anonymously; the SDK keeps the token,
+    // so this browser keeps its account).
+    if (queue.trustedPlayers && !client.auth.token) await client.auth.signInAnonymously();
+    play(queue, joinOptions(queue));
   } catch (error) {
     joinError.textContent = (error as Error).message;
-  } finally {
     joinButton.disabled = false;
   }
 });
 $("leave").addEventListener("click", async () => {
-  sessionStorage.removeItem(RESUME_KEY);
-  await queueRoom?.leave();
-  queueRoom = undefined;
+  await matchmaking?.leave();
   location.reload();
 });
 
@@ -314,7 +394,7 @@ async function loadQueues(): Promise<void> {
     ...queues.map((q) => {
       const option = document.createElement("option");
       option.value = q.name;
-      option.textContent = `${q.name} (${q.teamSize}v${q.teamSize}${q.readyCheckMs !== null ? ", ready check" : ""}${q.zones.length > 0 ? ", zones" : ""})`;
+      option.textContent = `${q.name} (${q.teamSize}v${q.teamSize}${q.readyCheckMs !== null ? ", ready check" : ""}${q.latency ? ", regions by latency" : q.zones.length > 0 ? ", zones" : ""})`;
       return option;
     }),
   );
