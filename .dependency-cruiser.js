@@ -1,5 +1,5 @@
 // dependency-cruiser (run by `npm run lint`): the layers of src/ and the direction of their
-// imports (DESIGN.md: data flows top to bottom, never back up). Side-effect-only imports are an
+// imports (docs/layout.md: data flows top to bottom, never back up). Side-effect-only imports are an
 // ESLint rule (eslint.config.js): dependency-cruiser does not tell them apart from other imports.
 
 /**
@@ -44,6 +44,11 @@ const LAYERS = [
     why: "the simulator drives the same engine with seeded arrivals, without Colyseus",
   },
   {
+    dir: "client",
+    may: ["options", "colyseus"],
+    why: "the browser's queue client speaks the room's protocol, whose messages and join options it takes as types",
+  },
+  {
     dir: "web",
     may: ["core", "options", "colyseus"],
     why: "the player page's server side lists the queue rooms it serves",
@@ -62,6 +67,14 @@ const layerRules = LAYERS.map(({ dir, may, why }) => ({
 export default {
   forbidden: [
     ...layerRules,
+    {
+      name: "client-takes-types-only",
+      severity: "error",
+      comment:
+        "src/client/ runs in browsers: from the rest of src/ it imports types only, so no server code reaches a page's bundle.",
+      from: { path: "^src/client/" },
+      to: { path: "^src/", pathNot: "^src/client/", dependencyTypesNot: ["type-only"] },
+    },
     {
       name: "entries-are-the-top",
       severity: "error",
