@@ -13,7 +13,7 @@ import { unknownKeyMessage } from "../core/validation.js";
 import { ZonesSchema } from "../core/zones.js";
 import { CriteriaSchema } from "../core/criteria.js";
 import { parseAddressBlock } from "../server/ip-address.js";
-import type { PlayersOption } from "../colyseus/trusted-players.js";
+import type { PlayersOption } from "./player-options.js";
 import type { BlockRule } from "../core/blocks.js";
 
 /** Defaults of the queue options (and of the settings derived from them). */

@@ -7,7 +7,7 @@
 import * as v from "valibot";
 import { MatchmakerError } from "../core/errors.js";
 import type { ImbalanceSpec } from "../core/imbalance.js";
-import type { MatchmakerOptions } from "../core/matchmaker.js";
+import type { MatchmakerOptions } from "./matchmaker.js";
 import { describeIssues, unknownKeyMessage } from "../core/validation.js";
 import type { WaitEstimatorOptions } from "../core/wait-estimate.js";
 import { resolveZones, type ZoneOption } from "../core/zones.js";
@@ -16,7 +16,7 @@ import type { BlockRule } from "../core/blocks.js";
 import { DEFAULTS, ENGINE_FIELDS, ENGINE_ONLY_FIELDS, ROOM_FIELDS } from "./fields.js";
 import { checkQueueRoles } from "../core/role-rules.js";
 import { capabilitiesOf, defaultPolicy, optionRuleProblem, type PolicyCapabilities } from "./rules.js";
-import type { PlayersOption } from "../colyseus/trusted-players.js";
+import type { PlayersOption } from "./player-options.js";
 
 /** The options the engine and the queue room have in common (durations in ms). */
 export interface SharedQueueOptions {

@@ -1,5 +1,6 @@
 /**
- * Replaying a recorded queue's traffic (`src/colyseus/traffic-trace.ts`) through the engine.
+ * Replaying a recorded queue's traffic (the format is `src/trace/format.ts`; a queue room records it
+ * with `src/colyseus/traffic-trace.ts`) through the engine.
  *
  * Two ways:
  * - **exact** (`replayExact`): the same policy and options, driven by the recorded clock: every
@@ -11,11 +12,10 @@
  *   drives seeded traffic: the engine ticks on every event and at its own wake-ups. Requeues after
  *   failed games are left out (they depend on the live queue's games), as are the live matches.
  */
-import { Matchmaker, type MatchmakerOptions } from "../core/matchmaker.js";
+import { Matchmaker, type MatchmakerOptions } from "../options/matchmaker.js";
 import type { PolicyParams, PolicyRegistry } from "../core/policy.js";
 import type { Match, Ticket } from "../core/types.js";
-import type { TraceArrival, TraceEngineOptions, TrafficTrace } from "../colyseus/traffic-trace.js";
-import { TRACE_FORMAT } from "../colyseus/traffic-trace.js";
+import type { TraceArrival, TraceEngineOptions, TrafficTrace } from "../trace/format.js";
 import type { SimulationTrace } from "./simulator.js";
 import type { Arrival } from "./traffic.js";
 
@@ -23,34 +23,6 @@ import type { Arrival } from "./traffic.js";
 export const MAX_DRAIN_MS = 600_000;
 /** A policy that keeps asking to be woken at the same instant without forming a game is a bug. */
 const MAX_IDLE_WAKEUPS = 10_000;
-
-/** Check a parsed JSON value is a trace this version reads; throws `Error` saying what is wrong. */
-export function checkTrace(value: unknown): TrafficTrace {
-  const t = value as Partial<TrafficTrace> | null;
-  if (!t || typeof t !== "object" || t.format !== TRACE_FORMAT)
-    throw new Error(`not a traffic trace (expected "format": "${TRACE_FORMAT}")`);
-  if (t.version !== 1) throw new Error(`traffic trace version ${String(t.version)} is not supported (1 is)`);
-  if (!t.engine || typeof t.engine.policy !== "string" || !Number.isInteger(t.engine.teamSize))
-    throw new Error("traffic trace: engine options missing (policy, teamSize)");
-  if (!Array.isArray(t.events)) throw new Error("traffic trace: events missing");
-  for (const [i, e] of t.events.entries()) {
-    if (!e || typeof e.t !== "number" || !Number.isFinite(e.t))
-      throw new Error(`traffic trace: event ${i} has no time`);
-    if (e.e === "arrive" || e.e === "requeue") {
-      if (!Number.isInteger(e.ticket) || !Array.isArray(e.players) || e.players.length === 0)
-        throw new Error(`traffic trace: event ${i} (${e.e}) needs a ticket number and players`);
-      if (
-        e.players.some((p: { rating?: unknown } | null) => typeof p?.rating !== "number" || !Number.isFinite(p.rating))
-      )
-        throw new Error(`traffic trace: event ${i} has a player without a finite rating`);
-    } else if (e.e === "leave") {
-      if (!Number.isInteger(e.ticket)) throw new Error(`traffic trace: event ${i} (leave) needs a ticket number`);
-    } else if (e.e !== "tick" && e.e !== "match") {
-      throw new Error(`traffic trace: event ${i} has unknown kind "${String((e as { e: unknown }).e)}"`);
-    }
-  }
-  return t as TrafficTrace;
-}
 
 /** The ticket a recorded arrival describes, named `t<number>` (players `t<number>.<i>`). */
 export function traceTicket(a: TraceArrival): Ticket {

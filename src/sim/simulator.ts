@@ -2,7 +2,7 @@
  * The discrete-event simulator: seeded arrivals drive the same `Matchmaker` the room runs.
  * Events are arrivals and the engine's own wake-ups (`nextWakeup`), taken in time order.
  */
-import { Matchmaker, type MatchmakerOptions } from "../core/matchmaker.js";
+import { Matchmaker, type MatchmakerOptions } from "../options/matchmaker.js";
 import { MatchmakerError } from "../core/errors.js";
 import type { ImbalanceFn, ImbalanceSpec } from "../core/imbalance.js";
 import type { PolicyParams, PolicyRegistry } from "../core/policy.js";
