@@ -25,6 +25,18 @@ export default tseslint.config(
         "error",
         { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" },
       ],
+      // Nothing of ours registers or sets anything up on import: a module that needs a registry or
+      // options is handed them. The one exception is the Node 20 WebSocket polyfill, which must run
+      // before Colyseus loads. (The direction of imports is dependency-cruiser's: .dependency-cruiser.js.)
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector:
+            "ImportDeclaration[specifiers.length=0][source.value=/^\\.\\.?\\//]:not([source.value=/\\/node20\\.js$/])",
+          message:
+            "No side-effect-only import of our own modules: import the names you use (nothing registers on import).",
+        },
+      ],
     },
   },
 );

@@ -27,7 +27,7 @@
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { Matchmaker } from "../src/core/matchmaker.js";
+import { Matchmaker } from "../src/options/matchmaker.js";
 import type { Policy, PolicyParams } from "../src/core/policy.js";
 import type { Ticket } from "../src/core/types.js";
 import type { SortedTree } from "../src/core/sorted-tree.js";

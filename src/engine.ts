@@ -15,7 +15,7 @@ export type {
   Match,
 } from "./core/types.js";
 export { MatchmakerError, type MatchmakerErrorCode } from "./core/errors.js";
-export { Matchmaker, type MatchmakerOptions } from "./core/matchmaker.js";
+export { Matchmaker, type MatchmakerOptions } from "./options/matchmaker.js";
 export type { MatchmakerStats } from "./core/stats.js";
 // Engine options a queue shares: blocked accounts, zones, criteria.
 export { BlockList, type BlockRule } from "./core/blocks.js";

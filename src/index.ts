@@ -11,14 +11,10 @@
  * The simulator: `colyseus-matchmaker/sim`.
  */
 export { MatchmakerRoom, defineQueue } from "./colyseus/MatchmakerRoom.js";
-export type { JoinOptions, ClientJoinOptions } from "./colyseus/join-options.js";
+export type { JoinOptions, ClientJoinOptions } from "./options/player-options.js";
 // Trusted players: who a player is and its rating from the server (the queue option `players`).
-export {
-  PlayerRefused,
-  type PlayersOption,
-  type PlayerRequest,
-  type TrustedPlayer,
-} from "./colyseus/trusted-players.js";
+export { PlayerRefused } from "./colyseus/trusted-players.js";
+export type { PlayersOption, PlayerRequest, TrustedPlayer } from "./options/player-options.js";
 export type { MatchmakerRoomOptions } from "./options/index.js";
 export type { ReadyCheckOptions, MatchFoundMessage } from "./colyseus/ready-check.js";
 export type { ImbalanceSpec } from "./core/imbalance.js";

@@ -29,7 +29,7 @@ export {
 } from "./matchmaking.js";
 
 // The join options and the messages a queue sends its players, as types.
-export type { ClientJoinOptions } from "../colyseus/join-options.js";
+export type { ClientJoinOptions } from "../options/player-options.js";
 export type { StatusMessage } from "../colyseus/status.js";
 export type { PartyMessage, PartyStatus } from "../colyseus/parties.js";
 export type { MatchFoundMessage } from "../colyseus/ready-check.js";

@@ -10,7 +10,7 @@ import type { HandoverMessage, ResumedMessage } from "../colyseus/durable/durabl
 import type { ResumeMessage } from "../colyseus/durable/resume-token.js";
 import type { SeatMessage } from "../colyseus/director/game-room.js";
 import type { RemovedMessage, RequeuedMessage } from "../colyseus/director/tickets.js";
-import type { ClientJoinOptions } from "../colyseus/join-options.js";
+import type { ClientJoinOptions } from "../options/player-options.js";
 import type { PartyMessage } from "../colyseus/parties.js";
 import type { MatchFoundMessage } from "../colyseus/ready-check.js";
 import type { StatusMessage } from "../colyseus/status.js";

@@ -18,7 +18,6 @@ import { MatchmakerError } from "../core/errors.js";
 import type { Matchmaker } from "../core/matchmaker.js";
 import { meanRating, type Match, type Ticket } from "../core/types.js";
 import type { WaitEstimator } from "../core/wait-estimate.js";
-import "../policies/index.js";
 import { BackfillDesk, type BackfillReceipt } from "./backfill-desk.js";
 import { registerQueue, unregisterQueue, type QueueMetrics } from "./metrics.js";
 import {
@@ -29,13 +28,8 @@ import {
   type MatchmakerRoomOptions,
   type ResolvedRoomOptions,
 } from "../options/queue-options.js";
-import {
-  checkJoinOptions,
-  checkJoinOptionsShape,
-  joinOptionsSchema,
-  type JoinOptions,
-  type JoinValidator,
-} from "./join-options.js";
+import type { JoinOptions } from "../options/player-options.js";
+import { checkJoinOptions, checkJoinOptionsShape, joinOptionsSchema, type JoinValidator } from "./join-options.js";
 import { asClientError, JOIN_REFUSED, toClientError } from "./client-error.js";
 import { disposeGameRoom, startGame, type SeatMessage } from "./director/game-room.js";
 import { colyseusSeatWatch } from "./director/arrivals.js";

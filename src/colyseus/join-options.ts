@@ -1,70 +1,16 @@
 /**
  * Each client's join options: untrusted, checked at the edge against the queue's configuration
- * (its rating range, roles, team size and zones). The queue's own options live in `src/options/`.
+ * (its rating range, roles, team size and zones). Their shape, `JoinOptions`, is declared beside the
+ * queue's own options (`src/options/player-options.ts`).
  */
 import * as v from "valibot";
 import { MatchmakerError } from "../core/errors.js";
 import { describeIssues, unknownKeyMessage } from "../core/validation.js";
-import type { Side } from "../core/types.js";
 import type { ZoneSpec } from "../core/zones.js";
 import { MAX_REPORTED_LATENCY_MS } from "../core/zone-latency.js";
 import { PARTY_CODE_PATTERN } from "./parties.js";
 import type { Criterion } from "../core/criteria.js";
-
-/**
- * What a client may send when joining a queue (as parsed: a client may send `rank` instead of
- * `rating`, Colyseus `QueueRoom`'s name for it).
- */
-export interface JoinOptions {
-  /** The player's rating, within the queue's configured range (sent as `rating` or `rank`). */
-  rating: number;
-  /** The side this player insists on; absent means either side. */
-  side?: Side;
-  /** How uncertain the rating is (standard deviation), for the `win-probability` imbalance. */
-  uncertainty?: number;
-  /**
-   * In a role queue (required there, refused elsewhere): the roles this player accepts, one or
-   * more of the queue's roles, each at most once.
-   */
-  roles?: string[];
-  /**
-   * In a queue with zones: the zones this player accepts (one or more; absent means every zone
-   * that admits the rating). Refused in a queue without zones.
-   */
-  zones?: string[];
-  /**
-   * Open a party of `size` players (2 to the queue's teamSize) led by this player; the leader
-   * receives the party's code in a `party` message. Cannot be combined with `partyCode`.
-   */
-  party?: { size: number };
-  /** Join the party with this code (from its leader). Members do not choose a `side`: the leader does. */
-  partyCode?: string;
-  /**
-   * The player's account (e.g. an account id): an account is in one place in the queue (queue
-   * option `duplicateAccount`), and it is whom the recent-opponent history (`avoidRecent`) and
-   * blocks (`blocked`) remember; the session id otherwise, which changes at every visit. In a
-   * queue with `players` it is the server's (`players.resolve`) and a client's is refused;
-   * elsewhere clients can send any string, so it is not to be trusted.
-   */
-  playerId?: string;
-  /**
-   * In a queue that chooses zones by latency (`maxLatencyMs`; required there, refused elsewhere):
-   * this player's latency in ms (0 to 60,000) to every zone of the queue, e.g. `{ eu: 30, us: 110 }`.
-   */
-  latencies?: Record<string, number>;
-  /**
-   * In a queue with `criteria` (required there, refused elsewhere): this player's value on every
-   * criterion of the queue, within its range, e.g. `{ thinkTime: 12 }`. A party's members each
-   * give their own.
-   */
-  criteria?: Record<string, number>;
-}
-
-/**
- * Join options as a client sent them, checked: in a queue with `players` (trusted players) the
- * rating and the other fields the server sets are absent until `players.resolve` gives them.
- */
-export type ClientJoinOptions = Omit<JoinOptions, "rating"> & { rating?: number };
+import type { JoinOptions } from "../options/player-options.js";
 
 /**
  * Join options a queue refuses by name, with the message (`"rating"` refuses `rank` too), e.g.

@@ -22,7 +22,7 @@
  */
 import { generateId, logger, matchMaker } from "@colyseus/core";
 import { MatchmakerError } from "../core/errors.js";
-import { Matchmaker, type MatchmakerOptions } from "../core/matchmaker.js";
+import { Matchmaker } from "../core/matchmaker.js";
 import { WaitEstimator } from "../core/wait-estimate.js";
 import {
   addressLimitsOf,
@@ -33,6 +33,8 @@ import {
   waitEstimatorOptionsOf,
   type ResolvedRoomOptions,
 } from "../options/queue-options.js";
+import { engineSettings, type MatchmakerOptions } from "../options/matchmaker.js";
+import { defaultPolicies } from "../policies/default-registry.js";
 import { processAddressLimits } from "./address-limits.js";
 import { LastHour, type HourTotals } from "./last-hour.js";
 import { figuresToMetrics, listIdleQueues, type QueueMetrics } from "./metrics.js";
@@ -55,7 +57,9 @@ export const QUEUE_ROOM = Symbol.for("colyseus-matchmaker.queue-room");
 /**
  * A queue's configuration checked in full, with its engine: the options' fields and rules (see
  * `src/options/`), then what only the engine can check (the policy's name and parameters, the
- * imbalance). Every error starts with "MatchmakerRoom options:" once.
+ * imbalance). Every error starts with "MatchmakerRoom options:" once. The engine gets the checked
+ * options and the room's policies: the default registry, where `defaultPolicies.register` adds a
+ * game's own.
  */
 export function configureQueue(
   options: unknown,
@@ -64,7 +68,8 @@ export function configureQueue(
 ): { config: ResolvedRoomOptions; matchmaker: Matchmaker } {
   const config = parseRoomOptions(options);
   try {
-    return { config, matchmaker: new Matchmaker({ ...engineOptionsOf(config, matchIdPrefix), ...hooks }) };
+    const settings = engineSettings({ ...engineOptionsOf(config, matchIdPrefix), ...hooks }, defaultPolicies);
+    return { config, matchmaker: new Matchmaker(settings, defaultPolicies) };
   } catch (error) {
     if (error instanceof MatchmakerError)
       throw new MatchmakerError(error.code, `${ROOM_OPTIONS_LABEL}: ${error.message}`, error.field);

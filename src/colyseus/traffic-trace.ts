@@ -13,78 +13,24 @@
  *   recorded ticks with the recorded times through the same policy forms the same games, whatever
  *   the room's timer did.
  *
- * No player identity is kept: tickets are numbered in order of arrival, players are only ratings
- * (session ids, player ids and party codes never enter the trace). Times are milliseconds since
- * the first recorded event (`origin` in the trace is that time on the room's clock).
+ * No player identity is kept: session ids, player ids and party codes never enter the trace. Its
+ * format, which the simulator reads back, is `src/trace/format.ts`.
  *
  * Nothing here imports Colyseus: the room attaches a recorder with {@link recordTraffic}, and
  * {@link matchmakerTraces} serves every live recorder of this process over HTTP (mount it behind
  * `operatorAuth`, beside `/matchmaker/metrics`).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Matchmaker, MatchmakerOptions } from "../core/matchmaker.js";
-import type { Match, Side, Ticket } from "../core/types.js";
-
-/** The engine options a trace carries (what replaying it through the same engine needs). */
-export type TraceEngineOptions = Omit<MatchmakerOptions, "policies" | "onPolicyError" | "policy" | "matchIdPrefix"> & {
-  readonly policy: string;
-};
-
-/** One player of a recorded ticket: no identity, only what the engine matches on. */
-export interface TracePlayer {
-  readonly rating: number;
-  readonly roles?: readonly string[];
-  readonly uncertainty?: number;
-  /** In a queue with criteria: the player's value on each. */
-  readonly criteria?: Readonly<Record<string, number>>;
-}
-
-/** A ticket entering the queue (`arrive`) or coming back at its original place (`requeue`). */
-export interface TraceArrival {
-  readonly t: number;
-  readonly e: "arrive" | "requeue";
-  /** The ticket's number in this trace (order of first arrival). */
-  readonly ticket: number;
-  /** Its original enqueue time (ms, on the trace's time scale). */
-  readonly enqueuedAt: number;
-  readonly players: readonly TracePlayer[];
-  readonly side?: Side;
-  readonly zones?: readonly string[];
-}
-
-export type TraceEvent =
-  | TraceArrival
-  | { readonly t: number; readonly e: "leave"; readonly ticket: number }
-  | { readonly t: number; readonly e: "tick" }
-  /** A game formed at the tick before it: side A's tickets, side B's, and its bots. */
-  | {
-      readonly t: number;
-      readonly e: "match";
-      readonly a: readonly number[];
-      readonly b: readonly number[];
-      readonly bots: number;
-      readonly zone?: string;
-    };
-
-/** A recorded queue's traffic, as downloaded from the operator route. */
-export interface TrafficTrace {
-  readonly format: typeof TRACE_FORMAT;
-  readonly version: 1;
-  readonly queue?: string;
-  /** The room's clock (ms) at time 0 of the trace. */
-  readonly origin: number;
-  readonly engine: TraceEngineOptions;
-  /** The ring buffer's size in events. */
-  readonly capacity: number;
-  /**
-   * Events lost off the start of the ring. With 0 the trace holds everything since recording began
-   * and replays exactly; otherwise tickets whose arrival fell off are left out of a replay.
-   */
-  readonly dropped: number;
-  readonly events: readonly TraceEvent[];
-}
-
-export const TRACE_FORMAT = "colyseus-matchmaker/traffic-trace";
+import type { Matchmaker } from "../core/matchmaker.js";
+import type { MatchmakerOptions } from "../options/matchmaker.js";
+import type { Match, Ticket } from "../core/types.js";
+import {
+  TRACE_FORMAT,
+  traceEngineOptions,
+  type TraceEngineOptions,
+  type TraceEvent,
+  type TrafficTrace,
+} from "../trace/format.js";
 
 /** A bounded recording of one queue's traffic. */
 export class TrafficRecorder {
@@ -237,16 +183,6 @@ export function recordTraffic(
     return matches;
   };
   return recorder;
-}
-
-/** The serializable engine options (a policy instance or a custom imbalance function cannot be replayed). */
-export function traceEngineOptions(options: MatchmakerOptions): TraceEngineOptions {
-  const { policies: _r, onPolicyError: _e, matchIdPrefix: _m, policy, imbalance, ...rest } = options;
-  return {
-    ...rest,
-    policy: typeof policy === "string" ? policy : (policy?.name ?? "greedy"),
-    ...(imbalance && typeof imbalance !== "function" ? { imbalance } : {}),
-  };
 }
 
 // ---- the operator route -----------------------------------------------------------------------

@@ -11,66 +11,16 @@ import * as v from "valibot";
 import type { Criterion } from "../core/criteria.js";
 import { MatchmakerError } from "../core/errors.js";
 import { describeIssues } from "../core/validation.js";
-import type { CLIENT_OPTION_NAMES } from "../options/fields.js";
-import type { MatchmakerRoomOptions, ResolvedRoomOptions } from "../options/queue-options.js";
+import type { ClientJoinOptions, ClientOptionName, JoinOptions, PlayerRequest } from "../options/player-options.js";
+import type { ResolvedRoomOptions } from "../options/queue-options.js";
 import {
   joinCriteriaSchema,
   playerIdSchema,
   ratingSchema,
   refusedSchema,
   uncertaintySchema,
-  type ClientJoinOptions,
-  type JoinOptions,
   type RefusedJoinOptions,
 } from "./join-options.js";
-
-/** A join option a queue with `players` may let clients send (`players.clientOptions`). */
-export type ClientOptionName = (typeof CLIENT_OPTION_NAMES)[number];
-
-/** What `players.resolve` receives for each join. */
-export interface PlayerRequest {
-  /**
-   * The client's auth token as Colyseus hands it to the room: with `@colyseus/auth`, the token the
-   * SDK sends once `client.auth.token` is set (a sign-in sets it). Absent when the client sent none,
-   * and when a subclass's static `onAuth` returned data (Colyseus then skips the room's own
-   * `onAuth`; that data is in `auth`).
-   */
-  readonly token: string | undefined;
-  /** What a subclass's static `onAuth` returned for this client (`client.auth`), if anything. */
-  readonly auth: unknown;
-  /** The client's join options, checked; the fields the server sets are not among them. */
-  readonly options: Readonly<ClientJoinOptions>;
-  /** The queue (room name). */
-  readonly queue: string;
-  /** The client's session id in the queue room. */
-  readonly sessionId: string;
-  /**
-   * The client's address as the queue's limits see it: the connection's own, or the client a
-   * trusted proxy names (`trustedProxies`); never a header the client wrote. `"unknown"` when the
-   * connection shows none.
-   */
-  readonly address: string;
-  /** The WebSocket request's headers (cookies, …), where Colyseus gives them (the room's own `onAuth`). */
-  readonly headers?: Headers;
-}
-
-/** What `players.resolve` answers: the player's fields from the server. */
-export interface TrustedPlayer {
-  /** The account: the queue's `Player.playerId` (rematch history, one place per account). 1 to 128 characters. */
-  readonly playerId: string;
-  /** The rating, within the queue's range; required unless `clientOptions` names `rating`. */
-  readonly rating?: number;
-  /** The rating's standard deviation (optional); only when `clientOptions` does not name `uncertainty`. */
-  readonly uncertainty?: number;
-  /** In a queue with `criteria` whose `clientOptions` leaves `criteria` out: a value for each criterion. */
-  readonly criteria?: Readonly<Record<string, number>>;
-}
-
-/**
- * The queue option `players`: trusted players (see docs/players.md#trusted-players), as declared
- * with its fields' documentation and defaults in `src/options/fields.ts`.
- */
-export type PlayersOption = NonNullable<MatchmakerRoomOptions["players"]>;
 
 /** The `players` option as checked, defaults filled. */
 export type ResolvedPlayersOption = NonNullable<ResolvedRoomOptions["players"]>;

@@ -15,7 +15,6 @@ import {
   type ImbalanceFn,
   type ImbalanceSpec,
 } from "./imbalance.js";
-import { defaultPolicies } from "../policies/default-registry.js";
 import type { AcceptanceWindow, Policy, PolicyParams, PolicyRegistry } from "./policy.js";
 import { checkTicketRoles, fitsWithBotsAndRoles, RoleTable } from "./role-rules.js";
 import { SideMix } from "./side-mix.js";
@@ -25,11 +24,9 @@ import { blockedBetween, blockedPair, type BlockRule } from "./blocks.js";
 import { reachedMaxWait, type Match, type MatchedPlayer, type MatchTeam, type Side, type Ticket } from "./types.js";
 import { describeIssues, firstIssueField, unknownKeyMessage } from "./validation.js";
 import { plainlyValidTicket } from "./ticket-check.js";
-import { capabilitiesOf, defaultPolicy } from "../options/rules.js";
-import { parseEngineOptions, type SharedQueueOptions } from "../options/queue-options.js";
-import { resolveZones, ticketZones, ZoneRouter, type ZoneSpec } from "./zones.js";
+import { resolveZones, ticketZones, ZoneRouter, type ZoneOption, type ZoneSpec } from "./zones.js";
 import { checkLatencies, LatencyZones } from "./zone-latency.js";
-import { withTargetWait } from "./target-wait.js";
+import { withTargetWait, type TargetWaitOptions } from "./target-wait.js";
 import { checkTicketCriteria, dispersions, type Criterion } from "./criteria.js";
 
 /** The fewest recent arrivals the side-mix flag looks at (enough to tell 0.4 choice-free from 0 by 7 standard errors). */
@@ -45,26 +42,34 @@ const BOT_GAME_SCAN_PER_SEAT = 8;
 const MAX_BLOCK_ROUNDS = 8;
 
 /**
- * Engine configuration: the options it shares with the queue room (see
- * {@link SharedQueueOptions}; their checks, defaults and rules live in `src/options/`) and its own.
+ * The engine's options as its caller hands them over: checked, with defaults filled and the policy
+ * chosen, by their owner (`src/options/`: each option's meaning, limits and default, and the rules
+ * between options; users write `MatchmakerOptions` there). The engine checks only what it alone
+ * can: the policy's name and parameters (against the registry it is given), the imbalance, the
+ * zones.
  */
-export interface MatchmakerOptions extends SharedQueueOptions {
-  /** A registered policy name (default `"greedy"`; `"roles"` in a role queue) or a policy instance. */
-  readonly policy?: string | Policy;
-  /** Parameters for a policy given by name. */
-  readonly params?: PolicyParams;
-  /** Where a policy given by name is looked up (default: `defaultPolicies`, the built-in policies). */
-  readonly policies?: PolicyRegistry;
-  /**
-   * How to score a team split: a named {@link ImbalanceSpec} (default `{ kind: "rating-sum" }`,
-   * the difference of rating sums) or your own function.
-   */
-  readonly imbalance?: ImbalanceFn | ImbalanceSpec;
-  /** Prefix of generated match ids (default `"m"`); the room uses its roomId. */
+export interface EngineSettings {
+  readonly teamSize: number;
+  readonly statsWindow: number;
+  readonly maxWaitMs?: number;
+  readonly fillWithBots: boolean;
+  readonly roles?: readonly string[];
+  readonly avoidRecent?: number;
+  readonly avoidRecentFallbackMs: number;
+  readonly avoidRecentMs?: number;
+  readonly maxLatencyMs?: number;
+  readonly maxLatencyGrowthPerSecond?: number;
+  readonly maxLatencyCapMs?: number;
+  readonly criteria?: readonly Criterion[];
+  readonly blocked?: BlockRule;
+  readonly targetWait?: TargetWaitOptions;
   readonly matchIdPrefix?: string;
-  /** The range ratings fall in, for policies that divide it (e.g. `multi-queue`). */
   readonly ratingRange?: { readonly min: number; readonly max: number };
-  /** Called when a policy proposes a game that cannot be assembled; its tickets keep waiting. */
+  /** A policy name in the engine's registry, or a policy instance. */
+  readonly policy: string | Policy;
+  readonly params?: PolicyParams;
+  readonly imbalance?: ImbalanceFn | ImbalanceSpec;
+  readonly zones?: readonly ZoneOption[];
   readonly onPolicyError?: (error: MatchmakerError) => void;
 }
 
@@ -103,6 +108,10 @@ function ticketSchema(teamSize: number) {
  * Holds the waiting tickets of one queue and forms matches with its policy.
  * Nothing is lost: a ticket is waiting until it is returned in a match or cancelled,
  * and `requeue` puts a match's tickets back at their original place.
+ *
+ * Built from settings already checked and a policy registry, both the caller's: users construct
+ * it from plain options as `new Matchmaker(options)` (`src/options/matchmaker.ts`, the `engine`
+ * entry's `Matchmaker`), which checks them and brings the default registry.
  */
 export class Matchmaker {
   readonly teamSize: number;
@@ -164,46 +173,43 @@ export class Matchmaker {
     blockedGames: 0,
   };
 
-  constructor(options: MatchmakerOptions) {
-    // Fields, defaults and the rules between options (roles, avoidRecent, zones against the policy).
-    const registry = options.policies ?? defaultPolicies;
-    const parsed = parseEngineOptions(options, capabilitiesOf(registry));
-    this.maxWaitMs = parsed.maxWaitMs;
-    this.fillWithBots = parsed.fillWithBots;
-    this.teamSize = parsed.teamSize;
-    this.roles = parsed.roles;
-    this.criteria = parsed.criteria;
-    this.roleTable = parsed.roles && new RoleTable(parsed.roles);
+  constructor(settings: EngineSettings, registry: PolicyRegistry) {
+    this.maxWaitMs = settings.maxWaitMs;
+    this.fillWithBots = settings.fillWithBots;
+    this.teamSize = settings.teamSize;
+    this.roles = settings.roles;
+    this.criteria = settings.criteria;
+    this.roleTable = settings.roles && new RoleTable(settings.roles);
     const resolvedImbalance =
-      typeof options.imbalance === "function"
+      typeof settings.imbalance === "function"
         ? undefined
-        : resolveImbalance(options.imbalance ?? DEFAULT_IMBALANCE, parsed.ratingRange?.min);
+        : resolveImbalance(settings.imbalance ?? DEFAULT_IMBALANCE, settings.ratingRange?.min);
     this.imbalance =
-      typeof options.imbalance === "function" ? options.imbalance : imbalanceFunction(resolvedImbalance!);
-    this.matchIdPrefix = parsed.matchIdPrefix ?? "m";
-    this.onPolicyError = options.onPolicyError;
-    this.blocked = parsed.blocked;
-    const window = parsed.statsWindow;
+      typeof settings.imbalance === "function" ? settings.imbalance : imbalanceFunction(resolvedImbalance!);
+    this.matchIdPrefix = settings.matchIdPrefix ?? "m";
+    this.onPolicyError = settings.onPolicyError;
+    this.blocked = settings.blocked;
+    const window = settings.statsWindow;
     this.recentWaits = new RecentWindow(window * 2 * this.teamSize);
     this.recentImbalance = new RecentWindow(window);
     this.sideMix = new SideMix(Math.max(SIDE_MIX_ARRIVALS, window));
     this.validTicket = ticketSchema(this.teamSize);
     this.waitingBySide.set("A", this.waitingA).set("B", this.waitingB).set("any", this.waitingAny);
     this.recentOpponents =
-      parsed.avoidRecent === undefined
+      settings.avoidRecent === undefined
         ? undefined
-        : new RecentOpponents(parsed.avoidRecent, parsed.avoidRecentFallbackMs, undefined, parsed.avoidRecentMs);
-    const policy = options.policy ?? defaultPolicy(this.roles);
-    this.zones = options.zones === undefined ? undefined : resolveZones(options.zones);
+        : new RecentOpponents(settings.avoidRecent, settings.avoidRecentFallbackMs, undefined, settings.avoidRecentMs);
+    const policy = settings.policy;
+    this.zones = settings.zones === undefined ? undefined : resolveZones(settings.zones);
     this.latency =
-      parsed.maxLatencyMs !== undefined && this.zones
+      settings.maxLatencyMs !== undefined && this.zones
         ? new LatencyZones(
             {
-              maxLatencyMs: parsed.maxLatencyMs,
-              ...(parsed.maxLatencyGrowthPerSecond !== undefined
-                ? { maxLatencyGrowthPerSecond: parsed.maxLatencyGrowthPerSecond }
+              maxLatencyMs: settings.maxLatencyMs,
+              ...(settings.maxLatencyGrowthPerSecond !== undefined
+                ? { maxLatencyGrowthPerSecond: settings.maxLatencyGrowthPerSecond }
                 : {}),
-              ...(parsed.maxLatencyCapMs !== undefined ? { maxLatencyCapMs: parsed.maxLatencyCapMs } : {}),
+              ...(settings.maxLatencyCapMs !== undefined ? { maxLatencyCapMs: settings.maxLatencyCapMs } : {}),
             },
             this.zones.map((z) => z.name),
           )
@@ -217,17 +223,17 @@ export class Matchmaker {
               imbalance: this.imbalance,
               ...(resolvedImbalance ? { imbalanceSpec: resolvedImbalance } : {}),
               ...(this.maxWaitMs !== undefined ? { maxWaitMs: this.maxWaitMs } : {}),
-              ...(parsed.ratingRange ? { ratingRange: parsed.ratingRange } : {}),
+              ...(settings.ratingRange ? { ratingRange: settings.ratingRange } : {}),
               ...(this.roles ? { roles: this.roles } : {}),
               ...(this.criteria ? { criteria: this.criteria } : {}),
               ...(this.recentOpponents ? { avoid: this.recentOpponents } : {}),
             },
-            options.params,
+            settings.params,
           )
         : policy;
     // With a target wait, each zone's policy has its patience turned by its own controller.
     const makePolicy = (): Policy =>
-      parsed.targetWait ? withTargetWait(makeOwnPolicy(), parsed.targetWait, 2 * this.teamSize) : makeOwnPolicy();
+      settings.targetWait ? withTargetWait(makeOwnPolicy(), settings.targetWait, 2 * this.teamSize) : makeOwnPolicy();
     this.router = new ZoneRouter(this.zones, makePolicy);
     this.policy = this.router.zonePolicies.values().next().value!;
   }

@@ -22,7 +22,7 @@ import { DEFAULT_IMBALANCE, type ImbalanceSpec } from "../core/imbalance.js";
 import { WAIT_ESTIMATE_DEFAULTS } from "../core/wait-estimate.js";
 import { DEFAULT_TARGET_WAIT_GAIN } from "../core/target-wait.js";
 import { parseAddressBlock } from "../server/ip-address.js";
-import type { PlayerRequest, TrustedPlayer } from "../colyseus/trusted-players.js";
+import type { PlayerRequest, TrustedPlayer } from "./player-options.js";
 import type { BlockRule } from "../core/blocks.js";
 
 /**

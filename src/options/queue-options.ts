@@ -6,7 +6,7 @@
  */
 import * as v from "valibot";
 import { MatchmakerError } from "../core/errors.js";
-import type { MatchmakerOptions } from "../core/matchmaker.js";
+import type { MatchmakerOptions } from "./matchmaker.js";
 import { describeIssues, unknownKeyMessage } from "../core/validation.js";
 import type { WaitEstimatorOptions } from "../core/wait-estimate.js";
 import { resolveZones } from "../core/zones.js";

@@ -48,15 +48,8 @@ export {
   type SchlupTable3Options,
 } from "./schlup-table3.js";
 // A queue's recorded traffic (the room's `trafficTrace` option), replayed through the engine.
-export {
-  checkTrace,
-  compareMatches,
-  replayExact,
-  replayTrace,
-  type ReplayOverride,
-  type ReplayResult,
-} from "./replay.js";
-export type { TrafficTrace, TraceEvent } from "../colyseus/traffic-trace.js";
+export { compareMatches, replayExact, replayTrace, type ReplayOverride, type ReplayResult } from "./replay.js";
+export { checkTrace, type TrafficTrace, type TraceEvent } from "../trace/format.js";
 // The papers' closed forms (Schlup; Wu; Xu et al.), to check a policy's simulated costs and waits against.
 export {
   schlupGreedyCost,

@@ -1,5 +1,6 @@
 /**
- * Replaying a recorded queue's traffic (`src/colyseus/traffic-trace.ts`) through the engine.
+ * Replaying a recorded queue's traffic (the format is `src/trace/format.ts`; a queue room records it
+ * with `src/colyseus/traffic-trace.ts`) through the engine.
  *
  * Two ways:
  * - **exact** (`replayExact`): the same policy and options, driven by the recorded clock: every
@@ -12,11 +13,10 @@
  *   failed games are left out (they depend on the live queue's games), as are the live matches.
  */
 import { MatchmakerError } from "../core/errors.js";
-import { Matchmaker, type MatchmakerOptions } from "../core/matchmaker.js";
+import { Matchmaker, type MatchmakerOptions } from "../options/matchmaker.js";
 import type { PolicyParams, PolicyRegistry } from "../core/policy.js";
 import type { Match, Ticket } from "../core/types.js";
-import type { TraceArrival, TraceEngineOptions, TrafficTrace } from "../colyseus/traffic-trace.js";
-import { TRACE_FORMAT } from "../colyseus/traffic-trace.js";
+import type { TraceArrival, TraceEngineOptions, TrafficTrace } from "../trace/format.js";
 import type { SimulationTrace } from "./simulator.js";
 import type { Arrival } from "./traffic.js";
 
@@ -24,42 +24,6 @@ import type { Arrival } from "./traffic.js";
 export const MAX_DRAIN_MS = 600_000;
 /** A policy that keeps asking to be woken at the same instant without forming a game is a bug. */
 const MAX_IDLE_WAKEUPS = 10_000;
-
-/**
- * Check a parsed JSON value is a trace this version reads; throws
- * `MatchmakerError("invalid_trace")` saying what is wrong and naming the field.
- */
-export function checkTrace(value: unknown): TrafficTrace {
-  const t = value as Partial<TrafficTrace> | null;
-  if (!t || typeof t !== "object" || t.format !== TRACE_FORMAT)
-    refuse("format", `not a traffic trace (expected "format": "${TRACE_FORMAT}")`);
-  if (t.version !== 1) refuse("version", `traffic trace version ${String(t.version)} is not supported (1 is)`);
-  if (!t.engine || typeof t.engine.policy !== "string" || !Number.isInteger(t.engine.teamSize))
-    refuse("engine", "traffic trace: engine options missing (policy, teamSize)");
-  if (!Array.isArray(t.events)) refuse("events", "traffic trace: events missing");
-  for (const [i, e] of t.events.entries()) {
-    if (!e || typeof e.t !== "number" || !Number.isFinite(e.t))
-      refuse(`events.${i}.t`, `traffic trace: event ${i} has no time`);
-    if (e.e === "arrive" || e.e === "requeue") {
-      if (!Number.isInteger(e.ticket) || !Array.isArray(e.players) || e.players.length === 0)
-        refuse(`events.${i}`, `traffic trace: event ${i} (${e.e}) needs a ticket number and players`);
-      if (
-        e.players.some((p: { rating?: unknown } | null) => typeof p?.rating !== "number" || !Number.isFinite(p.rating))
-      )
-        refuse(`events.${i}.players`, `traffic trace: event ${i} has a player without a finite rating`);
-    } else if (e.e === "leave") {
-      if (!Number.isInteger(e.ticket))
-        refuse(`events.${i}.ticket`, `traffic trace: event ${i} (leave) needs a ticket number`);
-    } else if (e.e !== "tick" && e.e !== "match") {
-      refuse(`events.${i}.e`, `traffic trace: event ${i} has unknown kind "${String((e as { e: unknown }).e)}"`);
-    }
-  }
-  return t as TrafficTrace;
-}
-
-function refuse(field: string, problem: string): never {
-  throw new MatchmakerError("invalid_trace", problem, field);
-}
 
 /** The ticket a recorded arrival describes, named `t<number>` (players `t<number>.<i>`). */
 export function traceTicket(a: TraceArrival): Ticket {

@@ -2,8 +2,8 @@
  * The discrete-event simulator: seeded arrivals drive the same `Matchmaker` the room runs.
  * Events are arrivals and the engine's own wake-ups (`nextWakeup`), taken in time order.
  */
-import { Matchmaker, type MatchmakerOptions } from "../core/matchmaker.js";
 import * as v from "valibot";
+import { Matchmaker, type MatchmakerOptions } from "../options/matchmaker.js";
 import { MatchmakerError } from "../core/errors.js";
 import { parseConfig } from "../core/validation.js";
 import type { ImbalanceFn, ImbalanceSpec } from "../core/imbalance.js";

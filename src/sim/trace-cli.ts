@@ -1,6 +1,6 @@
 /**
  * `npm run sim -- --trace FILE [...]`: replay a recorded queue's traffic (downloaded from
- * `/matchmaker/traces`, see `src/colyseus/traffic-trace.ts`).
+ * `/matchmaker/traces`; the format is `src/trace/format.ts`).
  *
  * - Without `--policy` (or with the recorded policy and no `--set`): the exact replay on the
  *   recorded clock, checked game for game against the live queue's.
@@ -12,19 +12,12 @@
 import { readFileSync } from "node:fs";
 import Table from "cli-table3";
 import type { PolicyParams } from "../core/policy.js";
-import type { TrafficTrace } from "../colyseus/traffic-trace.js";
+import { checkTrace, type TrafficTrace } from "../trace/format.js";
 import { defaultPolicies } from "../policies/default-registry.js";
 import { measure, type Measures } from "./measures.js";
 import { keyValue, parseFlags, parseValue, UsageError } from "./options.js";
 import { writeOverlayPlot } from "./plot.js";
-import {
-  checkTrace,
-  compareMatches,
-  replayExact,
-  replayTrace,
-  type ReplayOverride,
-  type ReplayResult,
-} from "./replay.js";
+import { compareMatches, replayExact, replayTrace, type ReplayOverride, type ReplayResult } from "./replay.js";
 
 export const TRACE_USAGE = `usage: npm run sim -- --trace FILE [--policy NAME] [--set KEY=VALUE ...] [--compare] [--plot FILE.svg] [--json]
 

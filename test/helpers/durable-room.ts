@@ -6,7 +6,7 @@
  * options) checked at `onAuth` as the room checks it.
  */
 import type { LocalPresence } from "@colyseus/core";
-import { Matchmaker } from "../../src/core/matchmaker.js";
+import { Matchmaker } from "../../src/options/matchmaker.js";
 import type { DuplicateAccount } from "../../src/colyseus/director/accounts.js";
 import { DurableQueue, type DurableHost } from "../../src/colyseus/durable/durable-queue.js";
 import { QueueSession, type RemovedMessage, type SessionJoin } from "../../src/colyseus/session.js";

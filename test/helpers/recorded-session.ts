@@ -2,7 +2,7 @@
  * A `QueueSession` without sockets, its effects recorded: the messages sent, the removals, the
  * matches spawned and the tickets shown as waiting. Time is passed to each call.
  */
-import { Matchmaker } from "../../src/core/matchmaker.js";
+import { Matchmaker } from "../../src/options/matchmaker.js";
 import type { Match, Ticket } from "../../src/core/types.js";
 import { QueueSession, type QueueSessionOptions, type RemovedMessage } from "../../src/colyseus/session.js";
 

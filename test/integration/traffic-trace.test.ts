@@ -9,7 +9,8 @@ import config from "@colyseus/tools";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defineQueue, matchmakerTraces, operatorAuth } from "../../src/index.js";
 import type { TrafficTrace } from "../../src/sim/index.js";
-import { checkTrace, compareMatches, replayExact, replayTrace } from "../../src/sim/replay.js";
+import { compareMatches, replayExact, replayTrace } from "../../src/sim/replay.js";
+import { checkTrace } from "../../src/trace/format.js";
 import { Random } from "../../src/sim/random.js";
 import { joinQueue, testPort, within, type QueuedClient } from "../helpers/sdk.js";
 

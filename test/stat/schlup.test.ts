@@ -12,7 +12,7 @@ import {
 } from "../../src/core/closed-forms.js";
 import { MultiQueuePolicy } from "../../src/policies/multi-queue.js";
 import { PeriodicPolicy } from "../../src/policies/periodic.js";
-import { Matchmaker } from "../../src/core/matchmaker.js";
+import { Matchmaker } from "../../src/options/matchmaker.js";
 import { schlupGameCost } from "../../src/sim/measures.js";
 import { simulate } from "../../src/sim/simulator.js";
 import { batchMeans } from "../helpers/statistics.js";

@@ -11,7 +11,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { ratingSumDifference } from "../../src/core/imbalance.js";
-import { Matchmaker } from "../../src/core/matchmaker.js";
+import { Matchmaker } from "../../src/options/matchmaker.js";
 import type { PolicyContext } from "../../src/core/policy.js";
 import type { RepeatAvoidance } from "../../src/core/recent-opponents.js";
 import type { Ticket } from "../../src/core/types.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Matchmaker } from "../../src/core/matchmaker.js";
+import { Matchmaker } from "../../src/options/matchmaker.js";
 
 describe("multi-queue acceptance window", () => {
   it("is the ticket's own rating range, and the whole range once it reached tau_max", () => {

@@ -6,7 +6,7 @@
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
 import { MatchmakerError } from "../../src/core/errors.js";
-import { Matchmaker } from "../../src/core/matchmaker.js";
+import { Matchmaker } from "../../src/options/matchmaker.js";
 import type { Match, Ticket } from "../../src/core/types.js";
 import { simulate } from "../../src/sim/index.js";
 import { ids } from "../helpers/tickets.js";

@@ -6,7 +6,7 @@
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
 import { canAssemble } from "../../src/core/assembly.js";
-import { Matchmaker } from "../../src/core/matchmaker.js";
+import { Matchmaker } from "../../src/options/matchmaker.js";
 import { RecentOpponents } from "../../src/core/recent-opponents.js";
 import type { Match, Ticket } from "../../src/core/types.js";
 import { party, sideArb } from "../helpers/tickets.js";

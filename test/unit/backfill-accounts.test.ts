@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { BackfillDesk } from "../../src/colyseus/backfill-desk.js";
 import { BlockList } from "../../src/core/blocks.js";
-import { Matchmaker } from "../../src/core/matchmaker.js";
+import { Matchmaker } from "../../src/options/matchmaker.js";
 import type { Match, Ticket } from "../../src/core/types.js";
 
 const solo = (id: string, account: string, at: number, rating = 1500): Ticket => ({

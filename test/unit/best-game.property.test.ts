@@ -15,7 +15,7 @@
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect } from "vitest";
 import { almanMcKay, ratingSumDifference, type ImbalanceFn, type ResolvedImbalance } from "../../src/core/imbalance.js";
-import { Matchmaker } from "../../src/core/matchmaker.js";
+import { Matchmaker } from "../../src/options/matchmaker.js";
 import type { Match, Player, Ticket } from "../../src/core/types.js";
 import { BestGamePolicy, lemma2Window } from "../../src/policies/best-game.js";
 import { defaultPolicies } from "../../src/policies/default-registry.js";

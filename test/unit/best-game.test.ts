@@ -12,7 +12,7 @@ import {
   resolveImbalance,
   type ImbalanceSpec,
 } from "../../src/core/imbalance.js";
-import { Matchmaker } from "../../src/core/matchmaker.js";
+import { Matchmaker } from "../../src/options/matchmaker.js";
 import type { PolicyContext, PolicyParams } from "../../src/core/policy.js";
 import type { Ticket } from "../../src/core/types.js";
 import { BestGamePolicy, defaultWindow, lemma2Window } from "../../src/policies/best-game.js";

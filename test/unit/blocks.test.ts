@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { canAssemble } from "../../src/core/assembly.js";
 import { BlockList } from "../../src/core/blocks.js";
 import { MatchmakerError } from "../../src/core/errors.js";
-import { Matchmaker, type MatchmakerOptions } from "../../src/core/matchmaker.js";
+import { Matchmaker, type MatchmakerOptions } from "../../src/options/matchmaker.js";
 import type { Match, Ticket } from "../../src/core/types.js";
 
 /** A solo whose session id and account are both `id`. */

@@ -4,7 +4,7 @@
  * mutual acceptance and parameters.
  */
 import { describe, expect, it } from "vitest";
-import { Matchmaker } from "../../src/core/matchmaker.js";
+import { Matchmaker } from "../../src/options/matchmaker.js";
 import type { Match } from "../../src/core/types.js";
 import { BracketsPolicy } from "../../src/policies/brackets.js";
 import { idSet, solo } from "../helpers/tickets.js";

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it, vi } from "vitest";
 import * as v from "valibot";
-import { Matchmaker, type MatchmakerOptions } from "../../src/core/matchmaker.js";
+import { Matchmaker, type MatchmakerOptions } from "../../src/options/matchmaker.js";
 import { MultiQueuePolicy } from "../../src/policies/multi-queue.js";
 import type { Player, Ticket } from "../../src/core/types.js";
 import { joinOptionsSchema } from "../../src/colyseus/join-options.js";

@@ -4,7 +4,7 @@
  * measured rate (the first after 4 arrivals; with a maximum wait, bounded by a silence).
  */
 import { describe, expect, it } from "vitest";
-import { Matchmaker } from "../../src/core/matchmaker.js";
+import { Matchmaker } from "../../src/options/matchmaker.js";
 import type { PolicyParams } from "../../src/core/policy.js";
 import type { Match, Ticket } from "../../src/core/types.js";
 import { DensityWindowPolicy } from "../../src/policies/density-window.js";

@@ -7,7 +7,7 @@
  */
 import { fc, test } from "@fast-check/vitest";
 import { expect } from "vitest";
-import { Matchmaker } from "../../src/core/matchmaker.js";
+import { Matchmaker } from "../../src/options/matchmaker.js";
 import type { Policy, PolicyParams } from "../../src/core/policy.js";
 import type { Match } from "../../src/core/types.js";
 import { defaultPolicies } from "../../src/policies/default-registry.js";

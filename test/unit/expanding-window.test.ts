@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { MatchmakerError } from "../../src/core/errors.js";
-import { Matchmaker } from "../../src/core/matchmaker.js";
+import { Matchmaker } from "../../src/options/matchmaker.js";
 import type { PolicyParams } from "../../src/core/policy.js";
 import type { Match } from "../../src/core/types.js";
 import { ExpandingWindowPolicy } from "../../src/policies/expanding-window.js";

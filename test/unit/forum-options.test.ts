@@ -4,7 +4,7 @@
  * simulator's flags.
  */
 import { describe, expect, it } from "vitest";
-import { Matchmaker } from "../../src/core/matchmaker.js";
+import { Matchmaker } from "../../src/options/matchmaker.js";
 import type { Ticket } from "../../src/core/types.js";
 import { joinOptionsSchema, parseJoinOptions } from "../../src/colyseus/join-options.js";
 import { parseRoomOptions } from "../../src/options/index.js";

@@ -2,7 +2,7 @@ import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
 import { MatchmakerError } from "../../src/core/errors.js";
 import { ratingSumDifference } from "../../src/core/imbalance.js";
-import { Matchmaker } from "../../src/core/matchmaker.js";
+import { Matchmaker } from "../../src/options/matchmaker.js";
 import type { Match, Ticket } from "../../src/core/types.js";
 import { defaultPolicies } from "../../src/policies/default-registry.js";
 import { greedy, GreedyPolicy } from "../../src/policies/greedy.js";

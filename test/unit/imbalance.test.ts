@@ -10,7 +10,7 @@ import {
   qUniformity,
   resolveImbalance,
 } from "../../src/core/imbalance.js";
-import { Matchmaker } from "../../src/core/matchmaker.js";
+import { Matchmaker } from "../../src/options/matchmaker.js";
 import type { Player, Ticket } from "../../src/core/types.js";
 
 const players = (...ratings: number[]): Player[] => ratings.map((rating, i) => ({ sessionId: `p${i}`, rating }));

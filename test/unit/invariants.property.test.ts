@@ -6,7 +6,7 @@
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect } from "vitest";
 import { canAssemble } from "../../src/core/assembly.js";
-import { Matchmaker } from "../../src/core/matchmaker.js";
+import { Matchmaker } from "../../src/options/matchmaker.js";
 import type { Match, Ticket } from "../../src/core/types.js";
 import { bruteMinImbalance } from "../helpers/brute-force.js";
 import { expectValidMatch } from "../helpers/match-checks.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { MatchmakerError } from "../../src/core/errors.js";
-import { Matchmaker } from "../../src/core/matchmaker.js";
+import { Matchmaker } from "../../src/options/matchmaker.js";
 import type { Policy } from "../../src/core/policy.js";
 import type { Match, Ticket } from "../../src/core/types.js";
 import { expectValidMatch } from "../helpers/match-checks.js";

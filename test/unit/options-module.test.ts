@@ -1,7 +1,7 @@
 /** The queue options are defined once: the engine and the room refuse the same values the same way. */
 import { describe, expect, it } from "vitest";
 import { MatchmakerError } from "../../src/core/errors.js";
-import { Matchmaker } from "../../src/core/matchmaker.js";
+import { Matchmaker } from "../../src/options/matchmaker.js";
 import { defineQueue } from "../../src/index.js";
 import { DEFAULTS, LIMITS, parseRoomOptions, policiesHonouringAvoidRecent } from "../../src/options/index.js";
 

@@ -5,7 +5,7 @@
  */
 import { LocalPresence } from "@colyseus/core";
 import { describe, expect, it } from "vitest";
-import { Matchmaker } from "../../src/core/matchmaker.js";
+import { Matchmaker } from "../../src/options/matchmaker.js";
 import type { Match } from "../../src/core/types.js";
 import { MatchmakerError } from "../../src/core/errors.js";
 import {

@@ -5,7 +5,7 @@
  */
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect } from "vitest";
-import { Matchmaker } from "../../src/core/matchmaker.js";
+import { Matchmaker } from "../../src/options/matchmaker.js";
 import { reachedMaxWait, type Match, type Ticket } from "../../src/core/types.js";
 import { expectEachTicketOnce, expectValidMatch } from "../helpers/match-checks.js";
 import { party, ticketSpecArb, type TicketSpec } from "../helpers/tickets.js";

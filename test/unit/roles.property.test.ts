@@ -6,7 +6,7 @@
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect } from "vitest";
 import { almanMcKay, ratingSumDifference, type ImbalanceSpec } from "../../src/core/imbalance.js";
-import { Matchmaker } from "../../src/core/matchmaker.js";
+import { Matchmaker } from "../../src/options/matchmaker.js";
 import { RoleTable } from "../../src/core/role-rules.js";
 import type { Side, Ticket } from "../../src/core/types.js";
 import { RoleWindows, SeatMatching } from "../../src/policies/shared/role-windows.js";

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { assembleTeams } from "../../src/core/assembly.js";
 import { MatchmakerError } from "../../src/core/errors.js";
 import { ratingSumDifference } from "../../src/core/imbalance.js";
-import { Matchmaker } from "../../src/core/matchmaker.js";
+import { Matchmaker } from "../../src/options/matchmaker.js";
 import { assignRoles, matchRoles, checkQueueRoles, RoleGameSearch, RoleTable } from "../../src/core/role-rules.js";
 import type { Player } from "../../src/core/types.js";
 import { RolesPolicy } from "../../src/policies/roles.js";

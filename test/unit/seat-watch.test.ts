@@ -5,7 +5,7 @@
  * once, and the game room hears who never came. No sockets, no wall clock.
  */
 import { describe, expect, it } from "vitest";
-import { Matchmaker } from "../../src/core/matchmaker.js";
+import { Matchmaker } from "../../src/options/matchmaker.js";
 import type { Match, Ticket } from "../../src/core/types.js";
 import {
   SeatWatch,

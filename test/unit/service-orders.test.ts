@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { MatchmakerError } from "../../src/core/errors.js";
-import { Matchmaker } from "../../src/core/matchmaker.js";
+import { Matchmaker } from "../../src/options/matchmaker.js";
 import type { Ticket } from "../../src/core/types.js";
 import { PatientPolicy } from "../../src/policies/patient.js";
 

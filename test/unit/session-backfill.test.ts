@@ -1,6 +1,6 @@
 /** QueueSession's backfill steps with injected time and recorded effects (no sockets). */
 import { describe, expect, it } from "vitest";
-import { Matchmaker } from "../../src/core/matchmaker.js";
+import { Matchmaker } from "../../src/options/matchmaker.js";
 import type { Ticket } from "../../src/core/types.js";
 import type { PartyMessage } from "../../src/colyseus/parties.js";
 import { QueueSession } from "../../src/colyseus/session.js";

@@ -12,7 +12,7 @@
  */
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect } from "vitest";
-import { Matchmaker } from "../../src/core/matchmaker.js";
+import { Matchmaker } from "../../src/options/matchmaker.js";
 import type { Match, Ticket } from "../../src/core/types.js";
 import { JoinRefused, QueueSession, type OffenceJudge, type RemovedMessage } from "../../src/colyseus/session.js";
 import { OffenceLedger, PENALTY_DEFAULTS } from "../../src/colyseus/offences.js";

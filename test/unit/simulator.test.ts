@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Matchmaker } from "../../src/core/matchmaker.js";
+import { Matchmaker } from "../../src/options/matchmaker.js";
 import { MatchmakerError } from "../../src/core/errors.js";
 import { PolicyRegistry } from "../../src/core/policy.js";
 import { defaultPolicies } from "../../src/policies/default-registry.js";

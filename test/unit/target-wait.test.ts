@@ -4,7 +4,7 @@
  */
 import { Heap } from "heap-js";
 import { describe, expect, it } from "vitest";
-import { Matchmaker } from "../../src/core/matchmaker.js";
+import { Matchmaker } from "../../src/options/matchmaker.js";
 import { TargetWaitController } from "../../src/core/target-wait.js";
 import { MatchmakerError } from "../../src/core/errors.js";
 import { Random } from "../../src/sim/random.js";

@@ -1,7 +1,7 @@
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
 import * as v from "valibot";
-import { Matchmaker } from "../../src/core/matchmaker.js";
+import { Matchmaker } from "../../src/options/matchmaker.js";
 import { plainlyValidTicket } from "../../src/core/ticket-check.js";
 
 /** Ticket-like objects: mostly well-formed, often with one field wrong or an extra key. */

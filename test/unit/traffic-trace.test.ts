@@ -4,10 +4,11 @@
  */
 import { describe, expect, it } from "vitest";
 import { MatchmakerError } from "../../src/core/errors.js";
-import { Matchmaker, type MatchmakerOptions } from "../../src/core/matchmaker.js";
+import { Matchmaker, type MatchmakerOptions } from "../../src/options/matchmaker.js";
 import type { Match } from "../../src/core/types.js";
 import { recordTraffic, TrafficRecorder } from "../../src/colyseus/traffic-trace.js";
-import { checkTrace, compareMatches, MAX_DRAIN_MS, replayExact, replayTrace } from "../../src/sim/replay.js";
+import { compareMatches, MAX_DRAIN_MS, replayExact, replayTrace } from "../../src/sim/replay.js";
+import { checkTrace } from "../../src/trace/format.js";
 import { arrivals } from "../../src/sim/traffic.js";
 import { Random } from "../../src/sim/random.js";
 import { thrown } from "../helpers/thrown.js";

@@ -5,13 +5,13 @@
  */
 import { describe, expect, it } from "vitest";
 import { MatchmakerError } from "../../src/core/errors.js";
-import { checkJoinOptions, joinOptionsSchema, type JoinOptions } from "../../src/colyseus/join-options.js";
+import { checkJoinOptions, joinOptionsSchema } from "../../src/colyseus/join-options.js";
+import type { JoinOptions, PlayersOption } from "../../src/options/player-options.js";
 import {
   checkResumingPlayer,
   PlayerRefused,
   PlayerResolver,
   refusedJoinOptions,
-  type PlayersOption,
   type ResolvedPlayersOption,
 } from "../../src/colyseus/trusted-players.js";
 import { DEFAULTS } from "../../src/options/fields.js";

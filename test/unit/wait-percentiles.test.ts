@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Matchmaker } from "../../src/core/matchmaker.js";
+import { Matchmaker } from "../../src/options/matchmaker.js";
 
 describe("engine wait percentiles", () => {
   it("reports p50, p95 and p99 of recent players' waits by nearest rank", () => {

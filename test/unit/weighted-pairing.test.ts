@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { canAssemble } from "../../src/core/assembly.js";
 import { MatchmakerError } from "../../src/core/errors.js";
 import { ratingSumDifference } from "../../src/core/imbalance.js";
-import { Matchmaker } from "../../src/core/matchmaker.js";
+import { Matchmaker } from "../../src/options/matchmaker.js";
 import type { Match, Ticket } from "../../src/core/types.js";
 import { WeightedPairingPolicy, weightedPairingOptions } from "../../src/policies/weighted-pairing.js";
 import { simulate } from "../../src/sim/simulator.js";

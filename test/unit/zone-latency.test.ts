@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { MatchmakerError } from "../../src/core/errors.js";
-import { Matchmaker, type MatchmakerOptions } from "../../src/core/matchmaker.js";
+import { Matchmaker, type MatchmakerOptions } from "../../src/options/matchmaker.js";
 import type { Ticket } from "../../src/core/types.js";
 import { maxLatencyAt } from "../../src/core/zone-latency.js";
 import { parseRoomOptions } from "../../src/options/index.js";

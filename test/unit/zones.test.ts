@@ -1,7 +1,7 @@
 /** Zone routing in the engine: one policy per zone, choice-free tickets, FIFO between zones, eligibility. */
 import { describe, expect, it } from "vitest";
 import { MatchmakerError } from "../../src/core/errors.js";
-import { Matchmaker } from "../../src/core/matchmaker.js";
+import { Matchmaker } from "../../src/options/matchmaker.js";
 import { resolveZones, ticketZones } from "../../src/core/zones.js";
 import { idSet, ids, party, solo } from "../helpers/tickets.js";
 
