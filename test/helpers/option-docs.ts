@@ -1,7 +1,8 @@
 /**
  * The TSDoc of every queue option as an editor shows it: read with the TypeScript checker from
- * the type users write (`MatchmakerRoomOptions`, inferred from src/options/fields.ts), so what is
- * checked is what a user hovers, not a comment that might sit elsewhere.
+ * the types users write (`MatchmakerRoomOptions`, inferred from src/options/fields.ts, and the
+ * engine's `MatchmakerOptions`), so what is checked is what a user hovers, not a comment that
+ * might sit elsewhere.
  */
 import { resolve } from "node:path";
 import ts from "typescript";
@@ -14,10 +15,18 @@ export interface OptionDoc {
 }
 
 const ROOT = resolve(import.meta.dirname, "../..");
-const MODULE = resolve(ROOT, "src/options/queue-options.ts");
 
-/** The docs of `MatchmakerRoomOptions`' properties, and of their fields where `descend(path)` says so. */
-export function optionDocs(descend: (path: string) => boolean): Map<string, OptionDoc> {
+/** The option types users write, and the module that declares each. */
+const OPTION_TYPES = {
+  MatchmakerRoomOptions: resolve(ROOT, "src/options/queue-options.ts"),
+  MatchmakerOptions: resolve(ROOT, "src/options/matchmaker.ts"),
+} as const;
+
+let program: ts.Program | undefined;
+
+/** One program over the modules of both types (checking them takes seconds: once per file). */
+function optionsProgram(): ts.Program {
+  if (program) return program;
   const config = ts.getParsedCommandLineOfConfigFile(
     resolve(ROOT, "tsconfig.json"),
     {},
@@ -28,13 +37,22 @@ export function optionDocs(descend: (path: string) => boolean): Map<string, Opti
       },
     },
   )!;
-  const program = ts.createProgram({ rootNames: [MODULE], options: { ...config.options, noEmit: true } });
-  const checker = program.getTypeChecker();
-  const source = program.getSourceFile(MODULE)!;
-  const alias = source.statements.find(
-    (s): s is ts.TypeAliasDeclaration => ts.isTypeAliasDeclaration(s) && s.name.text === "MatchmakerRoomOptions",
+  program = ts.createProgram({ rootNames: Object.values(OPTION_TYPES), options: { ...config.options, noEmit: true } });
+  return program;
+}
+
+/** The docs of the properties of `typeName`, and of their fields where `descend(path)` says so. */
+export function optionDocs(
+  typeName: keyof typeof OPTION_TYPES,
+  descend: (path: string) => boolean,
+): Map<string, OptionDoc> {
+  const checker = optionsProgram().getTypeChecker();
+  const source = optionsProgram().getSourceFile(OPTION_TYPES[typeName])!;
+  const declaration = source.statements.find(
+    (s): s is ts.TypeAliasDeclaration | ts.InterfaceDeclaration =>
+      (ts.isTypeAliasDeclaration(s) || ts.isInterfaceDeclaration(s)) && s.name.text === typeName,
   );
-  if (!alias) throw new Error("src/options/queue-options.ts: no type MatchmakerRoomOptions");
+  if (!declaration) throw new Error(`${OPTION_TYPES[typeName]}: no type ${typeName}`);
   const docs = new Map<string, OptionDoc>();
 
   const visit = (type: ts.Type, prefix: string) => {
@@ -55,6 +73,6 @@ export function optionDocs(descend: (path: string) => boolean): Map<string, Opti
       }
     }
   };
-  visit(checker.getTypeAtLocation(alias.name), "");
+  visit(checker.getTypeAtLocation(declaration.name), "");
   return docs;
 }
