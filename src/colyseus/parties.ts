@@ -86,8 +86,7 @@ export class PartyBook {
     choices: { side?: Side | undefined; zones?: readonly string[] | undefined } = {},
   ): Party {
     const { side, zones } = choices;
-    if (this.byPlayer.has(leaderId))
-      throw new MatchmakerError("internal", `player "${leaderId}" is already in a party`);
+    if (this.byPlayer.has(leaderId)) throw new Error(`invariant broken: player "${leaderId}" is already in a party`);
     let code = this.newCode();
     // A collision of 128 random bits does not happen; an injected source might repeat itself.
     while (this.byCode.has(code)) code = this.newCode();
@@ -120,8 +119,7 @@ export class PartyBook {
   join(code: string, playerId: string): Party {
     const problem = this.joinProblem(code);
     if (problem) throw new MatchmakerError("join_refused", problem, "partyCode");
-    if (this.byPlayer.has(playerId))
-      throw new MatchmakerError("internal", `player "${playerId}" is already in a party`);
+    if (this.byPlayer.has(playerId)) throw new Error(`invariant broken: player "${playerId}" is already in a party`);
     const party = this.byCode.get(code)!;
     party.members.push(playerId);
     this.byPlayer.set(playerId, party);
@@ -134,8 +132,8 @@ export class PartyBook {
    */
   replaceMember(playerId: string, by: string): Party {
     const party = this.byPlayer.get(playerId);
-    if (!party) throw new MatchmakerError("internal", `player "${playerId}" is not in a party`);
-    if (this.byPlayer.has(by)) throw new MatchmakerError("internal", `player "${by}" is already in a party`);
+    if (!party) throw new Error(`invariant broken: player "${playerId}" is not in a party`);
+    if (this.byPlayer.has(by)) throw new Error(`invariant broken: player "${by}" is already in a party`);
     party.members[party.members.indexOf(playerId)] = by;
     if (party.leader === playerId) party.leader = by;
     this.byPlayer.delete(playerId);

@@ -3,7 +3,6 @@
  * player must accept within a timeout) and the game room's creation. Pure bookkeeping with the
  * time passed in; the queue session decides what happens on each outcome.
  */
-import { MatchmakerError } from "../core/errors.js";
 import type { Match } from "../core/types.js";
 
 /** The queue option `readyCheck`. */
@@ -58,7 +57,7 @@ export class PendingMatches {
       gone: new Set(),
     };
     for (const id of humans) {
-      if (this.byPlayer.has(id)) throw new MatchmakerError("internal", `player "${id}" is already in a pending match`);
+      if (this.byPlayer.has(id)) throw new Error(`invariant broken: player "${id}" is already in a pending match`);
     }
     this.byId.set(match.id, pending);
     for (const id of humans) this.byPlayer.set(id, pending);

@@ -23,6 +23,7 @@ import {
   type RequeueNotice,
   type SessionEffects,
 } from "./director/tickets.js";
+import { DEFAULTS } from "../options/fields.js";
 import type { OffenceKind } from "./offences.js";
 import { PartyBook, type Party, type PartyMessage } from "./parties.js";
 import { accountRefusal, type DuplicateAccount, type MemberTable } from "./director/accounts.js";
@@ -62,8 +63,8 @@ export interface QueueSessionOptions {
   /** Whether a party leader may `start` before the party is complete. */
   readonly allowPartialParties?: boolean;
   /**
-   * What a join of an account already in the queue does: `"refuse"` (default) or `"replace"` the
-   * first session where it holds no match yet (see the queue option `duplicateAccount`).
+   * What a join of an account already in the queue does: `"refuse"` or `"replace"` the first
+   * session where it holds no match yet (the queue option `duplicateAccount`, and its default).
    */
   readonly duplicateAccount?: DuplicateAccount;
   /** Source of party codes (default: 128 random bits). */
@@ -129,8 +130,8 @@ export class QueueSession {
     this.matchmaker = options.matchmaker;
     this.effects = options.effects;
     this.readyCheck = options.readyCheck;
-    this.allowPartialParties = options.allowPartialParties ?? false;
-    this.duplicateAccount = options.duplicateAccount ?? "refuse";
+    this.allowPartialParties = options.allowPartialParties ?? DEFAULTS.allowPartialParties;
+    this.duplicateAccount = options.duplicateAccount ?? DEFAULTS.duplicateAccount;
     this.parties = new PartyBook(options.partyCodes);
     this.onError = options.onError ?? (() => undefined);
     this.offences = options.offences;
@@ -453,7 +454,7 @@ export class QueueSession {
    */
   spawned(matchId: string, seats: ReadonlyMap<string, unknown>, now: number): "seated" | "abandoned" {
     const pending = this.pending.close(matchId);
-    if (!pending) throw new MatchmakerError("internal", `match "${matchId}" is not being created`);
+    if (!pending) throw new Error(`invariant broken: match "${matchId}" is not being created`);
     if (pending.gone.size > 0) {
       this.director.requeueMatch(pending.match.tickets, matchId, "abandoned", now);
       return "abandoned";

@@ -32,9 +32,6 @@ import {
   type TrafficTrace,
 } from "../trace/format.js";
 
-/** Default ring size (events): about 40 minutes of a queue with 10 arrivals a second, a few MB. */
-export const DEFAULT_TRACE_EVENTS = 50_000;
-
 /** A bounded recording of one queue's traffic. */
 export class TrafficRecorder {
   private readonly ring: (TraceEvent | undefined)[];
@@ -50,7 +47,8 @@ export class TrafficRecorder {
 
   constructor(
     readonly engine: TraceEngineOptions,
-    readonly capacity = DEFAULT_TRACE_EVENTS,
+    /** Events kept (the queue option `trafficTrace.events`). */
+    readonly capacity: number,
     readonly queue?: string,
   ) {
     if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`trace capacity must be a whole number >= 1`);
@@ -157,7 +155,7 @@ export class TrafficRecorder {
 export function recordTraffic(
   matchmaker: Matchmaker,
   engine: MatchmakerOptions,
-  capacity = DEFAULT_TRACE_EVENTS,
+  capacity: number,
   queue?: string,
 ): TrafficRecorder {
   const recorder = new TrafficRecorder(traceEngineOptions(engine), capacity, queue);

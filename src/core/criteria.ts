@@ -21,49 +21,48 @@ export const MAX_CRITERIA = 8;
 /** A criterion's name: a letter, then letters, digits, `_` or `-` (at most 64 characters). */
 export const CRITERION_NAME = /^[A-Za-z][\w-]{0,63}$/;
 
-/** A criterion as a queue declares it (`criteria` option): `min`/`max` default to 0 and 1, `weight` to 1. */
-export interface CriterionOption {
-  /** The name players give their value under (join option `criteria`); not `rating`. */
-  readonly name: string;
-  /** The lowest value a player may give (default 0). */
-  readonly min?: number;
-  /** The highest value a player may give (default 1). */
-  readonly max?: number;
-  /** The criterion's weight in the cost, relative to the rating's 1 (default 1). */
-  readonly weight?: number;
-}
+const finite = v.pipe(v.number("must be a number"), v.finite("must be finite"));
+
+/** One criterion of the queue option `criteria`, its range ordered. */
+const CriterionSchema = v.pipe(
+  v.strictObject(
+    {
+      /** The name players give their value under (join option `criteria`); not `rating`. */
+      name: v.pipe(
+        v.string("must be a string"),
+        v.regex(CRITERION_NAME, "must be a letter then letters, digits, _ or - (at most 64)"),
+        v.check((name) => name !== "rating", "must not be rating (the rating is always the first criterion)"),
+      ),
+      /**
+       * The lowest value a player may give.
+       * @defaultValue `0`
+       */
+      min: v.optional(finite, 0),
+      /**
+       * The highest value a player may give (above `min`).
+       * @defaultValue `1`
+       */
+      max: v.optional(finite, 1),
+      /**
+       * The criterion's weight in the cost, relative to the rating's 1 (above 0).
+       * @defaultValue `1`
+       */
+      weight: v.optional(v.pipe(finite, v.gtValue(0, "must be positive")), 1),
+    },
+    unknownKeyMessage,
+  ),
+  v.check((c) => c.min < c.max, "min must be below max"),
+);
+
+/** A criterion as a queue declares it (`criteria` option). */
+export type CriterionOption = Readonly<v.InferInput<typeof CriterionSchema>>;
 
 /** A declared criterion with its defaults filled. */
-export interface Criterion {
-  readonly name: string;
-  readonly min: number;
-  readonly max: number;
-  readonly weight: number;
-}
-
-const finite = v.pipe(v.number("must be a number"), v.finite("must be finite"));
+export type Criterion = Readonly<v.InferOutput<typeof CriterionSchema>>;
 
 /** The queue option `criteria`: up to {@link MAX_CRITERIA} distinct names, each range ordered. */
 export const CriteriaSchema = v.pipe(
-  v.array(
-    v.pipe(
-      v.strictObject(
-        {
-          name: v.pipe(
-            v.string("must be a string"),
-            v.regex(CRITERION_NAME, "must be a letter then letters, digits, _ or - (at most 64)"),
-            v.check((name) => name !== "rating", "must not be rating (the rating is always the first criterion)"),
-          ),
-          min: v.optional(finite, 0),
-          max: v.optional(finite, 1),
-          weight: v.optional(v.pipe(finite, v.gtValue(0, "must be positive")), 1),
-        },
-        unknownKeyMessage,
-      ),
-      v.check((c) => c.min < c.max, "min must be below max"),
-    ),
-    "must be a list of criteria ({ name, min, max, weight })",
-  ),
+  v.array(CriterionSchema, "must be a list of criteria ({ name, min, max, weight })"),
   v.minLength(1, "must declare at least one criterion (or leave criteria out)"),
   v.maxLength(MAX_CRITERIA, `must declare at most ${MAX_CRITERIA} criteria`),
   v.check((list) => new Set(list.map((c) => c.name)).size === list.length, "must not name a criterion twice"),

@@ -1,6 +1,8 @@
 /**
  * Why a request was refused. Stable strings, safe to show to operators and players; the room
- * turns them into the client's error in one place.
+ * turns them into the client's error in one place (`src/colyseus/client-error.ts`). Each is
+ * documented for users in docs/reference.md#errors; add one only for a kind of input no
+ * existing code names.
  */
 export type MatchmakerErrorCode =
   | "invalid_ticket"
@@ -21,21 +23,25 @@ export type MatchmakerErrorCode =
   | "player_refused"
   /** A bad call from the server side, e.g. a game room's `requestBackfill` arguments. */
   | "invalid_request"
-  /** A broken internal invariant: a bug, reported rather than hidden. */
-  | "internal"
+  /** A traffic trace to replay (`checkTrace`, `replayTrace`) that is not one this version reads. */
+  | "invalid_trace"
   /** A join refused while the player's account cools down after breaking matches: the client's 429, saying when to retry. */
   | "cooldown";
 
 /**
- * The one error the engine and the room raise for a request they cannot honour; the state is
- * unchanged. `field` names the option or message field at fault, where there is one.
+ * The one error the library raises for what a user or a client can cause; the state is
+ * unchanged. `field` names the option, parameter or message field at fault (dotted:
+ * `penalties.windowMs`, `players.0.rating`), where there is one.
  *
- * In the engine (core and policies) every refusal a caller can trigger (configuration, tickets,
- * policy parameters, a policy breaking its contract) is this error; helpers that check
- * something throw it rather than return a message. Two other kinds remain, on purpose:
- * `RangeError` for an argument that breaks a building block's documented precondition (a
- * programming error in the caller's code, e.g. `selectBackfill` with 0 seats), and plain `Error`
- * for a broken internal invariant (a bug in the engine itself), never for a request.
+ * The rule (docs/reference.md#errors): configuration (queue options, policy parameters, a
+ * simulation's configuration, a registry), input (a join, a ticket, a game room's backfill
+ * request, a trace to replay) and a policy breaking its contract are this error, with a code;
+ * internal helpers may collect several problems and throw them as one. Two other kinds remain,
+ * on purpose, for programming errors only: `RangeError` for an argument that breaks a building
+ * block's documented precondition (e.g. `selectBackfill` with 0 seats), and plain `Error` for a
+ * broken internal invariant (a bug in the library itself). The simulator's command line
+ * refuses its arguments with its own `UsageError`, which never leaves the command line; the
+ * queue room turns this error into the Colyseus client's (`toClientError`) at its edge.
  */
 export class MatchmakerError extends Error {
   constructor(

@@ -100,6 +100,9 @@ export type ImbalanceSpec =
   | { readonly kind: "high-low"; readonly threshold?: number }
   | { readonly kind: "win-probability"; readonly sigma?: number; readonly beta?: number };
 
+/** The imbalance of a queue that names none: the difference of the teams' rating sums. */
+export const DEFAULT_IMBALANCE: ImbalanceSpec = { kind: "rating-sum" };
+
 const EXPONENT = 'must be a number of at least 1 or "inf"';
 const exponent = v.optional(
   v.union([v.pipe(v.number(EXPONENT), v.minValue(1, EXPONENT)), v.literal("inf", EXPONENT)], EXPONENT),

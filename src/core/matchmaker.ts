@@ -8,7 +8,13 @@ import { ArrivalNode, ArrivalOrder, compareNodes } from "./arrival-order.js";
 import { NodeTable } from "./node-table.js";
 import { assembleTeams, fitsWithBots, playersOf, type TeamSplit } from "./assembly.js";
 import { MatchmakerError } from "./errors.js";
-import { imbalanceFunction, resolveImbalance, type ImbalanceFn, type ImbalanceSpec } from "./imbalance.js";
+import {
+  DEFAULT_IMBALANCE,
+  imbalanceFunction,
+  resolveImbalance,
+  type ImbalanceFn,
+  type ImbalanceSpec,
+} from "./imbalance.js";
 import type { AcceptanceWindow, Policy, PolicyParams, PolicyRegistry } from "./policy.js";
 import { checkTicketRoles, fitsWithBotsAndRoles, RoleTable } from "./role-rules.js";
 import { SideMix } from "./side-mix.js";
@@ -177,7 +183,7 @@ export class Matchmaker {
     const resolvedImbalance =
       typeof settings.imbalance === "function"
         ? undefined
-        : resolveImbalance(settings.imbalance ?? { kind: "rating-sum" }, settings.ratingRange?.min);
+        : resolveImbalance(settings.imbalance ?? DEFAULT_IMBALANCE, settings.ratingRange?.min);
     this.imbalance =
       typeof settings.imbalance === "function" ? settings.imbalance : imbalanceFunction(resolvedImbalance!);
     this.matchIdPrefix = settings.matchIdPrefix ?? "m";
@@ -622,7 +628,7 @@ export class Matchmaker {
   /** A team split for the proposal; throws `MatchmakerError("policy_contract")` if the proposal breaks the contract. */
   private checkProposal(proposal: readonly Ticket[]): TeamSplit {
     const refuse = (problem: string): never => {
-      throw new MatchmakerError("policy_contract", `policy ${this.policy.name}: ${problem}`);
+      throw new MatchmakerError("policy_contract", `policy ${this.policy.name}: ${problem}`, "policy");
     };
     const ids = new Set<string>();
     for (const t of proposal) {

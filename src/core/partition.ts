@@ -35,14 +35,22 @@ export function partition(
   imbalance: ImbalanceFn = ratingSumDifference,
 ): Partition {
   if (!Number.isInteger(teamSize) || teamSize < 1) {
-    throw new MatchmakerError("invalid_config", `partition: teamSize must be a positive integer, got ${teamSize}`);
+    throw new MatchmakerError(
+      "invalid_config",
+      `partition: teamSize must be a positive integer, got ${teamSize}`,
+      "teamSize",
+    );
   }
   const ids = new Set<string>();
   for (const p of players) {
     if (!Number.isFinite(p.rating))
-      throw new MatchmakerError("invalid_config", `partition: player "${p.sessionId}" has a non-finite rating`);
+      throw new MatchmakerError(
+        "invalid_config",
+        `partition: player "${p.sessionId}" has a non-finite rating`,
+        "players",
+      );
     if (ids.has(p.sessionId))
-      throw new MatchmakerError("invalid_config", `partition: player "${p.sessionId}" appears twice`);
+      throw new MatchmakerError("invalid_config", `partition: player "${p.sessionId}" appears twice`, "players");
     ids.add(p.sessionId);
   }
   const sorted = [...players].sort((a, b) => a.rating - b.rating);

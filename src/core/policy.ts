@@ -146,7 +146,7 @@ export class PolicyRegistry {
   /** Make a policy selectable by name. Throws `invalid_config` if the name is taken. */
   register(definition: PolicyDefinition): void {
     if (this.definitions.has(definition.name)) {
-      throw new MatchmakerError("invalid_config", `a policy named "${definition.name}" is already registered`);
+      throw new MatchmakerError("invalid_config", `a policy named "${definition.name}" is already registered`, "name");
     }
     this.definitions.set(definition.name, definition);
   }
@@ -168,6 +168,7 @@ export class PolicyRegistry {
       throw new MatchmakerError(
         "unknown_policy",
         `unknown policy "${name}"; registered policies: ${this.names().join(", ")}`,
+        "policy",
       );
     }
     return definition;

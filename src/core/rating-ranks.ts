@@ -47,6 +47,12 @@ function merge(a: TreapNode | undefined, b: TreapNode | undefined): TreapNode | 
   return update(b);
 }
 
+/**
+ * How many recent arrivals make a policy's rating distribution unless its parameters say
+ * (`population` of `expanding-window`'s percentile windows and of `density-window`).
+ */
+export const DEFAULT_POPULATION = 1000;
+
 /** A multiset of ratings with ranks; deterministic (priorities from a fixed-seed generator). */
 export class RatingRanks {
   private root: TreapNode | undefined;

@@ -57,11 +57,19 @@ export class TargetWaitController {
 
   constructor(options: TargetWaitOptions) {
     if (!(options.waitMs > 0) || !Number.isFinite(options.waitMs))
-      throw new MatchmakerError("invalid_config", "targetWait: waitMs: must be a positive number of milliseconds");
+      throw new MatchmakerError(
+        "invalid_config",
+        "targetWait: waitMs: must be a positive number of milliseconds",
+        "targetWait.waitMs",
+      );
     if (options.percentile !== undefined && !(options.percentile > 0 && options.percentile < 100))
-      throw new MatchmakerError("invalid_config", "targetWait: percentile: must be between 0 and 100");
+      throw new MatchmakerError(
+        "invalid_config",
+        "targetWait: percentile: must be between 0 and 100",
+        "targetWait.percentile",
+      );
     if (options.gain !== undefined && !(options.gain > 0 && options.gain <= 1))
-      throw new MatchmakerError("invalid_config", "targetWait: gain: must be above 0 and at most 1");
+      throw new MatchmakerError("invalid_config", "targetWait: gain: must be above 0 and at most 1", "targetWait.gain");
     this.waitMs = options.waitMs;
     this.percentile = options.percentile;
     this.gain = options.gain ?? DEFAULT_TARGET_WAIT_GAIN;

@@ -8,17 +8,20 @@
 import { RecentWindow } from "./stats.js";
 import { meanRating, type Side, type Ticket } from "./types.js";
 
+/** The defaults of {@link WaitEstimatorOptions} (the queue option `waitEstimate` reads them too). */
+export const WAIT_ESTIMATE_DEFAULTS = { window: 50, minSamples: 3, maxClasses: 4096 } as const;
+
 /** Configuration of a {@link WaitEstimator}. */
 export interface WaitEstimatorOptions {
   /** Width of a rating band (on the queue's rating scale). */
   readonly bandWidth: number;
   /** Where band 0 starts (default 0): band = floor((rating - origin) / bandWidth). */
   readonly ratingOrigin?: number;
-  /** Most recent waits kept per class (default 50). */
+  /** Most recent waits kept per class (default {@link WAIT_ESTIMATE_DEFAULTS}). */
   readonly window?: number;
-  /** Waits a class needs before its own estimate is used rather than a coarser one (default 3). */
+  /** Waits a class needs before its own estimate is used rather than a coarser one (default {@link WAIT_ESTIMATE_DEFAULTS}). */
   readonly minSamples?: number;
-  /** Most classes kept; the least recently fed are forgotten beyond it (default 4096). */
+  /** Most classes kept; the least recently fed are forgotten beyond it (default {@link WAIT_ESTIMATE_DEFAULTS}). */
   readonly maxClasses?: number;
 }
 
@@ -76,9 +79,9 @@ export class WaitEstimator {
       throw new RangeError("WaitEstimator: bandWidth must be a positive number");
     this.bandWidth = options.bandWidth;
     this.origin = options.ratingOrigin ?? 0;
-    this.capacity = Math.max(1, Math.floor(options.window ?? 50));
-    this.minSamples = Math.max(1, Math.floor(options.minSamples ?? 3));
-    this.maxClasses = Math.max(LEVELS.length, Math.floor(options.maxClasses ?? 4096));
+    this.capacity = Math.max(1, Math.floor(options.window ?? WAIT_ESTIMATE_DEFAULTS.window));
+    this.minSamples = Math.max(1, Math.floor(options.minSamples ?? WAIT_ESTIMATE_DEFAULTS.minSamples));
+    this.maxClasses = Math.max(LEVELS.length, Math.floor(options.maxClasses ?? WAIT_ESTIMATE_DEFAULTS.maxClasses));
   }
 
   /** The rating band of a ticket (its players' mean rating). */

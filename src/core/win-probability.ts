@@ -21,6 +21,7 @@ function loadPredictWin(): PredictWin {
     throw new MatchmakerError(
       "invalid_config",
       'imbalance: "win-probability" needs the openskill package (npm install openskill)',
+      "imbalance",
     );
   }
 }

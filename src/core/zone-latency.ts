@@ -17,7 +17,7 @@ import type { Player, Ticket } from "./types.js";
 export interface LatencyRule {
   /** A ticket waits in the zones all its players reach within this many ms. */
   readonly maxLatencyMs: number;
-  /** The maximum grows by this many ms per second the ticket has waited (default 0). */
+  /** The maximum grows by this many ms per second the ticket has waited (absent: it stays). */
   readonly maxLatencyGrowthPerSecond?: number;
   /** The most the maximum grows to (default: without limit). */
   readonly maxLatencyCapMs?: number;

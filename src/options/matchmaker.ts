@@ -17,15 +17,21 @@ import { capabilitiesOf, defaultPolicy } from "./rules.js";
  * {@link SharedQueueOptions}; their checks, defaults and rules live in `src/options/`) and its own.
  */
 export interface MatchmakerOptions extends SharedQueueOptions {
-  /** A registered policy name (default `"greedy"`; `"roles"` in a role queue) or a policy instance. */
+  /**
+   * A registered policy name or a policy instance.
+   * @defaultValue `"greedy"`; `"roles"` in a role queue
+   */
   readonly policy?: string | Policy;
-  /** Parameters for a policy given by name. */
+  /**
+   * Parameters for a policy given by name.
+   * @defaultValue `{}`
+   */
   readonly params?: PolicyParams;
   /** Where a policy given by name is looked up (default: `defaultPolicies`, the built-in policies). */
   readonly policies?: PolicyRegistry;
   /**
-   * How to score a team split: a named {@link ImbalanceSpec} (default `{ kind: "rating-sum" }`,
-   * the difference of rating sums) or your own function.
+   * How to score a team split: a named {@link ImbalanceSpec} or your own function.
+   * @defaultValue `{ kind: "rating-sum" }` (the difference of rating sums)
    */
   readonly imbalance?: ImbalanceFn | ImbalanceSpec;
   /** Prefix of generated match ids (default `"m"`); the room uses its roomId. */

@@ -7,6 +7,7 @@
  */
 import type { Side } from "../core/types.js";
 import type { CLIENT_OPTION_NAMES } from "./fields.js";
+import type { MatchmakerRoomOptions } from "./queue-options.js";
 
 /**
  * What a client may send when joining a queue (as parsed: a client may send `rank` instead of
@@ -105,23 +106,8 @@ export interface TrustedPlayer {
   readonly criteria?: Readonly<Record<string, number>>;
 }
 
-/** The queue option `players`: trusted players (see docs/players.md#trusted-players). */
-export interface PlayersOption {
-  /**
-   * The player's fields for one join, from the server (verify `request.token`, look the account
-   * up). Throw `PlayerRefused` (src/colyseus/trusted-players.ts) to refuse with a message for the client; any other error, an
-   * answer that is not a valid {@link TrustedPlayer}, or no answer within `timeoutMs` refuses the
-   * join too (525), and the queue keeps serving everyone else.
-   */
-  resolve(request: PlayerRequest): TrustedPlayer | Promise<TrustedPlayer>;
-  /**
-   * The join options clients may still send (default: `side`, `zones`, `roles`, `latencies`,
-   * `criteria`, `party`, `partyCode`). Any other is refused by name, e.g. `rating: this queue takes
-   * ratings from the server; do not send it`. Name `rating` (or `uncertainty`, `criteria`) here for a
-   * queue whose accounts are the server's but whose ratings are the client's word. `playerId` is
-   * always the server's.
-   */
-  clientOptions?: readonly ClientOptionName[];
-  /** The longest `resolve` may take (10 to 60,000 ms; default 5,000): a join not resolved by then is refused. */
-  timeoutMs?: number;
-}
+/**
+ * The queue option `players`: trusted players (see docs/players.md#trusted-players), as declared
+ * with its fields' documentation and defaults in `fields.ts`.
+ */
+export type PlayersOption = NonNullable<MatchmakerRoomOptions["players"]>;

@@ -939,6 +939,7 @@ export const bestGame: PolicyDefinition = {
       throw new MatchmakerError(
         "invalid_config",
         `${what}: window: must be at least 2 x teamSize − 1 = ${2 * k - 1} (a game of solos needs that many tickets after its lowest)`,
+        "window",
       );
     }
     const inf = (x: number | "inf") => (x === "inf" ? Infinity : x);

@@ -207,13 +207,14 @@ export const brackets: PolicyDefinition = {
     const parsed = parseConfig(what, BracketsParams, params);
     const min = parsed.min ?? context.ratingRange?.min ?? 0;
     const max = parsed.max ?? context.ratingRange?.max ?? 1;
-    if (!(min < max)) throw new MatchmakerError("invalid_config", `${what}: min must be below max`);
+    if (!(min < max)) throw new MatchmakerError("invalid_config", `${what}: min must be below max`, "min");
     const width = parsed.width ?? (max - min) / 6;
     const criteria = CriteriaBox.of(context, parsed.criteria, what);
     if ((max - min) / width > 10_000)
       throw new MatchmakerError(
         "invalid_config",
         `${what}: width: at most 10000 brackets (width ≥ ${(max - min) / 10_000})`,
+        "width",
       );
     return new BracketsPolicy(context, {
       width,

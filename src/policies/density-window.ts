@@ -45,7 +45,7 @@
  */
 import * as v from "valibot";
 import type { AcceptanceWindow, Policy, PolicyContext, PolicyDefinition, PolicyParams } from "../core/policy.js";
-import { RatingRanks } from "../core/rating-ranks.js";
+import { DEFAULT_POPULATION, RatingRanks } from "../core/rating-ranks.js";
 import type { PlayerWindow, Ticket } from "../core/types.js";
 import { parseConfig, unknownKeyMessage } from "../core/validation.js";
 import { compareRanked, sortedTree, type RankedKey, type SortedTree } from "../core/sorted-tree.js";
@@ -445,7 +445,7 @@ export function densityWindowOptions(context: PolicyContext, params: PolicyParam
     c: parsed.c ?? (context.maxWaitMs !== undefined ? 1.2 : 1),
     waitWorth: parsed.waitWorth ?? 0.1 * range,
     growth: parsed.growth ?? 0.25,
-    population: parsed.population ?? 1000,
+    population: parsed.population ?? DEFAULT_POPULATION,
     m: parsed.m ?? 30,
     lookahead: parsed.lookahead ?? 8 * context.teamSize,
     combine: parsed.combine ?? "mean",

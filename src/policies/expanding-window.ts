@@ -23,16 +23,14 @@
 import * as v from "valibot";
 import { MatchmakerError } from "../core/errors.js";
 import type { AcceptanceWindow, Policy, PolicyContext, PolicyDefinition, PolicyParams } from "../core/policy.js";
-import { RatingRanks } from "../core/rating-ranks.js";
+import { DEFAULT_POPULATION, RatingRanks } from "../core/rating-ranks.js";
 import type { Ticket } from "../core/types.js";
 import { parseConfig, unknownKeyMessage } from "../core/validation.js";
 import { CriteriaBox, criteriaWindowsEntry } from "./shared/criteria-box.js";
 import { DEFAULT_WINDOW_BUDGET, SweepMatcher } from "./shared/sweep-matcher.js";
 import { WindowRule, windowRuleEntries, type PlayerWindow, type WindowUnit } from "./shared/window-rule.js";
 
-export { DEFAULT_WINDOW_BUDGET };
-/** Default size of the rating distribution behind percentile windows (the last N arrivals). */
-export const DEFAULT_POPULATION = 1000;
+export { DEFAULT_POPULATION, DEFAULT_WINDOW_BUDGET };
 /** Percentile windows: the distribution is updated once new arrivals amount to this fraction of it. */
 const PERCENTILE_BATCH = 0.05;
 
@@ -173,7 +171,8 @@ export function expandingWindowOptions(
   const d = defaults(unit, context);
   const initial = parsed.initial ?? d.initial;
   const max = parsed.max === undefined || parsed.max === "inf" ? Infinity : parsed.max;
-  if (max < initial) throw new MatchmakerError("invalid_config", `${what}: max: must be at least initial (${initial})`);
+  if (max < initial)
+    throw new MatchmakerError("invalid_config", `${what}: max: must be at least initial (${initial})`, "max");
   return {
     unit,
     initial,

@@ -364,12 +364,13 @@ export const multiQueue: PolicyDefinition = {
       throw new MatchmakerError(
         "invalid_config",
         'multi-queue policy parameters: r: "auto" needs the queue\'s maximum wait (tau_max)',
+        "r",
       );
     }
     const min = parsed.min ?? context.ratingRange?.min ?? 0;
     const max = parsed.max ?? context.ratingRange?.max ?? 1;
     if (!(min < max))
-      throw new MatchmakerError("invalid_config", "multi-queue policy parameters: min must be below max");
+      throw new MatchmakerError("invalid_config", "multi-queue policy parameters: min must be below max", "min");
     const dimensions = 1 + (context.criteria?.length ?? 0);
     const r = rangesParam(parsed.r, dimensions);
     const queues = typeof r === "number" ? r ** dimensions : r === "auto" ? 1 : r.reduce((p, c) => p * c, 1);

@@ -119,6 +119,7 @@ export const periodic: PolicyDefinition = {
       throw new MatchmakerError(
         "invalid_config",
         'periodic policy parameters: x: "auto" needs the queue\'s maximum wait (tau_max)',
+        "x",
       );
     }
     return new PeriodicPolicy(context, x);

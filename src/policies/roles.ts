@@ -181,6 +181,7 @@ export class RolesPolicy implements Policy {
       throw new MatchmakerError(
         "invalid_config",
         `roles policy (mode "exact"): ${this.pool.size} tickets wait, but the exact search is for pools of at most ${EXACT_ROLE_POOL_LIMIT}; use mode "approximate"`,
+        "mode",
       );
     }
     const tickets = [...this.pool.oldest()].map(([, t]) => t);
@@ -212,6 +213,7 @@ export const roles: PolicyDefinition = {
       throw new MatchmakerError(
         "invalid_config",
         "roles policy: the queue declares no roles; set the queue's roles option",
+        "roles",
       );
     }
     return new RolesPolicy(

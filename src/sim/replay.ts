@@ -12,6 +12,7 @@
  *   drives seeded traffic: the engine ticks on every event and at its own wake-ups. Requeues after
  *   failed games are left out (they depend on the live queue's games), as are the live matches.
  */
+import { MatchmakerError } from "../core/errors.js";
 import { Matchmaker, type MatchmakerOptions } from "../options/matchmaker.js";
 import type { PolicyParams, PolicyRegistry } from "../core/policy.js";
 import type { Match, Ticket } from "../core/types.js";
@@ -163,7 +164,11 @@ export function replayTrace(trace: TrafficTrace, override: ReplayOverride = {}):
       progressAt = now;
     }
     if (idle > MAX_IDLE_WAKEUPS)
-      throw new Error(`policy keeps asking to be woken at t=${now} ms without forming a game`);
+      throw new MatchmakerError(
+        "policy_contract",
+        `policy keeps asking to be woken at t=${now} ms without forming a game`,
+        "policy",
+      );
   }
   return { ...run.finish(engine, now), recorded };
 }

@@ -2,8 +2,10 @@
  * The discrete-event simulator: seeded arrivals drive the same `Matchmaker` the room runs.
  * Events are arrivals and the engine's own wake-ups (`nextWakeup`), taken in time order.
  */
+import * as v from "valibot";
 import { Matchmaker, type MatchmakerOptions } from "../options/matchmaker.js";
 import { MatchmakerError } from "../core/errors.js";
+import { parseConfig } from "../core/validation.js";
 import type { ImbalanceFn, ImbalanceSpec } from "../core/imbalance.js";
 import type { PolicyParams, PolicyRegistry } from "../core/policy.js";
 import type { Match } from "../core/types.js";
@@ -59,7 +61,19 @@ export interface SimulationTrace {
 /** A policy that keeps asking to be woken at the same instant without forming a game is a bug. */
 const MAX_IDLE_WAKEUPS = 10_000;
 
+/** The simulation's own settings (the engine checks the queue's, `arrivals` the traffic's). */
+const RunSettings = v.looseObject({
+  tickets: v.optional(v.pipe(v.number(), v.integer("must be a whole number"), v.minValue(1, "must be at least 1"))),
+  durationMs: v.optional(v.pipe(v.number(), v.finite("must be finite"), v.gtValue(0, "must be positive"))),
+  seed: v.optional(v.pipe(v.number(), v.integer("must be a whole number"))),
+});
+
+/**
+ * Run `config`'s traffic through the engine. A bad configuration (the run's settings, the
+ * queue's options, the traffic) throws `MatchmakerError("invalid_config")` naming the field.
+ */
 export function simulate(config: SimulationConfig): SimulationTrace {
+  parseConfig("simulation", RunSettings, config);
   const maxWaitMs = config.maxWaitMs;
   const options: MatchmakerOptions = {
     teamSize: config.teamSize,
@@ -114,7 +128,11 @@ export function simulate(config: SimulationConfig): SimulationTrace {
     matches.push(...formed);
     if (formed.length > 0) idle = 0;
     if (idle > MAX_IDLE_WAKEUPS) {
-      throw new Error(`policy "${config.policy}" keeps asking to be woken at t=${now} ms without forming a game`);
+      throw new MatchmakerError(
+        "policy_contract",
+        `policy "${config.policy}" keeps asking to be woken at t=${now} ms without forming a game`,
+        "policy",
+      );
     }
   }
   const waiting = new Set([...engine.waiting()].map((t) => t.id));

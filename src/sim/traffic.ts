@@ -3,6 +3,7 @@
  * ratings are spread and which sides players insist on. Seeded, so a run is reproducible.
  */
 import type { Criterion } from "../core/criteria.js";
+import { MatchmakerError } from "../core/errors.js";
 import type { Player, Side, Ticket } from "../core/types.js";
 import { Random } from "./random.js";
 
@@ -108,6 +109,7 @@ export interface Arrival {
 
 /** An endless, seeded stream of arrivals following `model`. */
 export function* arrivals(model: TrafficModel, seed: number): Generator<Arrival, never> {
+  checkTrafficModel(model);
   const random = new Random(seed);
   // Members' ratings come from their own stream, so the arrival stream is unchanged by them.
   const members = model.community === undefined ? undefined : communityRatings(model, seed);
@@ -118,8 +120,6 @@ export function* arrivals(model: TrafficModel, seed: number): Generator<Arrival,
   const clock = model.rising && risingClock(model.rate, model.rising);
   let operational = 0;
   const peak = model.profile && Math.max(...model.profile.points.map((p) => p[1]));
-  if (model.profile && (model.arrivals !== "poisson" || !(peak! > 0)))
-    throw new RangeError("rate profile: Poisson arrivals and a positive peak rate only");
   for (let index = 0; ; index++) {
     if (model.profile) {
       // Thinning: candidates at the peak rate, each kept with probability rate(t) / peak.
@@ -153,6 +153,19 @@ export function* arrivals(model: TrafficModel, seed: number): Generator<Arrival,
     };
     yield { index, time, ticket };
   }
+}
+
+/** Refuse a traffic model the arrivals cannot follow: `MatchmakerError("invalid_config")` naming its field. */
+function checkTrafficModel(model: TrafficModel): void {
+  const refuse = (field: string, problem: string): never => {
+    throw new MatchmakerError("invalid_config", `traffic: ${field}: ${problem}`, `traffic.${field}`);
+  };
+  if (model.profile) {
+    if (model.arrivals !== "poisson") refuse("profile", "needs Poisson arrivals");
+    if (!(Math.max(...model.profile.points.map((p) => p[1])) > 0)) refuse("profile", "needs a positive peak rate");
+  } else if (!(model.rate > 0) || !Number.isFinite(model.rate)) refuse("rate", "must be a positive number");
+  if (model.rising && (!(model.rising.from >= 0) || !(model.rising.over > 0)))
+    refuse("rising", `needs from >= 0 and over > 0, got ${model.rising.from} and ${model.rising.over}`);
 }
 
 /**

@@ -7,6 +7,7 @@
  * No player identity is kept: tickets are numbered in order of arrival, players are only ratings.
  * Times are milliseconds since the first recorded event (`origin` is that time on the room's clock).
  */
+import { MatchmakerError } from "../core/errors.js";
 import type { MatchmakerOptions } from "../options/matchmaker.js";
 import type { Side } from "../core/types.js";
 
@@ -82,30 +83,38 @@ export function traceEngineOptions(options: MatchmakerOptions): TraceEngineOptio
   };
 }
 
-/** Check a parsed JSON value is a trace this version reads; throws `Error` saying what is wrong. */
+/**
+ * Check a parsed JSON value is a trace this version reads; throws
+ * `MatchmakerError("invalid_trace")` saying what is wrong and naming the field.
+ */
 export function checkTrace(value: unknown): TrafficTrace {
   const t = value as Partial<TrafficTrace> | null;
   if (!t || typeof t !== "object" || t.format !== TRACE_FORMAT)
-    throw new Error(`not a traffic trace (expected "format": "${TRACE_FORMAT}")`);
-  if (t.version !== 1) throw new Error(`traffic trace version ${String(t.version)} is not supported (1 is)`);
+    refuse("format", `not a traffic trace (expected "format": "${TRACE_FORMAT}")`);
+  if (t.version !== 1) refuse("version", `traffic trace version ${String(t.version)} is not supported (1 is)`);
   if (!t.engine || typeof t.engine.policy !== "string" || !Number.isInteger(t.engine.teamSize))
-    throw new Error("traffic trace: engine options missing (policy, teamSize)");
-  if (!Array.isArray(t.events)) throw new Error("traffic trace: events missing");
+    refuse("engine", "traffic trace: engine options missing (policy, teamSize)");
+  if (!Array.isArray(t.events)) refuse("events", "traffic trace: events missing");
   for (const [i, e] of t.events.entries()) {
     if (!e || typeof e.t !== "number" || !Number.isFinite(e.t))
-      throw new Error(`traffic trace: event ${i} has no time`);
+      refuse(`events.${i}.t`, `traffic trace: event ${i} has no time`);
     if (e.e === "arrive" || e.e === "requeue") {
       if (!Number.isInteger(e.ticket) || !Array.isArray(e.players) || e.players.length === 0)
-        throw new Error(`traffic trace: event ${i} (${e.e}) needs a ticket number and players`);
+        refuse(`events.${i}`, `traffic trace: event ${i} (${e.e}) needs a ticket number and players`);
       if (
         e.players.some((p: { rating?: unknown } | null) => typeof p?.rating !== "number" || !Number.isFinite(p.rating))
       )
-        throw new Error(`traffic trace: event ${i} has a player without a finite rating`);
+        refuse(`events.${i}.players`, `traffic trace: event ${i} has a player without a finite rating`);
     } else if (e.e === "leave") {
-      if (!Number.isInteger(e.ticket)) throw new Error(`traffic trace: event ${i} (leave) needs a ticket number`);
+      if (!Number.isInteger(e.ticket))
+        refuse(`events.${i}.ticket`, `traffic trace: event ${i} (leave) needs a ticket number`);
     } else if (e.e !== "tick" && e.e !== "match") {
-      throw new Error(`traffic trace: event ${i} has unknown kind "${String((e as { e: unknown }).e)}"`);
+      refuse(`events.${i}.e`, `traffic trace: event ${i} has unknown kind "${String((e as { e: unknown }).e)}"`);
     }
   }
   return t as TrafficTrace;
+}
+
+function refuse(field: string, problem: string): never {
+  throw new MatchmakerError("invalid_trace", problem, field);
 }

@@ -5,7 +5,7 @@
 import { matchMaker } from "@colyseus/core";
 import { MatchmakerRoom } from "../colyseus/MatchmakerRoom.js";
 import type { ZoneOption } from "../core/zones.js";
-import type { MatchmakerRoomOptions } from "../options/index.js";
+import { DEFAULTS, defaultPolicy, type MatchmakerRoomOptions } from "../options/index.js";
 
 /** One queue as the player page shows it. */
 export interface QueueDescription {
@@ -47,7 +47,7 @@ export function describeQueues(names?: readonly string[]): QueueDescription[] {
     return {
       name,
       teamSize: options.teamSize,
-      policy: options.policy ?? (options.roles ? "roles" : "greedy"),
+      policy: options.policy ?? defaultPolicy(options.roles),
       zones: (options.zones ?? []).map(zoneName),
       latency:
         options.maxLatencyMs === undefined
@@ -58,7 +58,7 @@ export function describeQueues(names?: readonly string[]): QueueDescription[] {
               capMs: options.maxLatencyCapMs ?? null,
             },
       readyCheckMs: options.readyCheck?.timeoutMs ?? null,
-      rating: { min: options.rating?.min ?? 0, max: options.rating?.max ?? 10_000 },
+      rating: { min: options.rating?.min ?? DEFAULTS.rating.min, max: options.rating?.max ?? DEFAULTS.rating.max },
       roles: Boolean(options.roles),
       trustedPlayers: Boolean(options.players),
     };

@@ -2,25 +2,15 @@
  * The README's "Choosing a policy" table and the policies guide's table name every policy a
  * queue can select, and nothing else: a policy added to the default registry shows up in both.
  */
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { defaultPolicies } from "../../src/policies/default-registry.js";
+import { tableAfter } from "../helpers/doc-tables.js";
 
-const ROOT = resolve(import.meta.dirname, "../..");
-
-/** The backticked names in the first column of the first table after `heading`. */
+/** The backticked names in the first column of the first table after `heading` (a row may name several policies). */
 function firstColumnNames(doc: string, heading: string): string[] {
-  const text = readFileSync(resolve(ROOT, doc), "utf8");
-  const start = text.indexOf(`\n${heading}\n`);
-  if (start < 0) throw new Error(`${doc}: no heading "${heading}"`);
-  const lines = text.slice(start).split("\n");
-  const first = lines.findIndex((line) => line.startsWith("|"));
-  const after = lines.findIndex((line, i) => i > first && !line.startsWith("|"));
-  const table = lines.slice(first, after < 0 ? undefined : after);
-  // Skip the header and the |---| row; a row may name several policies.
-  const names = table.slice(2).flatMap((row) => [...row.split("|")[1].matchAll(/`([a-z-]+)`/g)].map((m) => m[1]));
-  return names.sort();
+  return tableAfter(doc, heading)
+    .flatMap((row) => [...Object.values(row)[0].matchAll(/`([a-z-]+)`/g)].map((m) => m[1]))
+    .sort();
 }
 
 describe("policy tables", () => {

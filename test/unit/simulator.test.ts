@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { Matchmaker } from "../../src/options/matchmaker.js";
+import { MatchmakerError } from "../../src/core/errors.js";
 import { PolicyRegistry } from "../../src/core/policy.js";
 import { defaultPolicies } from "../../src/policies/default-registry.js";
 import type { Match } from "../../src/core/types.js";
@@ -7,6 +8,7 @@ import { measure, schlupGameCost, wuImbalance } from "../../src/sim/measures.js"
 import { Random } from "../../src/sim/random.js";
 import { simulate } from "../../src/sim/simulator.js";
 import { arrivals, type TrafficModel } from "../../src/sim/traffic.js";
+import { thrown } from "../helpers/thrown.js";
 import { uniformSolos } from "../helpers/traffic.js";
 
 function take(model: TrafficModel, n: number, seed = 1) {
@@ -183,9 +185,12 @@ describe("simulate", () => {
         nextWakeup: (now: number) => now,
       }),
     });
-    expect(() =>
-      simulate({ policy: "test-restless", policies, teamSize: 1, traffic: uniformSolos(1), tickets: 5 }),
-    ).toThrow(/keeps asking to be woken/);
+    const error = thrown(
+      () => simulate({ policy: "test-restless", policies, teamSize: 1, traffic: uniformSolos(1), tickets: 5 }),
+      MatchmakerError,
+    );
+    expect(error).toMatchObject({ code: "policy_contract", field: "policy" });
+    expect(error.message).toMatch(/keeps asking to be woken/);
     expect(new Matchmaker({ teamSize: 1, policy: "test-restless", policies }).nextWakeup(7)).toBe(7);
   });
 });

@@ -3,6 +3,7 @@
  * exact replay: same games, ticket for ticket and side for side; the ring's bound; no identity.
  */
 import { describe, expect, it } from "vitest";
+import { MatchmakerError } from "../../src/core/errors.js";
 import { Matchmaker, type MatchmakerOptions } from "../../src/options/matchmaker.js";
 import type { Match } from "../../src/core/types.js";
 import { recordTraffic, TrafficRecorder } from "../../src/colyseus/traffic-trace.js";
@@ -10,6 +11,7 @@ import { compareMatches, MAX_DRAIN_MS, replayExact, replayTrace } from "../../sr
 import { checkTrace } from "../../src/trace/format.js";
 import { arrivals } from "../../src/sim/traffic.js";
 import { Random } from "../../src/sim/random.js";
+import { thrown } from "../helpers/thrown.js";
 
 /** Drive an engine like the room does: a heartbeat every `tickMs`, a tick on every join and leave. */
 function liveQueue(options: MatchmakerOptions, tickets: number, seed: number, capacity = 100_000) {
@@ -112,8 +114,9 @@ describe("traffic trace", () => {
   });
 
   it("refuses what is not a trace, naming what is wrong", () => {
+    expect(thrown(() => checkTrace({}), MatchmakerError)).toMatchObject({ code: "invalid_trace", field: "format" });
     expect(() => checkTrace({})).toThrow(/not a traffic trace/);
-    const good = new TrafficRecorder({ teamSize: 1, policy: "greedy" }).trace();
+    const good = new TrafficRecorder({ teamSize: 1, policy: "greedy" }, 100).trace();
     expect(() => checkTrace({ ...good, version: 2 })).toThrow(/version 2/);
     expect(() => checkTrace({ ...good, events: [{ t: 0, e: "arrive", ticket: 0, players: [{}] }] })).toThrow(
       /finite rating/,

@@ -34,7 +34,7 @@ function resolver(resolve: PlayersOption["resolve"], more: Partial<ResolvedPlaye
   const log: string[] = [];
   const option: ResolvedPlayersOption = {
     resolve,
-    clientOptions: [...DEFAULTS.playersClientOptions],
+    clientOptions: [...DEFAULTS.players.clientOptions],
     timeoutMs: 50,
     ...more,
   };
@@ -46,7 +46,7 @@ const request = { token: "t", auth: undefined, queue: "ranked", sessionId: "s1",
 
 describe("the join options a queue with players refuses", () => {
   it("by default: the server's fields by name, nothing the client chooses", () => {
-    expect(refusedJoinOptions([...DEFAULTS.playersClientOptions], true)).toEqual({
+    expect(refusedJoinOptions([...DEFAULTS.players.clientOptions], true)).toEqual({
       playerId: "this queue takes player ids from the server; do not send it",
       rating: "this queue takes ratings from the server; do not send it",
       uncertainty: "this queue takes rating uncertainties from the server; do not send it",
@@ -71,7 +71,7 @@ describe("the join options a queue with players refuses", () => {
       undefined,
       undefined,
       undefined,
-      refusedJoinOptions([...DEFAULTS.playersClientOptions], false),
+      refusedJoinOptions([...DEFAULTS.players.clientOptions], false),
     );
     const check = (o: unknown) => refusal(() => checkJoinOptions(validator, o));
     return Promise.all([
