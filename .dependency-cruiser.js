@@ -1,5 +1,5 @@
 // dependency-cruiser (run by `npm run lint`): the layers of src/ and the direction of their
-// imports (docs/layout.md: data flows top to bottom, never back up). Side-effect-only imports are an
+// imports (CONTRIBUTING.md: data flows top to bottom, never back up). Side-effect-only imports are an
 // ESLint rule (eslint.config.js): dependency-cruiser does not tell them apart from other imports.
 
 /**
