@@ -4,7 +4,7 @@
  * - the queue room players join (`MatchmakerRoom`, `defineQueue`) and its options;
  * - the game-room helpers (`queueSeatsOnly`, `closeUnknownMessage`, `playerArrived`, `requestBackfill`, `cancelBackfill`)
  *   and the types of what a game room receives (`MatchInfo`, `SeatOptions`, `NoShowReport`);
- * - the messages a client receives, as types;
+ * - the join options a client sends, as types (the messages it receives: `colyseus-matchmaker/client`);
  * - the queues' figures for operators (`matchmakerMetrics`, `collectMetrics`, `prometheusText`).
  *
  * The engine and the policies without Colyseus: `colyseus-matchmaker/engine`.
@@ -16,7 +16,7 @@ export type { JoinOptions, ClientJoinOptions } from "./options/player-options.js
 export { PlayerRefused } from "./colyseus/trusted-players.js";
 export type { PlayersOption, PlayerRequest, TrustedPlayer } from "./options/player-options.js";
 export type { MatchmakerRoomOptions } from "./options/index.js";
-export type { ReadyCheckOptions, MatchFoundMessage } from "./colyseus/ready-check.js";
+export type { ReadyCheckOptions } from "./colyseus/ready-check.js";
 export type { ImbalanceSpec } from "./core/imbalance.js";
 export type { ZoneSpec, ZoneOption } from "./core/zones.js";
 export type { CriterionOption } from "./core/criteria.js";
@@ -26,7 +26,7 @@ export { MatchmakerError, type MatchmakerErrorCode } from "./core/errors.js";
 export { BlockList, type BlockRule } from "./core/blocks.js";
 
 // What the spawned game room receives, and how it asks for replacement players.
-export type { MatchInfo, SeatOptions, SeatMessage } from "./colyseus/director/game-room.js";
+export type { MatchInfo, SeatOptions } from "./colyseus/director/game-room.js";
 export { requestBackfill, cancelBackfill, type BackfillReceipt } from "./colyseus/backfill-desk.js";
 // How the game room tells the queue who entered, and learns who never did.
 export { playerArrived, type NoShowListener } from "./colyseus/director/arrivals.js";
@@ -36,19 +36,8 @@ export { queueSeatsOnly } from "./colyseus/director/seat-gate.js";
 export { closeUnknownMessage } from "./colyseus/unknown-message.js";
 export type { NoShowReport, NoShowReason } from "./colyseus/director/seat-watch.js";
 
-// Messages the queue sends to its clients.
-export type { StatusMessage } from "./colyseus/status.js";
-
 // The operator's view of a queue: counts, percentiles and a bounded sample of the waiting tickets.
 export { QueueViewRoom, type QueueViewOptions, type SampleTicket } from "./colyseus/queue-view.js";
-export type { PartyMessage, PartyStatus } from "./colyseus/parties.js";
-export type {
-  PenaltyNotice,
-  RemovedMessage,
-  RemovalReason,
-  RequeuedMessage,
-  RequeueReason,
-} from "./colyseus/session.js";
 export { MatchmakerState, WaitingEntry, QueueFigures } from "./colyseus/state.js";
 
 // The queues' figures, for operators.
@@ -82,5 +71,3 @@ export { clientAddress } from "./colyseus/client-address.js";
 // Several processes (Redis): joins that fail fast while Redis is unreachable, and the messages of
 // a durable queue (resume tokens, handover). See docs/scale-out.md.
 export { failFastDriver } from "./colyseus/durable/fail-fast.js";
-export type { ResumeMessage } from "./colyseus/durable/resume-token.js";
-export type { HandoverMessage, ResumedMessage } from "./colyseus/durable/durable-queue.js";

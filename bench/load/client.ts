@@ -11,7 +11,7 @@
  */
 import "../../example-server/node20.js";
 import { Client, type Room } from "@colyseus/sdk";
-import type { SeatMessage } from "../../src/index.js";
+import type { SeatMessage } from "../../src/client/index.js";
 import { serverStats, type ArrivalJob, type ArrivalResult, type FillJob, type FillResult } from "./protocol.js";
 
 const now = () => performance.now();

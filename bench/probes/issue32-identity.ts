@@ -18,7 +18,8 @@ import { Client, type Room } from "@colyseus/sdk";
 import { boot } from "@colyseus/testing";
 import { createHmac } from "node:crypto";
 import app from "../../example-server/app.config.js";
-import type { MatchInfo, SeatMessage } from "../../src/index.js";
+import type { MatchInfo } from "../../src/index.js";
+import type { SeatMessage } from "../../src/client/index.js";
 
 const port = Number(process.env.PORT ?? 4225);
 const endpoint = `ws://127.0.0.1:${port}`;

@@ -42,3 +42,4 @@ export type {
   RequeueReason,
 } from "../colyseus/director/tickets.js";
 export type { HandoverMessage, ResumedMessage } from "../colyseus/durable/durable-queue.js";
+export type { ResumeMessage } from "../colyseus/durable/resume-token.js";

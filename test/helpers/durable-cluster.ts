@@ -8,7 +8,7 @@ import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Client, type Room as SdkRoom } from "@colyseus/sdk";
-import type { HandoverMessage, ResumeMessage, SeatMessage, StatusMessage } from "../../src/index.js";
+import type { HandoverMessage, ResumeMessage, SeatMessage, StatusMessage } from "../../src/client/index.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 

@@ -2,7 +2,7 @@
 import { matchMaker, type Room } from "@colyseus/core";
 import type { ColyseusTestServer } from "@colyseus/testing";
 import type { Client, Room as SdkRoom } from "@colyseus/sdk";
-import type { SeatMessage, StatusMessage } from "../../src/index.js";
+import type { SeatMessage, StatusMessage } from "../../src/client/index.js";
 
 export interface QueuedClient {
   queue: SdkRoom;

@@ -9,7 +9,8 @@ import { Client as SdkClient, type Room as SdkRoom } from "@colyseus/sdk";
 import { boot, type ColyseusTestServer } from "@colyseus/testing";
 import config from "@colyseus/tools";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { defineQueue, type MatchmakerRoom, type PartyMessage } from "../../src/index.js";
+import { defineQueue, type MatchmakerRoom } from "../../src/index.js";
+import type { PartyMessage } from "../../src/client/index.js";
 import { joinFrom } from "../helpers/join-from.js";
 import { testPort, within } from "../helpers/sdk.js";
 

@@ -11,15 +11,8 @@ import { Client as SdkClient } from "@colyseus/sdk";
 import { boot, type ColyseusTestServer } from "@colyseus/testing";
 import config from "@colyseus/tools";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import {
-  playerArrived,
-  type MatchInfo,
-  type MatchmakerRoom,
-  type RemovedMessage,
-  type RequeuedMessage,
-  type SeatMessage,
-  type SeatOptions,
-} from "../../src/index.js";
+import { playerArrived, type MatchInfo, type MatchmakerRoom, type SeatOptions } from "../../src/index.js";
+import type { RemovedMessage, RequeuedMessage, SeatMessage } from "../../src/client/index.js";
 import { SEAT_WATCH_DEFAULTS } from "../../src/colyseus/director/seat-watch.js";
 import { ManualClock, manualQueue } from "../helpers/manual-clock.js";
 import { join, track, type Player } from "../helpers/queue-client.js";

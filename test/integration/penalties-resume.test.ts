@@ -9,7 +9,8 @@
 import { Client, type Room } from "@colyseus/sdk";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { processOffenceLedgers } from "../../src/colyseus/offences.js";
-import { defineQueue, type MatchmakerRoom, type RemovedMessage, type ResumeMessage } from "../../src/index.js";
+import { defineQueue, type MatchmakerRoom } from "../../src/index.js";
+import type { RemovedMessage, ResumeMessage } from "../../src/client/index.js";
 import { exampleOnRedis } from "../helpers/example-on-redis.js";
 import { redisForTests } from "../helpers/redis.js";
 import { attemptJoin, localRoom, testPort, within } from "../helpers/sdk.js";

@@ -21,9 +21,9 @@ import {
   type NoShowListener,
   type NoShowReport,
   type QueueMetrics,
-  type SeatMessage,
   type SeatOptions,
 } from "../../src/index.js";
+import type { SeatMessage } from "../../src/client/index.js";
 import { processQueueLives } from "../../src/colyseus/queue-life.js";
 import { testPort, within } from "../helpers/sdk.js";
 

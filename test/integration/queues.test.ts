@@ -2,7 +2,8 @@ import { defineRoom, Room } from "@colyseus/core";
 import { boot, type ColyseusTestServer } from "@colyseus/testing";
 import config from "@colyseus/tools";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { collectMetrics, defineQueue, MatchmakerRoom, type StatusMessage } from "../../src/index.js";
+import { collectMetrics, defineQueue, MatchmakerRoom } from "../../src/index.js";
+import type { StatusMessage } from "../../src/client/index.js";
 import { joinQueue, staysPending, testPort, within } from "../helpers/sdk.js";
 
 class Game extends Room {}

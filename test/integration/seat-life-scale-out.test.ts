@@ -9,7 +9,8 @@
 import type { ChildProcess } from "node:child_process";
 import { Client, type Room as SdkRoom } from "@colyseus/sdk";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { QueueMetrics, RequeuedMessage, SeatMessage, StatusMessage } from "../../src/index.js";
+import type { QueueMetrics } from "../../src/index.js";
+import type { RequeuedMessage, SeatMessage, StatusMessage } from "../../src/client/index.js";
 import { connectRedis, IN_CI } from "../helpers/redis.js";
 import { testPort } from "../helpers/sdk.js";
 import { startServerProcess, stopServerProcess } from "../helpers/server-process.js";

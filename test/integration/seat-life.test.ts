@@ -20,10 +20,9 @@ import {
   type MatchmakerRoom,
   type NoShowListener,
   type NoShowReport,
-  type RequeuedMessage,
-  type SeatMessage,
   type SeatOptions,
 } from "../../src/index.js";
+import type { RequeuedMessage, SeatMessage } from "../../src/client/index.js";
 import { SEAT_WATCH_DEFAULTS } from "../../src/colyseus/director/seat-watch.js";
 import { ManualClock, manualQueue } from "../helpers/manual-clock.js";
 import { testPort, within } from "../helpers/sdk.js";

@@ -8,7 +8,8 @@ import { defineRoom, Room, type Client as ServerClient } from "@colyseus/core";
 import { boot, type ColyseusTestServer } from "@colyseus/testing";
 import config from "@colyseus/tools";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { MatchmakerRoom, StatusMessage } from "../../src/index.js";
+import type { MatchmakerRoom } from "../../src/index.js";
+import type { StatusMessage } from "../../src/client/index.js";
 import { ManualClock, manualQueue } from "../helpers/manual-clock.js";
 import { joinQueue, testPort, within, type QueuedClient } from "../helpers/sdk.js";
 

@@ -6,7 +6,8 @@
  */
 import { Client, type Room } from "@colyseus/sdk";
 import { describe, expect, it, vi } from "vitest";
-import type { MatchmakerRoom, ResumedMessage, ResumeMessage } from "../../src/index.js";
+import type { MatchmakerRoom } from "../../src/index.js";
+import type { ResumedMessage, ResumeMessage } from "../../src/client/index.js";
 import { exampleOnRedis } from "../helpers/example-on-redis.js";
 import { redisForTests } from "../helpers/redis.js";
 import { narrowRankedQueue, signedInAccount } from "../helpers/ranked.js";

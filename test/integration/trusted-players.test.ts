@@ -20,11 +20,10 @@ import {
   MatchmakerRoom,
   PlayerRefused,
   type MatchInfo,
-  type PartyMessage,
   type PlayerRequest,
-  type SeatMessage,
   type TrustedPlayer,
 } from "../../src/index.js";
+import type { PartyMessage, SeatMessage } from "../../src/client/index.js";
 import { narrowRankedQueue, signedInAccount } from "../helpers/ranked.js";
 import { testPort, within } from "../helpers/sdk.js";
 

@@ -329,11 +329,11 @@ describe("the packed package, installed into a fresh app", () => {
     );
     writeFileSync(
       join(app, "types-esm.mts"),
-      `import { defineQueue, requestBackfill, type MatchInfo, type StatusMessage } from "colyseus-matchmaker";
+      `import { defineQueue, requestBackfill, type MatchInfo } from "colyseus-matchmaker";
 import { Matchmaker, type Ticket } from "colyseus-matchmaker/engine";
 import { simulate } from "colyseus-matchmaker/sim";
 import { dashboardPage, playPage, type PageHandler } from "colyseus-matchmaker/web";
-import { joinQueue, type Matchmaking, type MatchmakingState } from "colyseus-matchmaker/client";
+import { joinQueue, type Matchmaking, type MatchmakingState, type StatusMessage } from "colyseus-matchmaker/client";
 import { Client } from "@colyseus/sdk";
 import type { IncomingMessage, ServerResponse } from "node:http";
 const queue2: Matchmaking = joinQueue(new Client("ws://localhost:1"), "arena_queue", { rating: 1500 }, { retries: 0 });
@@ -358,8 +358,9 @@ export const used = [queue, handler, requestBackfill, simulate, null as unknown 
       join(app, "types-cjs.cts"),
       `import matchmaker = require("colyseus-matchmaker");
 import engine = require("colyseus-matchmaker/engine");
+import client = require("colyseus-matchmaker/client");
 const queue = matchmaker.defineQueue({ teamSize: 1, gameRoom: "arena" });
-const status: matchmaker.StatusMessage | undefined = undefined;
+const status: client.StatusMessage | undefined = undefined;
 // Real types, not \`any\`: a wrong option is an error (else this directive is unused: TS2578).
 // @ts-expect-error teamSize is a number
 matchmaker.defineQueue({ teamSize: "2", gameRoom: "arena" });
