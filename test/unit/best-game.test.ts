@@ -17,6 +17,7 @@ import type { PolicyContext, PolicyParams } from "../../src/core/policy.js";
 import type { Ticket } from "../../src/core/types.js";
 import { BestGamePolicy, defaultWindow, lemma2Window } from "../../src/policies/best-game.js";
 import { defaultPolicies } from "../../src/policies/default-registry.js";
+import { simulate } from "../../src/sim/simulator.js";
 import { expectValidMatch } from "../helpers/match-checks.js";
 import { idSet, party, solo } from "../helpers/tickets.js";
 
@@ -207,6 +208,32 @@ describe("best-game: lazy invalidation", () => {
 });
 
 describe("best-game: threshold and growth", () => {
+  it("at the default threshold it forms greedy's games as solos arrive; a threshold with growth lets fairer games gather", () => {
+    // The comparison docs/policies.md gives (2v2, one solo a second, uniform ratings), shorter.
+    const run = (policy: string, params: PolicyParams = {}) =>
+      simulate({
+        policy,
+        params,
+        teamSize: 2,
+        traffic: {
+          arrivals: "poisson",
+          rate: 1,
+          parties: [{ value: 1, weight: 1 }],
+          skill: { kind: "uniform" },
+          sides: [{ value: undefined, weight: 1 }],
+        },
+        tickets: 2000,
+        seed: 3,
+      }).matches;
+    const games = (matches: ReturnType<typeof run>) => matches.map((m) => [m.createdAt, ...idSet(m.tickets)]);
+    const meanImbalance = (matches: ReturnType<typeof run>) =>
+      matches.reduce((sum, m) => sum + m.quality.imbalance, 0) / matches.length;
+    const greedy = run("greedy");
+    expect(games(run("best-game"))).toEqual(games(greedy));
+    const gathered = run("best-game", { threshold: 0.05, thresholdGrowthPerSecond: 0.02 });
+    expect(meanImbalance(gathered)).toBeLessThan(meanImbalance(greedy) / 2);
+  });
+
   it("with a threshold, a game above it waits; no wake-up without growth", () => {
     const p = policy(1, { threshold: 5 });
     addAll(p, [solo("a", 1000, { at: 0 }), solo("b", 1010, { at: 0 })]);
