@@ -5,9 +5,9 @@
  * uniform random ratings (seeded), held by `best-game` with the queue defaults (rating-sum
  * imbalance, default window 4k and budget, threshold Infinity):
  *
- * - ours: one iteration = insert one newcomer + query the best game (the heap's top after
- *   dropping stale entries: the game `poll` would form first) + delete the newcomer, so the pool
- *   stays at n. Timed with tinybench (mean latency per iteration, relative margin of error).
+ * - ours: one iteration = insert one newcomer + query the best game (the game `poll` would
+ *   form first) + delete the newcomer, so the pool stays at n. Timed with tinybench (mean
+ *   latency per iteration, relative margin of error).
  * - QueueRoom: one `reassignMatchGroups()` cycle of Colyseus's `QueueRoom` (maxPlayers 2 or 10)
  *   on the same ratings as its clients' ranks: filter + sort by rank + regroup; room creation
  *   and messages (`processGroupsReady`) stubbed out (see queue-room.ts). QueueRoom runs this
@@ -125,7 +125,7 @@ interface Row {
   queueRoom: Timing;
   /** QueueRoom cycle time / our insert + query + delete time. */
   ratio: number;
-  heapSize: number;
+  candidates: number;
 }
 
 interface Memory {
@@ -223,7 +223,7 @@ for (const { k, sizes } of jobs) {
       ours: oursTiming,
       queueRoom: queueTiming,
       ratio: queueTiming.meanUs / oursTiming.meanUs,
-      heapSize: pool.policy.heapSize,
+      candidates: pool.policy.candidates,
     });
   }
 }

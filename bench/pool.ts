@@ -31,8 +31,7 @@ export function bestGamePolicy(teamSize: number): BestGamePolicy {
 }
 
 /**
- * A waiting pool that grows through the benchmark's sizes: `growTo(n)` adds uniform solos
- * with one bulk load (each affected anchor searched once).
+ * A waiting pool that grows through the benchmark's sizes: `growTo(n)` adds uniform solos.
  */
 export class GrowingPool {
   readonly policy: BestGamePolicy;
@@ -57,7 +56,7 @@ export class GrowingPool {
   }
 
   add(tickets: readonly Ticket[]): void {
-    this.policy.addMany(tickets);
+    for (const t of tickets) this.policy.add(t);
     for (const t of tickets) this.ratings.push(t.players[0].rating);
   }
 }

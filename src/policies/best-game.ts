@@ -1,95 +1,44 @@
 /**
  * `best-game` (Alman and McKay, "Theoretical Foundations of Team Matchmaking", Theorem 1):
  * keep the waiting tickets sorted by rating and, for every ticket, the best game in which it is
- * the lowest-rated ticket; the least of those candidates is the best game of the pool.
+ * the lowest-rated ticket (its *anchor* search); the least of those candidates is the best game
+ * of the pool. What the window and budget guarantee is in docs/policies.md ("best-game: the
+ * window and what it guarantees").
  *
- * Structure (per queue):
- * - the tickets in rating order ({@link RatingOrder}: a linked list indexed by a B+tree; a
- *   party's position is its mean rating; ties keep the order of arrival), O(log n) insert and
- *   delete;
- * - for each ticket, its *anchor* search: the best game made of that ticket and tickets among
- *   the next `window` positions after it, each candidate set scored by the shared assembly's
- *   exact split ({@link assembleTeams} with the queue's imbalance);
- * - a min-heap of the anchors' candidates ({@link IndexedHeap}: each anchor knows its place, so
- *   a new search or a leave updates or drops its candidate at once; ties to the lower anchor in
- *   (rating, seq) order).
+ * The tickets are the rows of a {@link RowTree} (rating order, a party at its mean rating, ties
+ * in the order of adding): each row holds what a search reads (the ticket's rating sum, seats,
+ * side and enqueue time) and its anchor's priority, and the tree keeps the least priority per
+ * subtree, so the best game is one descent away. Rows in arrays, not an object per ticket: a
+ * search reads its window, and a change the anchors before it, from a few cache lines.
  *
- * An insert or a delete at some position changes only the searches that looked at that
- * position: the at most `window` anchors just before it (each records how far its last search
- * looked, its *reach*) and the new ticket's own anchor. So each operation costs
- * O(window · log n) for the tree walks plus at most `window + 1` anchor searches, whose size
- * depends on the window, the team size and `budget`, never on n. A query is O(1), after the
- * searches of the anchors the changes since the last one marked.
+ * The anchor search scores the sets made of the anchor, the ticket at offset j and tickets
+ * between them that fill exactly 2·teamSize seats and can be assembled, for j = 1, ..., window,
+ * each by its exact best split (the shared assembly's, or the same splits from rating sums for
+ * the rating-sum imbalance). It stops at the end of the window; where a lower bound proves no
+ * set reaching further wins (Lemma 6, or the spread in 1v1 rating-sum), which keeps the result
+ * exact; or once one more set like the last would overrun `budget` imbalance evaluations. Each
+ * anchor records how far it looked (its *reach*), so a join or a leave searches again only the
+ * anchors before it that looked at its position, and its own: a step's work depends on the
+ * window, the team size and the budget, not on the pool's size (O(log n) per join and leave).
  *
- * Layouts for the rating-sum imbalance (the same searches and results, in structures made for
- * them): 1v1 is held by {@link BestPairs}; where every search scores only the 2k consecutive
- * tickets from its anchor (5v5 at the default budget), a queue of plain solos is held by
- * {@link BestBlocks} until its first party or side-bound ticket, when the queue moves to the
- * structures above for good. Both keep the tickets as rows of one B+tree whose inner nodes hold
- * the least priority per subtree (the shared {@link RowTreeGames}): no heap.
+ * Priority. With `beta` > 0 a game ranks by g = f − beta·(its longest wait, s). The longest wait
+ * at time t is t − oldest, so g(t) = (f + beta·oldest) − beta·t: the order of games never changes
+ * as time passes, and the rows hold f + beta·oldest (seconds since the first ticket). Ties go to
+ * the lower anchor in rating order.
  *
- * Window and guarantee. Let W be `window` (tickets after the anchor). The anchor search scores
- * the candidate sets (the anchor, the ticket at offset j, and any tickets between them, filling
- * exactly 2·teamSize seats, that {@link canAssemble}) in order of j = 1, 2, ..., W, so it is
- * exhaustive over ever wider sub-windows. It stops at the end of the window; earlier when a
- * lower bound proves that no set reaching further can win (Alman–McKay: f ≥ v_q ≥
- * k^(−1/q)·spread/2, their Lemma 6; rating-sum with teamSize 1: f = spread), which keeps the
- * exact result; or when its `budget` of imbalance evaluations is spent (the first assemblable set
- * is always scored; the search stops after a set when one more set like it would overrun the
- * budget). Each anchor's candidate is therefore the exact best game among those whose tickets
- * all lie within the sub-window W' it completed (W' = W unless the budget cut it), and the game
- * formed is the best of those over all anchors. The statements below are about f with beta = 0;
- * with beta > 0 the same exactness holds for the time-sensitive priority g instead.
- * - Default W for the Alman–McKay imbalance is Lemma 2's bound ceil(4(1+alpha)·k^(1+1/q))
- *   (q = Infinity: 4(1+alpha)·k). With solos, no side preferences and a search that is not cut
- *   by the budget (e.g. `budget: Infinity`), the game formed is a best game of the whole pool.
- * - Whatever W and budget: with solos and no sides, the 2k consecutive tickets from each anchor
- *   are always scored, so with the Alman–McKay imbalance the game formed has imbalance at most
- *   rho·OPT, rho = 2·k^(1/q)·(1+alpha) (Lemmas 4 and 6: those 2k tickets span no more than the
- *   best game, whose imbalance is at least k^(−1/q)·span/2); with the default rating-sum
- *   imbalance it is at most the smallest rating span of 2k consecutive solos (Lemma 4).
- * - Default W otherwise is 2·(2k) = 4k, and the guarantee is exactness among windows only: for
- *   rating-sum with teamSize 1 this is the best game of the pool (the closest pair is adjacent);
- *   for teamSize ≥ 2 a perfectly fair game can be spread over the whole rating range, so no
- *   window gives the pool's best.
- * - With the default budget (128 evaluations) and 2k solos needing C(2k−1, k−1)+1 evaluations per
- *   set, the completed sub-window W' is at least: k=1: W; k=2: 6; k=3: 6; k=4: 7; k=5: 9 (2k−1,
- *   the consecutive block only). Raise `budget` for wider exact searches, at proportional cost.
- * - Parties and side preferences are honoured by the assembly; the paper's lemmas are for solos
- *   without sides, so with those the guarantee is exactness among windows. A game whose tickets
- *   span more than W positions is never formed (e.g. side-A tickets all far below side-B ones):
- *   use the queue's `maxWaitMs` with `fillWithBots` when every ticket must eventually play.
- *
- * Priority and time. With `beta` > 0 the priority is Alman and McKay's time-sensitive
- * g = f − beta·(longest wait in the game, seconds). At time t the longest wait of a game is
- * t − oldest, where oldest is its earliest `enqueuedAt`, so g(t) = (f + beta·oldest) − beta·t:
- * the term beta·t is the same for every game, hence the order of games by g never changes as
- * time passes and the heap is keyed by f + beta·oldest (seconds, measured from the first
- * ticket's enqueue time to keep the numbers small). Each anchor then keeps its best game by g.
- * The Lemma 6 shortcut is off when beta > 0 (the bound does not cover the time term).
- *
- * When to form. The best candidate forms when f ≤ threshold + thresholdGrowthPerSecond·(its longest wait,
- * seconds); `threshold` defaults to Infinity (form the best game at once whenever one exists).
- * Only the best candidate is considered: as the order never changes with time, `nextWakeup` is
- * exactly the time the best candidate qualifies (thresholdGrowthPerSecond > 0), and a later arrival or
- * departure makes the engine poll again anyway. The queue's `maxWaitMs` is left to the engine's
- * bot fill.
+ * When to form. The best game forms when f ≤ threshold + thresholdGrowthPerSecond·(its longest
+ * wait, s). `threshold` defaults to Infinity: the best game forms as soon as one exists (see
+ * docs/policies.md for what that means next to greedy).
  */
 import * as v from "valibot";
 import { assembleTeams, canAssemble } from "../core/assembly.js";
 import { withCriteriaCost } from "../core/criteria.js";
 import { MatchmakerError } from "../core/errors.js";
 import { ratingSumDifference, type ImbalanceFn, type ResolvedImbalance } from "../core/imbalance.js";
-import type { Policy, PolicyContext, PolicyDefinition, PolicyParams, TicketSlot } from "../core/policy.js";
+import type { Policy, PolicyContext, PolicyDefinition, PolicyParams } from "../core/policy.js";
 import { ratingSum, type Ticket } from "../core/types.js";
 import { parseConfig, unknownKeyMessage } from "../core/validation.js";
-import { BestBlocks, plainSolo } from "./best-blocks.js";
-import { BestPairs } from "./best-pairs.js";
-import { IndexedHeap, type HeapItem } from "./shared/indexed-heap.js";
-import { RatingOrder, type RatingLink } from "./shared/rating-order.js";
-import { ReachCounts } from "./shared/reach-counts.js";
-import { StandIn } from "./shared/row-holders.js";
-import { wakeupAt } from "./shared/wakeup.js";
+import { NO_LEAF, PRIORITY, RATING, ROW_TREE_WIDTH, rowCursor, RowTree, type RowCursor } from "./shared/row-tree.js";
 import { RatingSumSplitter, SUM_SPLIT_LIMIT } from "./sum-split.js";
 
 /** Largest accepted (and default) window: the tickets after an anchor that its search may look at. */
@@ -192,44 +141,44 @@ function spreadLowerBound(
   return undefined;
 }
 
-/** A waiting ticket, its anchor search's state, and its anchor's best game (its heap entry). */
-interface Entry extends RatingLink<Entry>, HeapItem {
-  readonly ticket: Ticket;
-  /** Position in rating order: the party's mean rating (ties: `seq`, the order of adding). */
-  readonly rating: number;
-  readonly seq: number;
-  readonly seats: number;
-  /** Sum of the ticket's player ratings. */
-  readonly sum: number;
-  /** The ticket's side preference (copied, so that a search reads entries only). */
-  readonly side: "A" | "B" | undefined;
-  alive: boolean;
-  /** Offsets 1..reach after this anchor were looked at by its last search. */
-  reach: number;
-  /**
-   * Its last search found a game and stopped at offset `reach` because the lower bound there
-   * proved that no set reaching further wins (see {@link markAnchorsBefore}).
-   */
-  cut: boolean;
-  /** Its window changed since its last search: searched again before the next query. */
-  dirty: boolean;
-  /**
-   * The anchor's best game while it has one (then it is in the heap, keyed by the game's
-   * priority): its tickets in rating order, the anchor first. The array is the entry's own,
-   * reused by later searches. Not kept when `block` (see {@link BestGamePolicy.gameOf}).
-   */
-  members: Entry[] | undefined;
-  /**
-   * Its best game is the 2k consecutive tickets from it ({@link BestGamePolicy.searchBlock}):
-   * they are not copied into `members`, as any change among them marks the anchor dirty and the
-   * game is read only after the dirty anchors are searched again.
-   */
-  block: boolean;
-  imbalance: number;
-}
+/** Where a row's columns start (column c of the row at r = tree.rowAt(cursor) is at r + c·width). */
+const W = ROW_TREE_WIDTH;
+const RATING_AT = RATING * W;
+const PRIORITY_AT = PRIORITY * W;
+/** The ticket's rating sum. */
+const SUM_AT = 3 * W;
+/** The ticket's seats·4 + its side (0: none, 1: A, 2: B). */
+const SHAPE_AT = 4 * W;
+/** How far the anchor's last search looked (its reach), negated when the lower bound stopped it there. */
+const REACH_AT = 5 * W;
+/** The ticket's `enqueuedAt` (ms). */
+const ENQUEUED_AT = 6 * W;
+/** Its anchor's best game, if any: its imbalance f (the priority without beta)... */
+const IMBALANCE_AT = 7 * W;
+/**
+ * ...and its tickets' offsets after the anchor (0 the anchor) as the bits of an integer (offset o
+ * is 2^o) while all are below {@link MASK_BITS}, else -1 and they are on the anchor's record: a
+ * search then writes its game into the rows it read, without touching a record.
+ */
+const GAME_AT = 8 * W;
+const COLUMNS = 9;
+const MASK_BITS = 53;
+const BIT = Float64Array.from({ length: MASK_BITS }, (_, o) => 2 ** o);
 
-/** Heap order among equal priorities: the anchor's rating order. */
-const compareAnchors = (a: Entry, b: Entry): number => a.rating - b.rating || a.seq - b.seq;
+/** The shape of a solo without a side. */
+const PLAIN_SOLO = 4;
+const SIDE_A = 1;
+const SIDE_B = 2;
+const SIDES = [undefined, "A", "B"] as const;
+
+/** A waiting ticket: the value of its row. */
+interface Waiting {
+  ticket: Ticket;
+  /** The leaf holding its row (kept through splits); {@link NO_LEAF} once it left. */
+  leaf: number;
+  /** The offsets of its anchor's game when they do not fit its row's {@link GAME_AT} column. */
+  game: number[] | undefined;
+}
 
 /** The current best candidate, as {@link BestGamePolicy.peek} reports it. */
 export interface BestGameCandidate {
@@ -247,81 +196,49 @@ export class BestGamePolicy implements Policy {
   readonly thresholdGrowthPerSecond: number;
   readonly beta: number;
   private readonly teamSize: number;
-  private readonly imbalance: ImbalanceFn;
   private readonly lowerBound: ((low: number, high: number) => number) | undefined;
-  private readonly order = new RatingOrder<Entry>();
-  /** Entries of the tickets added without the engine's slot (with one, the entry is kept in the slot). */
-  private readonly byId = new Map<string, Entry>();
-  private count = 0;
-  /** Anchors whose window changed since their last search (dirty[0..dirtyCount-1], searched before the next query). */
-  private readonly dirty: (Entry | undefined)[] = [];
-  private dirtyCount = 0;
-  /** Each anchor's best game, keyed by its priority (f, or f + beta·(oldest − epoch)/1000). */
-  private readonly heap = new IndexedHeap<Entry>(compareAnchors);
+  private readonly tree = new RowTree<Waiting>(COLUMNS, (w, leaf) => (w.leaf = leaf));
+  private readonly byId = new Map<string, Waiting>();
+  /** Records of tickets that left, for the next arrivals (a record per arrival would outlive the young generation). */
+  private readonly spare: Waiting[] = [];
+  /** Anchors with a game. */
+  private games = 0;
   private seq = 0;
-  /** Anchors per reach, and the largest (anchors before a change are looked at up to it). */
-  private readonly reaches: ReachCounts;
+  /** The first ticket's `enqueuedAt`: beta's priorities count from it (ms). */
   private epoch: number | undefined;
+  /** Scratch cursors: the row worked on, and a walk from it. */
+  private readonly at = rowCursor();
+  private readonly walk = rowCursor();
+  /** The anchors a change affects (leaf and index of each, walking back). */
+  private readonly affectedLeaf: number[] = [];
+  private readonly affectedIndex: number[] = [];
+  /** With the rating-sum imbalance, sets are scored from rating sums (the same splits, counted the same way). */
+  private readonly splitter: RatingSumSplitter | undefined;
+  /**
+   * The splitter, when every search whose 2k tickets from the anchor are plain solos scores just
+   * that block: no lower bound, and a budget that a second such set would overrun (5v5 by default).
+   */
+  private readonly blockOnly: RatingSumSplitter | undefined;
+  /** 2v2 with the splitter and no lower bound, where the search's step cap cannot bind (it visits at most 2^(window+1) nodes). */
+  private readonly quads: boolean;
   /** Imbalance evaluations made by the running search (counted through {@link countingImbalance}). */
   private evaluations = 0;
   private readonly countingImbalance: ImbalanceFn;
-  /**
-   * With the rating-sum imbalance and at most {@link SUM_SPLIT_LIMIT} seats, sets are scored
-   * from rating sums without allocating (the same splits, counted the same way).
-   */
-  private readonly splitter: RatingSumSplitter | undefined;
-  /** The splitter, when every search of a window of plain solos scores just its first 2k (see {@link searchBlock}). */
-  private readonly blockOnly: RatingSumSplitter | undefined;
-  /** The rating sums of the block {@link searchBlock} scores (in rating order). */
-  private readonly blockSums = new Float64Array(SUM_SPLIT_LIMIT);
-  /**
-   * 2v2 with the splitter, where the general search's step cap cannot bind (it visits at most
-   * 2^(window+1) nodes, within the cap 16·budget + 64·window): {@link searchQuads} applies.
-   */
-  private readonly quads: boolean;
-  /** 1v1 with the rating-sum imbalance: the whole queue is held by {@link BestPairs} (same searches, a leaf layout). */
-  private readonly pairs: BestPairs | undefined;
-  /**
-   * With {@link blockOnly}, the queue is held by {@link BestBlocks} (same searches, a leaf layout)
-   * while every ticket is a plain solo; the first other ticket moves it here for good ({@link leaveBlocks}).
-   */
-  private blocks: BestBlocks | undefined;
-  /** The queue was held by {@link blocks} once: a slot may still hold one of its stand-ins. */
-  private leftBlocks = false;
-  private readonly state: SearchState = {
-    anchor: undefined,
-    win: [],
-    seatsBefore: [],
-    chosen: [],
-    found: false,
-    members: [],
-    memberCount: 0,
-    inPlace: false,
-    imbalance: 0,
-    priority: 0,
-    steps: 0,
-    lastCost: 0,
-    stop: false,
-  };
+  private readonly search: Search;
 
   constructor(context: PolicyContext, options: BestGameOptions) {
     this.teamSize = context.teamSize;
-    this.imbalance = context.imbalance;
     this.window = options.window;
     this.budget = options.budget;
     this.threshold = options.threshold;
     this.thresholdGrowthPerSecond = options.thresholdGrowthPerSecond;
     this.beta = options.beta;
-    this.reaches = new ReachCounts(options.window);
     this.lowerBound = options.beta > 0 ? undefined : spreadLowerBound(context.imbalanceSpec, context.teamSize);
+    const imbalance = context.imbalance;
     this.splitter =
-      context.imbalanceSpec?.kind === "rating-sum" &&
-      context.imbalance === ratingSumDifference &&
-      2 * context.teamSize <= SUM_SPLIT_LIMIT
+      imbalance === ratingSumDifference && 2 * context.teamSize <= SUM_SPLIT_LIMIT
         ? new RatingSumSplitter()
         : undefined;
-    // One set of 2k solos costs C(2k−1, k−1) splits + 1 evaluations; the search stops after the
-    // first set when a second would overrun the budget.
     const blockCost = binomial(2 * this.teamSize - 1, this.teamSize - 1) + 1;
     this.blockOnly = this.splitter && !this.lowerBound && 2 * blockCost > this.budget ? this.splitter : undefined;
     this.quads =
@@ -329,564 +246,480 @@ export class BestGamePolicy implements Policy {
       this.teamSize === 2 &&
       !this.lowerBound &&
       2 ** (this.window + 1) <= 16 * this.budget + 64 * this.window;
-    this.pairs =
-      this.teamSize === 1 && this.splitter
-        ? new BestPairs({
-            window: this.window,
-            budget: this.budget,
-            threshold: this.threshold,
-            thresholdGrowthPerSecond: this.thresholdGrowthPerSecond,
-            beta: this.beta,
-            lowerBound: this.lowerBound,
-          })
-        : undefined;
-    this.blocks = this.blockOnly
-      ? new BestBlocks({
-          teamSize: this.teamSize,
-          threshold: this.threshold,
-          thresholdGrowthPerSecond: this.thresholdGrowthPerSecond,
-          beta: this.beta,
-          splitter: this.blockOnly,
-        })
-      : undefined;
     this.countingImbalance = (a, b) => {
       this.evaluations++;
-      return this.imbalance(a, b);
+      return imbalance(a, b);
     };
+    this.search = newSearch(options.window, context.teamSize);
   }
 
   /** Number of waiting tickets. */
   get size(): number {
-    if (this.pairs) return this.pairs.size;
-    return this.blocks ? this.blocks.size : this.count;
+    return this.tree.size;
   }
 
-  add(ticket: Ticket, _now?: number, slot?: TicketSlot): void {
-    if (this.pairs) return this.pairs.add(ticket, slot);
-    if (this.blocks) {
-      if (plainSolo(ticket)) return this.blocks.add(ticket, slot);
-      this.leaveBlocks();
-    }
+  /** Anchors with a game: the candidates the best game is the least of (for tests and benchmarks). */
+  get candidates(): number {
+    return this.games;
+  }
+
+  add(ticket: Ticket, _now?: number): void {
     // A ticket already held moves to its new position (never held twice).
-    const held = this.entryOf(slot ? slot.policyData : this.byId.get(ticket.id));
-    if (held?.alive) this.removeEntry(held);
-    const entry = this.insert(ticket);
-    if (slot) slot.policyData = entry;
-    else this.byId.set(ticket.id, entry);
-    // The anchors whose last search looked at the new position: their searches change.
-    this.markAnchorsBefore(entry, false);
-    this.markDirty(entry);
+    this.remove(ticket.id);
+    this.epoch ??= ticket.enqueuedAt;
+    const waiting = this.spare.pop() ?? { ticket, leaf: NO_LEAF, game: undefined };
+    waiting.ticket = ticket;
+    this.byId.set(ticket.id, waiting);
+    const sum = ratingSum(ticket);
+    const rating = sum / ticket.players.length;
+    const at = this.at;
+    const tree = this.tree;
+    tree.insert(rating, this.seq++, waiting, at);
+    waiting.leaf = at.leaf;
+    const r = tree.rowAt(at);
+    const rows = tree.rows;
+    rows[r + SUM_AT] = sum;
+    rows[r + SHAPE_AT] = 4 * ticket.players.length + (ticket.side === "A" ? SIDE_A : ticket.side === "B" ? SIDE_B : 0);
+    rows[r + ENQUEUED_AT] = ticket.enqueuedAt;
+    // The anchors whose last search looked at the new position, and the newcomer's own.
+    const count = this.collectBefore(at.leaf, at.index, rating, false);
+    this.searchAnchor(at.leaf, at.index);
+    this.searchAffected(count, at.leaf);
   }
 
-  /**
-   * Add many tickets at once (e.g. a server restoring its queue, or a benchmark): each affected
-   * anchor is searched once, at the next query.
-   */
-  addMany(tickets: readonly Ticket[]): void {
-    for (const t of tickets) this.add(t);
-  }
-
-  remove(ticketId: string, slot?: TicketSlot): void {
-    if (this.pairs) return this.pairs.remove(ticketId, slot);
-    if (this.blocks) return this.blocks.remove(ticketId, slot);
-    const entry = this.entryOf(slot ? slot.policyData : this.byId.get(ticketId));
-    if (entry?.alive) this.removeEntry(entry);
-  }
-
-  private removeEntry(entry: Entry): void {
-    // The anchors whose last search looked at this position (found before it is unlinked).
-    this.markAnchorsBefore(entry, true);
-    this.reaches.leave(entry.reach);
-    entry.reach = 0;
-    this.order.remove(entry);
-    const id = entry.ticket.id;
-    if (this.byId.size > 0 && this.byId.get(id) === entry) this.byId.delete(id);
-    this.count--;
-    entry.alive = false;
-    this.heap.delete(entry);
-    entry.members = undefined;
-    entry.block = false;
+  remove(ticketId: string): void {
+    const waiting = this.byId.get(ticketId);
+    const at = this.at;
+    const tree = this.tree;
+    if (!waiting || !tree.findValueIn(waiting.leaf, waiting, at)) return;
+    this.byId.delete(ticketId);
+    const r = tree.rowAt(at);
+    const rows = tree.rows;
+    if (rows[r + PRIORITY_AT] !== Infinity) this.games--;
+    // The anchors whose last search looked at this position (found before it is taken out).
+    const count = this.collectBefore(at.leaf, at.index, rows[r + RATING_AT], true);
+    tree.remove(at);
+    waiting.leaf = NO_LEAF;
+    waiting.game = undefined;
+    this.spare.push(waiting);
+    this.searchAffected(count, NO_LEAF);
   }
 
   poll(now: number): Ticket[][] {
-    if (this.pairs) return this.pairs.poll(now);
-    if (this.blocks) return this.blocks.poll(now);
+    // Without beta or growth a game above the threshold never qualifies: nothing to look up.
+    if (this.beta <= 0 && this.thresholdGrowthPerSecond <= 0 && !(this.tree.leastPriority() <= this.threshold)) {
+      return [];
+    }
     const games: Ticket[][] = [];
-    for (let top = this.top(); top && this.qualifiesAt(top) <= now; top = this.top()) {
-      const members = this.gameOf(top).slice();
-      for (const e of members) this.removeEntry(e);
-      games.push(members.map(ticketOf));
+    while (this.tree.least(this.at) && this.qualifiesAt(this.at) <= now) {
+      const tickets = this.gameAt(this.at);
+      for (const t of tickets) this.remove(t.id);
+      games.push(tickets);
     }
     return games;
   }
 
   nextWakeup(now: number): number | undefined {
-    if (this.pairs) return this.pairs.nextWakeup(now);
-    if (this.blocks) return this.blocks.nextWakeup(now);
-    const top = this.top();
-    if (!top) return undefined;
-    return wakeupAt(this.qualifiesAt(top), now);
+    const at = this.tree.least(this.at) ? this.qualifiesAt(this.at) : Infinity;
+    return at === Infinity ? undefined : Math.max(at, now);
   }
 
   /** The best candidate game now (what `poll` would form first if it qualifies), without forming it. */
   peek(): BestGameCandidate | undefined {
-    if (this.pairs) return this.pairs.peek();
-    if (this.blocks) return this.blocks.peek();
-    const top = this.top();
-    return (
-      top && {
-        tickets: this.gameOf(top).map(ticketOf),
-        imbalance: top.imbalance,
-        priority: this.heap.keyOf(top),
-        oldestEnqueuedAt: oldestOf(this.gameOf(top)),
-      }
-    );
+    if (!this.tree.least(this.at)) return undefined;
+    const tickets = this.gameAt(this.at);
+    return {
+      tickets,
+      imbalance: this.tree.rows[this.tree.rowAt(this.at) + IMBALANCE_AT],
+      priority: this.tree.rows[this.tree.rowAt(this.at) + PRIORITY_AT],
+      oldestEnqueuedAt: oldestOf(tickets),
+    };
   }
 
-  /** Candidates held in the heap: one per anchor whose window holds a game (for tests and benchmarks). */
-  get heapSize(): number {
-    if (this.pairs) return this.pairs.heapSize;
-    if (this.blocks) return this.blocks.heapSize;
-    this.flush();
-    return this.heap.size;
+  /** The tickets of the game of the anchor at `at` (it has one), in rating order. */
+  private gameAt(at: RowCursor): Ticket[] {
+    const walk = this.walk;
+    walk.leaf = at.leaf;
+    walk.index = at.index;
+    const tickets: Ticket[] = [];
+    let mask = this.tree.rows[this.tree.rowAt(at) + GAME_AT];
+    const offsets = mask < 0 ? this.tree.valueAt(at).game! : [];
+    for (let o = 0; mask > 0; o++, mask = Math.floor(mask / 2)) if (mask % 2 === 1) offsets.push(o);
+    let offset = 0;
+    for (const o of offsets) {
+      for (; offset < o; offset++) this.tree.next(walk);
+      tickets.push(this.tree.valueAt(walk).ticket);
+    }
+    return tickets;
   }
 
   /**
-   * Time at which a candidate qualifies: f ≤ threshold + growth·(t − oldest)/1000. Both `poll`
-   * and `nextWakeup` compare through this one expression, so a driver woken at the returned time
-   * finds the game due.
+   * Time at which an anchor's game qualifies: f ≤ threshold + growth·(t − oldest)/1000. Both
+   * `poll` and `nextWakeup` compare through this one expression, so a driver woken at the
+   * returned time finds the game due.
    */
-  private qualifiesAt(c: Entry): number {
-    if (c.imbalance <= this.threshold) return -Infinity;
+  private qualifiesAt(at: RowCursor): number {
+    const f = this.tree.rows[this.tree.rowAt(at) + IMBALANCE_AT];
+    if (f <= this.threshold) return -Infinity;
     if (this.thresholdGrowthPerSecond <= 0) return Infinity;
-    return oldestOf(this.gameOf(c)) + (1000 * (c.imbalance - this.threshold)) / this.thresholdGrowthPerSecond;
+    return oldestOf(this.gameAt(at)) + (1000 * (f - this.threshold)) / this.thresholdGrowthPerSecond;
   }
 
   /**
-   * The tickets of an anchor's best game (it has one, and no anchor is dirty): its `members`, or
-   * for a `block` game the 2k tickets from it in rating order.
-   */
-  private gameOf(anchor: Entry): Entry[] {
-    if (!anchor.block) return anchor.members!;
-    const game = new Array<Entry>(2 * this.teamSize);
-    let e: Entry = anchor;
-    for (let i = 0; i < game.length; i++, e = e.next!) game[i] = e;
-    return game;
-  }
-
-  /** The anchor of the best game, after searching every anchor whose window changed. */
-  private top(): Entry | undefined {
-    this.flush();
-    return this.heap.peek();
-  }
-
-  /**
-   * Mark the anchors before `entry` (just inserted, or about to leave) whose last search looked
-   * at its position (offset ≤ reach). No anchor reaches further than the largest reach held, so
-   * the walk stops there.
+   * Record the anchors before the row at (leaf, index) (just inserted, or about to leave) whose
+   * last search looked at its position (offset ≤ reach, at most the window); returns how many.
    *
    * One exception, where searching again is known to give the same game and reach: the anchor's
-   * last search stopped by the lower bound at offset `reach` (`cut`), and the change is at that
+   * last search stopped by the lower bound at offset `reach` (a cut), and the change is at that
    * very offset. Offsets 1..reach−1 hold the same tickets, so a new search scores the same sets
    * and arrives at offset `reach` with the same best game. A leaver is replaced there by the next
    * ticket, rated at least as high, where the bound (non-decreasing in the higher rating) cuts
-   * again, or by the end of the list, which ends the search at the same offset. A newcomer cuts
+   * again, or by the end of the pool, which ends the search at the same offset. A newcomer cuts
    * there when the bound at its rating reaches the best game's priority (the imbalance: the bound
    * exists only with beta = 0), which is checked.
    */
-  private markAnchorsBefore(entry: Entry, leaving: boolean): void {
-    const limit = this.reaches.max;
-    let anchor = entry.prev;
-    for (let offset = 1; anchor && offset <= limit; offset++, anchor = anchor.prev) {
-      const reach = anchor.reach;
-      if (offset > reach || anchor.dirty) continue;
-      if (offset === reach && anchor.cut) {
-        if (leaving || this.lowerBound!(anchor.rating, entry.rating) >= anchor.imbalance) continue;
+  private collectBefore(leaf: number, index: number, rating: number, leaving: boolean): number {
+    const tree = this.tree;
+    const rows = tree.rows;
+    let count = 0;
+    let l = leaf;
+    let i = index;
+    for (let offset = 1; offset <= this.window; offset++) {
+      if (--i < 0) {
+        l = tree.previousLeaf(l);
+        if (l === NO_LEAF) break;
+        i = tree.sizeOf(l) - 1;
       }
-      this.markDirty(anchor);
+      const r = l * tree.stride + i;
+      const reach = rows[r + REACH_AT];
+      if (offset > Math.abs(reach)) continue;
+      if (offset === -reach) {
+        if (leaving || this.lowerBound!(rows[r + RATING_AT], rating) >= rows[r + PRIORITY_AT]) continue;
+      }
+      this.affectedLeaf[count] = l;
+      this.affectedIndex[count++] = i;
     }
+    return count;
   }
 
-  /** Record an anchor's new reach (and count it). */
-  private setReach(anchor: Entry, reach: number): void {
-    this.reaches.move(anchor.reach, reach);
-    anchor.reach = reach;
-  }
-
-  private markDirty(anchor: Entry): void {
-    if (anchor.dirty) return;
-    anchor.dirty = true;
-    this.dirty[this.dirtyCount++] = anchor;
-  }
-
-  /** Search again every anchor whose window changed (each once, however many changes it saw). */
-  private flush(): void {
-    const dirty = this.dirty;
-    for (let i = 0; i < this.dirtyCount; i++) {
-      const anchor = dirty[i]!;
-      dirty[i] = undefined;
-      anchor.dirty = false;
-      if (anchor.alive) this.recompute(anchor);
+  /** Search the `count` recorded anchors again and refresh their leaves (and `also`, unless {@link NO_LEAF}). */
+  private searchAffected(count: number, also: number): void {
+    for (let a = 0; a < count; a++) this.searchAnchor(this.affectedLeaf[a], this.affectedIndex[a]);
+    // The anchors were recorded walking back, so each leaf's come together.
+    let last = also;
+    if (also !== NO_LEAF) this.tree.refresh(also);
+    for (let a = 0; a < count; a++) {
+      const leaf = this.affectedLeaf[a];
+      if (leaf !== last) this.tree.refresh(leaf);
+      last = leaf;
     }
-    this.dirtyCount = 0;
   }
 
   /**
-   * Take the queue over from {@link blocks} (a ticket it cannot hold arrived): its tickets enter
-   * the rating order in its order, with their sequence numbers, each anchor to be searched at
-   * the next query; their arrival nodes hold the entries from now on, and a stand-in (in a slot,
-   * or by id) leads to its entry.
+   * Search the anchor at (leaf, index): its best game among the tickets at offsets 1..window after
+   * it; its priority, reach and game are written to its row and its value (the caller refreshes
+   * the leaf).
    */
-  private leaveBlocks(): void {
-    const blocks = this.blocks!;
-    this.blocks = undefined;
-    this.leftBlocks = true;
-    this.epoch = blocks.epoch;
-    this.seq = blocks.nextSeq;
-    blocks.drain((ticket, seq) => {
-      const entry = this.insert(ticket, seq);
-      this.markDirty(entry);
-      return entry;
-    });
-    for (const [id, standIn] of blocks.standIns) this.byId.set(id, standIn.policyData as Entry);
-  }
-
-  /** The entry a slot or the map by id holds (a stand-in from {@link blocks} leads to the entry that took its place). */
-  private entryOf(held: unknown): Entry | undefined {
-    if (this.leftBlocks && held instanceof StandIn) return held.policyData as Entry | undefined;
-    return held as Entry | undefined;
-  }
-
-  private insert(ticket: Ticket, seq = this.seq++): Entry {
-    this.epoch ??= ticket.enqueuedAt;
-    const sum = ratingSum(ticket);
-    const entry: Entry = {
-      ticket,
-      rating: sum / ticket.players.length,
-      seq,
-      seats: ticket.players.length,
-      sum,
-      side: ticket.side,
-      prev: undefined,
-      next: undefined,
-      heapIndex: -1,
-      alive: true,
-      reach: 0,
-      cut: false,
-      dirty: false,
-      members: undefined,
-      block: false,
-      imbalance: 0,
-    };
-    this.order.insert(entry);
-    this.count++;
-    this.reaches.join();
-    return entry;
-  }
-
-  /** Search the anchor's window again and put its best game in the heap (or take it out). */
-  private recompute(anchor: Entry): void {
-    const s = this.state;
-    if (!this.search(anchor)) {
-      this.heap.delete(anchor);
-      anchor.members = undefined;
-      anchor.block = false;
-      return;
-    }
-    anchor.block = s.inPlace;
-    if (s.inPlace) anchor.members = undefined;
-    else {
-      const found = s.members;
-      const n = s.memberCount;
-      let members = anchor.members;
-      if (!members || members.length !== n) anchor.members = members = new Array<Entry>(n);
-      for (let i = 0; i < n; i++) members[i] = found[i];
-    }
-    anchor.imbalance = s.imbalance;
-    this.heap.set(anchor, s.priority);
+  private searchAnchor(leaf: number, index: number): void {
+    const s = this.search;
+    const signedReach =
+      this.searchBlock(leaf, index) ?? this.searchQuads(leaf, index) ?? this.searchWindow(leaf, index);
+    const rows = this.tree.rows;
+    const r = leaf * this.tree.stride + index;
+    rows[r + REACH_AT] = signedReach;
+    if ((rows[r + PRIORITY_AT] !== Infinity) !== s.found) this.games += s.found ? 1 : -1;
+    rows[r + PRIORITY_AT] = s.found ? s.priority : Infinity;
+    if (!s.found) return;
+    rows[r + IMBALANCE_AT] = s.imbalance;
+    let mask = 0;
+    for (let m = 0; m < s.bestCount && mask >= 0; m++) mask = s.best[m] < MASK_BITS ? mask + BIT[s.best[m]] : -1;
+    rows[r + GAME_AT] = mask;
+    if (mask < 0) this.tree.values[leaf * W + index]!.game = Array.from(s.best.subarray(0, s.bestCount));
   }
 
   /**
-   * The best game whose lowest-rated ticket is `anchor`, among the tickets at offsets 1..window
-   * after it, scored in order of the furthest offset used (see the module comment), left in the
-   * search state; false when there is none. Records in `anchor.reach` how far the search looked.
+   * The anchor search: the sets scored in order of the furthest offset used (see the module
+   * comment), the best left in {@link search}. Returns the reach, negated when the bound cut it.
    */
-  private search(anchor: Entry): boolean {
-    this.state.inPlace = false;
-    if (this.blockOnly) {
-      const found = this.searchBlock(anchor, this.blockOnly);
-      if (found !== undefined) return found;
-    }
-    if (this.quads) {
-      const found = this.searchQuads(anchor);
-      if (found !== undefined) return found;
-    }
+  private searchWindow(leaf: number, index: number): number {
     const k = this.teamSize;
-    const seats = 2 * k;
-    const s = this.state;
-    s.anchor = anchor;
-    const win = s.win;
-    const seatsBefore = s.seatsBefore;
-    win[0] = anchor;
-    seatsBefore[0] = 0;
-    seatsBefore[1] = anchor.seats;
-    s.found = false;
-    s.steps = 0;
-    s.lastCost = 0;
-    s.stop = false;
-    this.evaluations = 0;
-    let reach = this.window;
-    let cut = false;
-    const anchorA = sideSeats(anchor, "A");
-    const anchorB = sideSeats(anchor, "B");
-    let last: Entry | undefined = anchor;
+    const s = this.search;
+    this.startAt(leaf, index);
+    const anchorA = sideSeats(s, 0, SIDE_A);
+    const anchorB = sideSeats(s, 0, SIDE_B);
     for (let j = 1; j <= this.window; j++) {
-      last = last.next;
-      if (!last) {
-        // The list ends here: a ticket added at this offset (or before) changes the search.
-        reach = j;
-        break;
-      }
-      if (s.found && this.lowerBound && this.lowerBound(anchor.rating, last.rating) >= s.priority) {
-        reach = j;
-        cut = true;
-        break;
-      }
-      win[j] = last;
-      seatsBefore[j + 1] = seatsBefore[j] + last.seats;
-      const total = anchor.seats + last.seats;
-      const sizeA = anchorA + sideSeats(last, "A");
-      const sizeB = anchorB + sideSeats(last, "B");
-      if (total <= seats && sizeA <= k && sizeB <= k) this.visit(j, 1, total, sizeA, sizeB);
-      if (s.stop) {
-        reach = j;
-        break;
-      }
+      // The pool ends here: a ticket added at this offset (or before) changes the search.
+      if (!this.readNext(j)) return j;
+      if (s.found && this.lowerBound && this.lowerBound(s.rating[0], s.rating[j]) >= s.priority) return -j;
+      const seats = s.seats[0] + s.seats[j];
+      const sizeA = anchorA + sideSeats(s, j, SIDE_A);
+      const sizeB = anchorB + sideSeats(s, j, SIDE_B);
+      if (seats <= 2 * k && sizeA <= k && sizeB <= k) this.visit(j, 1, seats, sizeA, sizeB);
+      if (s.stop) return j;
     }
-    this.setReach(anchor, reach);
-    anchor.cut = cut;
-    s.anchor = undefined;
-    // Hold no entry beyond the search (a removed ticket must not be kept alive by the scratch).
-    for (let i = 0; i <= this.window && win[i] !== undefined; i++) win[i] = undefined!;
-    return s.found;
+    return this.window;
   }
 
   /**
-   * {@link search} when it is known to score exactly one set, the 2k consecutive tickets from
-   * the anchor, and stop there (offset 2k − 1): the rating-sum imbalance without a lower bound,
-   * a budget that one more such set would overrun, and 2k plain solos (no side) from the anchor.
-   * Then the general search visits no other set (fewer than 2k seats before offset 2k − 1) and
-   * scores this one as here. Returns undefined when the window is not such a block.
+   * {@link searchWindow} where it scores one set, the 2k tickets from the anchor, and stops there
+   * (see {@link blockOnly}), when those are plain solos: the same splits from the same sums, without
+   * the enumeration (5v5 then runs at 1.7 times the general search's steps per second). Undefined
+   * (nothing decided) otherwise.
    */
-  private searchBlock(anchor: Entry, splitter: RatingSumSplitter): boolean | undefined {
+  private searchBlock(leaf: number, index: number): number | undefined {
+    const splitter = this.blockOnly;
+    if (!splitter) return undefined;
+    const s = this.search;
     const n = 2 * this.teamSize;
-    const s = this.state;
-    const beta = this.beta > 0;
+    const tree = this.tree;
+    const rows = tree.rows;
     let oldest = Infinity;
-    let e: Entry | undefined = anchor;
-    const sums = this.blockSums;
-    for (let i = 0; i < n; i++, e = e.next) {
-      if (!e || e.seats !== 1 || e.side !== undefined) return undefined;
-      sums[i] = e.sum;
-      if (beta && e.ticket.enqueuedAt < oldest) oldest = e.ticket.enqueuedAt;
+    for (let j = 0, l = leaf, i = index; j < n; j++, i++) {
+      if (i >= tree.sizeOf(l)) {
+        l = tree.nextLeaf(l);
+        if (l === NO_LEAF) return undefined;
+        i = 0;
+      }
+      const r = l * tree.stride + i;
+      if (rows[r + SHAPE_AT] !== PLAIN_SOLO) return undefined;
+      s.sum[j] = rows[r + SUM_AT];
+      oldest = Math.min(oldest, rows[r + ENQUEUED_AT]);
     }
-    splitter.solveSortedSolos(sums, 0, n, this.teamSize);
-    // The game is the block itself: recompute marks the anchor `block` and copies nothing.
-    s.inPlace = true;
-    const f = splitter.best;
+    splitter.solveSortedSolos(s.sum, 0, n, this.teamSize);
     s.found = true;
-    s.imbalance = f;
-    s.priority = beta ? f + (this.beta * (oldest - this.epoch!)) / 1000 : f;
-    s.memberCount = n;
-    this.setReach(anchor, n - 1);
-    anchor.cut = false;
-    return true;
+    s.imbalance = splitter.best;
+    s.priority = this.priorityOf(splitter.best, oldest);
+    for (let m = 0; m < n; m++) s.best[m] = m;
+    s.bestCount = n;
+    return n - 1;
   }
 
   /**
-   * {@link search} for 2v2 with the rating-sum imbalance over a window of plain solos (no side):
-   * the candidate sets are the anchor, two tickets a < b between it and offset j, and the ticket
-   * at j, in the general search's order (j, then (a, b) lexicographic), each scored as the
-   * splitter scores it (the anchor on A with one of the other three: three splits, four
-   * evaluations), with the same budget stop; so the same result and reach. Returns undefined
-   * (and the general search runs) when it meets a party or a side preference before it stops.
-   * Only used where the general search's step cap cannot bind (see {@link quads}).
+   * {@link searchWindow} for 2v2 over plain solos (see {@link quads}): the anchor, a < b between it
+   * and offset j, and j, in the same order, each split three ways as the splitter splits them,
+   * with the same budget stop (2v2 then runs at 7 to 10 times the general search's steps per
+   * second). Undefined (nothing decided) at the first ticket that is not a plain solo.
    */
-  private searchQuads(anchor: Entry): boolean | undefined {
-    if (anchor.seats !== 1 || anchor.side !== undefined) return undefined;
-    const s = this.state;
-    const win = s.win;
-    const x0 = anchor.sum;
-    const budget = this.budget;
-    const beta = this.beta > 0;
-    s.found = false;
-    s.stop = false;
+  private searchQuads(leaf: number, index: number): number | undefined {
+    if (!this.quads) return undefined;
+    const s = this.search;
+    this.startAt(leaf, index);
+    if (!isPlainSolo(s, 0)) return undefined;
+    const sum = s.sum;
+    const x0 = sum[0];
     let evaluations = 0;
-    let reach = this.window;
-    let plain = true;
-    let last: Entry | undefined = anchor;
-    win[0] = anchor;
-    outer: for (let j = 1; j <= this.window; j++) {
-      last = last.next;
-      if (!last) {
-        reach = j;
-        break;
-      }
-      if (last.seats !== 1 || last.side !== undefined) {
-        plain = false;
-        break;
-      }
-      win[j] = last;
-      const xl = last.sum;
+    for (let j = 1; j <= this.window; j++) {
+      if (!this.readNext(j)) return j;
+      if (!isPlainSolo(s, j)) return undefined;
+      const xj = sum[j];
       for (let a = 1; a < j - 1; a++) {
-        const xa = win[a].sum;
-        const x0a = x0 + xa;
+        const x0a = x0 + sum[a];
         for (let b = a + 1; b < j; b++) {
-          const xb = win[b].sum;
           // As the splitter adds them: the total in the order of adding, each split as 2·(A's sum) − total.
-          const total = x0a + xb + xl;
-          let f = Math.abs(2 * x0a - total);
-          let value = Math.abs(2 * (x0 + xb) - total);
-          if (value < f) f = value;
-          value = Math.abs(2 * (x0 + xl) - total);
-          if (value < f) f = value;
+          const total = x0a + sum[b] + xj;
+          const f = Math.min(
+            Math.abs(2 * x0a - total),
+            Math.abs(2 * (x0 + sum[b]) - total),
+            Math.abs(2 * (x0 + xj) - total),
+          );
           evaluations += 4;
-          if (beta || !s.found || f < s.priority) this.keepQuad(anchor, win[a], win[b], last, f);
-          if (evaluations + 4 > budget) {
-            s.stop = true;
-            reach = j;
-            break outer;
+          if (this.beta > 0 || !s.found || f < s.priority) {
+            s.chosen[0] = a;
+            s.chosen[1] = b;
+            s.chosenCount = 2;
+            this.keep(j, f);
           }
+          if (evaluations + 4 > this.budget) return j;
         }
       }
     }
-    for (let i = 0; i <= this.window && win[i] !== undefined; i++) win[i] = undefined!;
-    if (!plain) return undefined;
-    this.setReach(anchor, reach);
-    anchor.cut = false;
-    return s.found;
+    return this.window;
   }
 
-  /** Whether a game of this priority and imbalance beats the search's best so far; if so it is recorded as found (its members are the caller's to copy). */
-  private improves(priority: number, f: number): boolean {
-    const s = this.state;
-    if (s.found && !(priority < s.priority)) return false;
-    s.found = true;
-    s.priority = priority;
-    s.imbalance = f;
+  /** Start a search at the anchor at (leaf, index): offset 0 read, nothing found. */
+  private startAt(leaf: number, index: number): void {
+    const s = this.search;
+    s.leaf[0] = leaf;
+    s.index[0] = index;
+    this.read(0);
+    s.seatsBefore[0] = 0;
+    s.seatsBefore[1] = s.seats[0];
+    s.found = false;
+    s.steps = 0;
+    s.stop = false;
+    s.chosenCount = 0;
+    this.evaluations = 0;
+  }
+
+  /** Read the ticket after offset j − 1 into offset j; false at the end of the pool. */
+  private readNext(j: number): boolean {
+    const s = this.search;
+    const tree = this.tree;
+    let leaf = s.leaf[j - 1];
+    let index = s.index[j - 1] + 1;
+    if (index >= tree.sizeOf(leaf)) {
+      leaf = tree.nextLeaf(leaf);
+      if (leaf === NO_LEAF) return false;
+      index = 0;
+    }
+    s.leaf[j] = leaf;
+    s.index[j] = index;
+    this.read(j);
+    s.seatsBefore[j + 1] = s.seatsBefore[j] + s.seats[j];
     return true;
   }
 
-  /** {@link keep} for the set of {@link searchQuads} (no chosen list to copy). */
-  private keepQuad(anchor: Entry, a: Entry, b: Entry, last: Entry, f: number): void {
-    const s = this.state;
-    let priority = f;
-    if (this.beta > 0) {
-      const oldest = Math.min(
-        anchor.ticket.enqueuedAt,
-        a.ticket.enqueuedAt,
-        b.ticket.enqueuedAt,
-        last.ticket.enqueuedAt,
-      );
-      priority = f + (this.beta * (oldest - this.epoch!)) / 1000;
-    }
-    if (!this.improves(priority, f)) return;
-    const members = s.members;
-    members[0] = anchor;
-    members[1] = a;
-    members[2] = b;
-    members[3] = last;
-    s.memberCount = 4;
+  /** Copy the row at offset j's leaf and index into the search's window. */
+  private read(j: number): void {
+    const s = this.search;
+    const rows = this.tree.rows;
+    const r = s.leaf[j] * this.tree.stride + s.index[j];
+    const shape = rows[r + SHAPE_AT];
+    s.rating[j] = rows[r + RATING_AT];
+    s.sum[j] = rows[r + SUM_AT];
+    s.seats[j] = shape >> 2;
+    s.side[j] = shape & 3;
+    s.enqueued[j] = rows[r + ENQUEUED_AT];
   }
 
-  /** Choose among win[i..j-1] the tickets that fill the game beside the anchor and win[j]. */
-  private visit(j: number, i: number, total: number, sizeA: number, sizeB: number): void {
-    const s = this.state;
+  /** The waiting ticket at offset j of the running search. */
+  private valueAt(j: number): Waiting {
+    return this.tree.values[this.search.leaf[j] * W + this.search.index[j]]!;
+  }
+
+  /**
+   * Choose among offsets i..j-1 the tickets that fill the game beside the anchor and offset j
+   * (`seats` so far, `sizeA` and `sizeB` of them bound to a side), skipping what cannot fill it.
+   */
+  private visit(j: number, i: number, seats: number, sizeA: number, sizeB: number): void {
+    const s = this.search;
     if (s.stop) return;
+    const k = this.teamSize;
     // Search steps: generous beside the evaluations once a game is found, bounded before.
     const stepCap = this.budget === Infinity ? Infinity : (s.found ? 16 : 256) * this.budget + 64 * this.window;
     if (++s.steps > stepCap) {
       s.stop = true;
       return;
     }
-    if (total === 2 * this.teamSize) {
-      this.score(s.win[j]);
-      return;
+    if (seats === 2 * k) return this.score(j);
+    if (i >= j || seats + (s.seatsBefore[j] - s.seatsBefore[i]) < 2 * k) return;
+    const a = sizeA + sideSeats(s, i, SIDE_A);
+    const b = sizeB + sideSeats(s, i, SIDE_B);
+    if (seats + s.seats[i] <= 2 * k && a <= k && b <= k) {
+      s.chosen[s.chosenCount++] = i;
+      this.visit(j, i + 1, seats + s.seats[i], a, b);
+      s.chosenCount--;
     }
-    if (i >= j || total + (s.seatsBefore[j] - s.seatsBefore[i]) < 2 * this.teamSize) return;
-    const e = s.win[i];
-    if (total + e.seats <= 2 * this.teamSize) {
-      const a = sizeA + sideSeats(e, "A");
-      const b = sizeB + sideSeats(e, "B");
-      if (a <= this.teamSize && b <= this.teamSize) {
-        s.chosen.push(e);
-        this.visit(j, i + 1, total + e.seats, a, b);
-        s.chosen.pop();
-      }
-    }
-    this.visit(j, i + 1, total, sizeA, sizeB);
+    this.visit(j, i + 1, seats, sizeA, sizeB);
   }
 
-  /** Score one set that fills the game: its exact best split, kept if it beats the anchor's best so far. */
-  private score(last: Entry): void {
-    if (this.splitter) return this.scoreSums(last, this.splitter);
-    const s = this.state;
-    const anchor = s.anchor!;
-    const members = [anchor, ...s.chosen, last];
-    const tickets = members.map(ticketOf);
-    if (!canAssemble(tickets, this.teamSize)) return;
+  /** Score one set that fills the game (the anchor, the chosen offsets, offset j): its exact best split. */
+  private score(j: number): void {
+    const s = this.search;
     const before = this.evaluations;
-    const split = assembleTeams(tickets, this.teamSize, this.countingImbalance);
-    s.lastCost = this.evaluations - before;
+    let f: number | undefined;
+    if (this.splitter) {
+      const splitter = this.splitter;
+      splitter.reset();
+      splitter.add(s.sum[0], s.seats[0], SIDES[s.side[0]]);
+      for (let c = 0; c < s.chosenCount; c++) {
+        const o = s.chosen[c];
+        splitter.add(s.sum[o], s.seats[o], SIDES[s.side[o]]);
+      }
+      splitter.add(s.sum[j], s.seats[j], SIDES[s.side[j]]);
+      const splits = splitter.solve(this.teamSize);
+      if (splits === 0) return; // cannot be assembled: not scored, as canAssemble would say
+      // The assembly's evaluations: one per split, and one for the split it returns.
+      this.evaluations += splits + 1;
+      f = splitter.best;
+    } else {
+      const tickets = [this.valueAt(0).ticket];
+      for (let c = 0; c < s.chosenCount; c++) tickets.push(this.valueAt(s.chosen[c]).ticket);
+      tickets.push(this.valueAt(j).ticket);
+      if (!canAssemble(tickets, this.teamSize)) return;
+      f = assembleTeams(tickets, this.teamSize, this.countingImbalance)?.imbalance;
+    }
     // The first game is always scored; another only while the budget allows one more like this
     // one. Stopping here (not at the next set) makes the result depend on offsets up to this
     // set's only, so the anchor's reach is this offset.
-    if (this.evaluations + s.lastCost > this.budget) s.stop = true;
-    if (!split) return;
-    this.keep(anchor, last, split.imbalance);
+    if (2 * this.evaluations - before > this.budget) s.stop = true;
+    if (f !== undefined) this.keep(j, f);
   }
 
-  /** {@link score} for the rating-sum imbalance: the same splits, scored from sums, no arrays. */
-  private scoreSums(last: Entry, splitter: RatingSumSplitter): void {
-    const s = this.state;
-    const anchor = s.anchor!;
-    const chosen = s.chosen;
-    splitter.reset();
-    splitter.add(anchor.sum, anchor.seats, anchor.side);
-    for (let i = 0; i < chosen.length; i++) {
-      const e = chosen[i];
-      splitter.add(e.sum, e.seats, e.side);
-    }
-    splitter.add(last.sum, last.seats, last.side);
-    const splits = splitter.solve(this.teamSize);
-    if (splits === 0) return; // cannot be assembled: not scored, as canAssemble would say
-    // The assembly's evaluations: one per split, and one for the split it returns.
-    s.lastCost = splits + 1;
-    this.evaluations += s.lastCost;
-    if (this.evaluations + s.lastCost > this.budget) s.stop = true;
-    this.keep(anchor, last, splitter.best);
+  /** The priority of a game of imbalance f whose oldest ticket was enqueued at `oldest` (ms). */
+  private priorityOf(f: number, oldest: number): number {
+    return this.beta > 0 ? f + (this.beta * (oldest - this.epoch!)) / 1000 : f;
   }
 
-  /** Keep the scored set (the anchor, the chosen tickets, `last`) if it beats the anchor's best so far. */
-  private keep(anchor: Entry, last: Entry, f: number): void {
-    const s = this.state;
+  /** Keep the scored set (the anchor, the chosen offsets, offset j) if it beats the anchor's best so far. */
+  private keep(j: number, f: number): void {
+    const s = this.search;
     let priority = f;
     if (this.beta > 0) {
-      let oldest = Math.min(anchor.ticket.enqueuedAt, last.ticket.enqueuedAt);
-      for (const e of s.chosen) if (e.ticket.enqueuedAt < oldest) oldest = e.ticket.enqueuedAt;
-      priority = f + (this.beta * (oldest - this.epoch!)) / 1000;
+      let oldest = Math.min(s.enqueued[0], s.enqueued[j]);
+      for (let c = 0; c < s.chosenCount; c++) oldest = Math.min(oldest, s.enqueued[s.chosen[c]]);
+      priority = this.priorityOf(f, oldest);
     }
-    if (!this.improves(priority, f)) return;
-    const chosen = s.chosen;
-    const members = s.members;
-    members[0] = anchor;
-    for (let i = 0; i < chosen.length; i++) members[i + 1] = chosen[i];
-    members[chosen.length + 1] = last;
-    s.memberCount = chosen.length + 2;
+    if (s.found && !(priority < s.priority)) return;
+    s.found = true;
+    s.priority = priority;
+    s.imbalance = f;
+    s.best[0] = 0;
+    for (let c = 0; c < s.chosenCount; c++) s.best[c + 1] = s.chosen[c];
+    s.best[s.chosenCount + 1] = j;
+    s.bestCount = s.chosenCount + 2;
   }
 }
 
-const ticketOf = (e: Entry): Ticket => e.ticket;
+/** Scratch state of the running anchor search: its window by offset (0: the anchor), its chosen and best sets. */
+interface Search {
+  readonly leaf: Int32Array;
+  readonly index: Int32Array;
+  readonly rating: Float64Array;
+  readonly sum: Float64Array;
+  readonly seats: Int32Array;
+  readonly side: Int32Array;
+  readonly enqueued: Float64Array;
+  /** seatsBefore[i] = seats at offsets 0..i-1. */
+  readonly seatsBefore: Int32Array;
+  /** The offsets chosen so far between the anchor and the last ticket. */
+  readonly chosen: Int32Array;
+  chosenCount: number;
+  /** A game was found: the best one's offsets are best[0..bestCount-1]. */
+  found: boolean;
+  readonly best: Int32Array;
+  bestCount: number;
+  imbalance: number;
+  priority: number;
+  steps: number;
+  stop: boolean;
+}
+
+function newSearch(window: number, teamSize: number): Search {
+  return {
+    leaf: new Int32Array(window + 1),
+    index: new Int32Array(window + 1),
+    rating: new Float64Array(window + 1),
+    sum: new Float64Array(window + 1),
+    seats: new Int32Array(window + 1),
+    side: new Int32Array(window + 1),
+    enqueued: new Float64Array(window + 1),
+    seatsBefore: new Int32Array(window + 2),
+    chosen: new Int32Array(2 * teamSize),
+    chosenCount: 0,
+    found: false,
+    best: new Int32Array(2 * teamSize),
+    bestCount: 0,
+    imbalance: 0,
+    priority: 0,
+    steps: 0,
+    stop: false,
+  };
+}
+
+const isPlainSolo = (s: Search, j: number): boolean => s.seats[j] === 1 && s.side[j] === 0;
+
+const sideSeats = (s: Search, j: number, side: number): number => (s.side[j] === side ? s.seats[j] : 0);
 
 /** n choose r. */
 function binomial(n: number, r: number): number {
@@ -895,35 +728,11 @@ function binomial(n: number, r: number): number {
   return Math.round(c);
 }
 
-const sideSeats = (e: Entry, side: "A" | "B"): number => (e.side === side ? e.seats : 0);
-
-/** Earliest `enqueuedAt` among a game's tickets (the first `count` of `members`; ms). */
-function oldestOf(members: readonly Entry[], count = members.length): number {
+/** Earliest `enqueuedAt` among a game's tickets (ms). */
+function oldestOf(tickets: readonly Ticket[]): number {
   let oldest = Infinity;
-  for (let i = 0; i < count; i++) if (members[i].ticket.enqueuedAt < oldest) oldest = members[i].ticket.enqueuedAt;
+  for (const t of tickets) if (t.enqueuedAt < oldest) oldest = t.enqueuedAt;
   return oldest;
-}
-
-/** Scratch state of the running anchor search (one search runs at a time). */
-interface SearchState {
-  anchor: Entry | undefined;
-  /** win[0] is the anchor, win[j] the ticket at offset j (written by index: no length changes). */
-  readonly win: Entry[];
-  /** seatsBefore[i] = seats of win[0..i-1]. */
-  readonly seatsBefore: number[];
-  readonly chosen: Entry[];
-  /** The search found a game so far: the best one's tickets (members[0..memberCount-1]) and figures follow. */
-  found: boolean;
-  readonly members: Entry[];
-  memberCount: number;
-  /** The game is the 2k-block from the anchor (recompute marks it `block`; nothing in `members` here). */
-  inPlace: boolean;
-  imbalance: number;
-  priority: number;
-  steps: number;
-  /** Imbalance evaluations the last scored set took. */
-  lastCost: number;
-  stop: boolean;
 }
 
 export const bestGame: PolicyDefinition = {

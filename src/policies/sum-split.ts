@@ -3,11 +3,12 @@
  * without allocating: the same search as the shared assembly's exhaustive pick (choice-free
  * tickets fill team A exactly, parties never split, side preferences honoured, the first
  * choice-free ticket fixed on A when nobody is bound to a side), but each split is scored as
- * |2·sum(A) − total| from one running sum instead of two player arrays and a call.
+ * |2·sum(A) − total| from one running sum instead of two player arrays and a call. best-game
+ * scores its sets this way: through the assembly a step costs 16 to 50 times as much.
  *
- * It visits the splits in the assembly's order and counts them as it does, so a caller that
- * budgets imbalance evaluations (best-game) spends its budget exactly as before; the value can
- * differ from the assembly's in the last bits (another order of additions).
+ * It counts the splits as the assembly does, so a caller that budgets imbalance evaluations
+ * (best-game) spends its budget exactly as through the assembly; the value can differ from the
+ * assembly's in the last bits (another order of additions).
  */
 
 /** At most this many choice-free tickets (the assembly's exhaustive limit). */
@@ -17,8 +18,6 @@ export class RatingSumSplitter {
   private readonly sums = new Float64Array(SUM_SPLIT_LIMIT);
   private readonly sizes = new Int32Array(SUM_SPLIT_LIMIT);
   private readonly remaining = new Int32Array(SUM_SPLIT_LIMIT + 1);
-  /** pairs[i·PAIR + j] = sums of tickets i and j (j < SUM_SPLIT_LIMIT), pairs[i·PAIR + SUM_SPLIT_LIMIT] = ticket i's. */
-  private readonly pairs = new Float64Array(SUM_SPLIT_LIMIT * PAIR);
   private free = 0;
   private sumA = 0;
   private seatsA = 0;
@@ -95,58 +94,12 @@ export class RatingSumSplitter {
     const need = teamSize - this.seatsA;
     if (need < 0) return 0;
     const mirror = !this.forced && n > 0;
-    if (this.solos && need <= n) {
-      // Solos: the splits are the need-subsets (with the first ticket on A when mirrored).
-      const first = mirror ? 1 : 0;
-      const take = mirror ? need - 1 : need;
-      if (take < 0) return 0;
-      const base = mirror ? this.sumA + this.sums[0] : this.sumA;
-      if (take === 0) {
-        this.best = Math.abs(2 * base - this.total);
-        return (this.splits = 1);
-      }
-      // Each subset is summed as ceil(take/2) pair sums (a last single sum when take is odd),
-      // added to `base` in order: (base + p(a0, a1)) + p(a2, a3) + ...
-      const m = n - first;
-      const sums = this.sums;
-      const total = this.total;
-      if (this.sorted && take >= 2 && take <= 4) {
-        if (take > m) return 0;
-        this.best = sortedSmallSubsets(sums, first, m, take, base, total);
-        return (this.splits = BINOMIAL[m][take]);
-      }
-      const pairs = this.pairs;
-      for (let i = 0; i < m; i++) {
-        const si = sums[first + i];
-        pairs[i * PAIR + SUM_SPLIT_LIMIT] = si;
-        for (let j = i + 1; j < m; j++) pairs[i * PAIR + j] = si + sums[first + j];
-      }
-      let best = Infinity;
-      if (take <= 4) {
-        // The small subsets (every game up to 5v5) by nested loops, in the same arithmetic.
-        if (take > m) return 0;
-        this.best = smallSubsets(pairs, m, take, base, total);
-        this.splits = BINOMIAL[m][take];
-        return this.splits;
-      }
-      const table = pairCodes(m, take);
-      const width = (take + 1) >> 1;
-      if (width === 2) {
-        for (let c = 0; c < table.length; c += 2) {
-          const value = Math.abs(2 * (base + pairs[table[c]] + pairs[table[c + 1]]) - total);
-          if (value < best) best = value;
-        }
-      } else {
-        for (let c = 0; c < table.length; c += width) {
-          let sumA = base;
-          for (let j = 0; j < width; j++) sumA += pairs[table[c + j]];
-          const value = Math.abs(2 * sumA - total);
-          if (value < best) best = value;
-        }
-      }
-      this.best = best;
-      this.splits = table.length / width;
-      return this.splits;
+    // Solos in ascending order with the first on A (a rating-ordered search's sets of 3v3 to 5v5):
+    // two pointers instead of every subset.
+    const take = need - 1;
+    if (mirror && this.solos && this.sorted && take >= 2 && take <= 4 && take < n) {
+      this.best = sortedSmallSubsets(this.sums, 1, n - 1, take, this.sumA + this.sums[0], this.total);
+      return (this.splits = BINOMIAL[n - 1][take]);
     }
     const remaining = this.remaining;
     remaining[n] = 0;
@@ -170,47 +123,10 @@ export class RatingSumSplitter {
 }
 
 /**
- * The least |2·(base + subset sum) − total| over the `take`-subsets (take ≤ 4) of m tickets,
- * from the pair-sum table, each subset summed as (base + p(a, b)) + p(c, d) (or + s(c)).
- */
-function smallSubsets(pairs: Float64Array, m: number, take: number, base: number, total: number): number {
-  let best = Infinity;
-  if (take === 1) {
-    for (let a = 0; a < m; a++) {
-      const value = Math.abs(2 * (base + pairs[a * PAIR + SUM_SPLIT_LIMIT]) - total);
-      if (value < best) best = value;
-    }
-    return best;
-  }
-  for (let a = 0; a < m; a++) {
-    for (let b = a + 1; b < m; b++) {
-      const ab = base + pairs[a * PAIR + b];
-      if (take === 2) {
-        const value = Math.abs(2 * ab - total);
-        if (value < best) best = value;
-      } else if (take === 3) {
-        for (let c = b + 1; c < m; c++) {
-          const value = Math.abs(2 * (ab + pairs[c * PAIR + SUM_SPLIT_LIMIT]) - total);
-          if (value < best) best = value;
-        }
-      } else {
-        for (let c = b + 1; c < m; c++) {
-          const row = c * PAIR;
-          for (let d = c + 1; d < m; d++) {
-            const value = Math.abs(2 * (ab + pairs[row + d]) - total);
-            if (value < best) best = value;
-          }
-        }
-      }
-    }
-  }
-  return best;
-}
-
-/**
- * {@link smallSubsets} when the sums (sums[first..first+m−1]) are in ascending order: the same
- * least value, found by two pointers over the last two members of the subset instead of every
- * pair of them, with the pair sums p(a, b) = s(a) + s(b) added as the table holds them. Each subset's
+ * The least |2·(base + subset sum) − total| over the `take`-subsets (take 2 to 4) of the m sums
+ * sums[first..first+m−1], in ascending order: found by two pointers over the last two members of
+ * the subset instead of every pair of them, each subset summed as (base + p(a, b)) + p(c, d)
+ * with p(a, b) = s(a) + s(b). Each subset's
  * signed value 2·((base + p(a, b)) + p(c, d)) − total is computed as there, and is non-decreasing
  * in each member's index (rounded additions are monotone), so with c < d: when the value at
  * (c, d) is not negative every (c', d) with c ≤ c' < d scores no better, and when it is negative
@@ -281,60 +197,9 @@ function sortedSmallSubsets(
   return best;
 }
 
-/** Row length of the pair-sum table: one column per ticket and one for "no partner". */
-const PAIR = SUM_SPLIT_LIMIT + 1;
-
 /** BINOMIAL[n][r] = n choose r, for n up to SUM_SPLIT_LIMIT. */
 const BINOMIAL: readonly (readonly number[])[] = Array.from({ length: SUM_SPLIT_LIMIT + 1 }, (_, n) => {
   const row = [1];
   for (let r = 1; r <= n; r++) row.push((row[r - 1] * (n - r + 1)) / r);
   return row;
 });
-
-const codeTables = new Map<number, Int16Array>();
-
-/**
- * The m-subsets of 0..m-1 of size `take`, in lexicographic order, each as ceil(take/2) codes
- * into the pair-sum table: (a0, a1), (a2, a3), ..., and a last (a, none) when take is odd.
- */
-function pairCodes(m: number, take: number): Int16Array {
-  const key = m * 64 + take;
-  let table = codeTables.get(key);
-  if (table) return table;
-  const flat = combinations(m, take);
-  const width = (take + 1) >> 1;
-  table = new Int16Array((flat.length / take) * width);
-  for (let c = 0, o = 0; c < flat.length; c += take) {
-    for (let j = 0; j < take; j += 2) {
-      table[o++] = flat[c + j] * PAIR + (j + 1 < take ? flat[c + j + 1] : SUM_SPLIT_LIMIT);
-    }
-  }
-  codeTables.set(key, table);
-  return table;
-}
-
-const tables = new Map<number, Int8Array>();
-
-/** The m-subsets of 0..n-1 in lexicographic order, as one flat list of indexes (m per subset). */
-function combinations(n: number, m: number): Int8Array {
-  const key = n * 64 + m;
-  let table = tables.get(key);
-  if (table) return table;
-  const out: number[] = [];
-  const pick: number[] = [];
-  const walk = (from: number): void => {
-    if (pick.length === m) {
-      out.push(...pick);
-      return;
-    }
-    for (let i = from; i <= n - (m - pick.length); i++) {
-      pick.push(i);
-      walk(i + 1);
-      pick.pop();
-    }
-  };
-  walk(0);
-  table = Int8Array.from(out);
-  tables.set(key, table);
-  return table;
-}

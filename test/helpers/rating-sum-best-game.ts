@@ -1,6 +1,6 @@
 /**
  * best-game under the rating-sum imbalance built two ways, for tests that hold its fast paths
- * (the splitter, the 2v2 quads, the 5v5 block, `BestPairs` for 1v1) to the general search.
+ * (the splitter, the 2v2 and block searches) to the general search through the assembly.
  */
 import { ratingSumDifference, resolveImbalance, type ImbalanceFn } from "../../src/core/imbalance.js";
 import type { PolicyParams } from "../../src/core/policy.js";

@@ -1,9 +1,9 @@
 /**
- * `RowTree` (best-game 1v1's layout: rows in the leaves, the least priority kept per subtree)
- * against a plain sorted-array model, through enough inserts and removes to split leaves and
- * inner nodes and to empty leaves again: rows in (rating, seq) order through the leaves' links
- * both ways, every row found by its key, and the least priority (the first row in order among
- * equals) after every change.
+ * `RowTree` (the rating order of best-game and of the window policies' sweep: rows in the
+ * leaves, the least priority kept per subtree) against a plain sorted-array model, through enough
+ * inserts and removes to split leaves and inner nodes and to empty leaves again: rows in
+ * (rating, seq) order through the leaves' links both ways, every row found by its key, and the
+ * least priority (the first row in order among equals) after every change.
  */
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect } from "vitest";

@@ -58,10 +58,10 @@ describe("RatingSumSplitter", () => {
   );
 });
 
-describe("RatingSumSplitter over solos in ascending order (its two-pointer search)", () => {
+describe("RatingSumSplitter over 3v3 to 5v5 solos in ascending order (its two-pointer search)", () => {
   test.prop(
     [
-      fc.integer({ min: 1, max: 8 }).chain((k) =>
+      fc.integer({ min: 3, max: 5 }).chain((k) =>
         fc.record({
           k: fc.constant(k),
           ratings: fc.array(fc.integer({ min: 0, max: 3000 }), { minLength: 2 * k, maxLength: 2 * k }),

@@ -10,15 +10,13 @@
  * {@link RowTree.rows}; leaf l's column c, row r at l·stride + c·WIDTH + r: a binary search reads
  * the ratings alone, the least priority of a leaf is one short scan), every leaf's values in one
  * array ({@link RowTree.values}, leaf l's row r at l·WIDTH + r), and every leaf's size and links
- * in one `Int32Array`; the inner nodes likewise. At 100,000 rows a step is its cache misses: a
- * leaf visit is then its rows, its values and its (small, mostly cached) header, where a leaf
- * object with its own typed array was the object, the array, its off-heap store and the values
- * array, and the collector has no buffer per leaf to track. The arenas grow by doubling; freed
- * nodes are reused.
+ * in one `Int32Array`; the inner nodes likewise. So a walk over neighbours in rating order (a
+ * best-game search, a sweep's scan) reads a few arrays, not an object per ticket. The arenas grow
+ * by doubling; freed nodes are reused.
  *
  * Separators are lower bounds: child c of an inner node holds keys in [sep[c], sep[c+1]),
  * child 0 everything below sep[1]. Leaves split when full and are dropped only once empty (never
- * merged), as in {@link NumberTree}; every leaf is at the same depth ({@link RowTree.height}).
+ * merged); every leaf is at the same depth ({@link RowTree.height}).
  */
 
 /** Rows per leaf and children per inner node. */
