@@ -80,7 +80,7 @@ import { assembleTeams, canAssemble } from "../core/assembly.js";
 import { withCriteriaCost } from "../core/criteria.js";
 import { MatchmakerError } from "../core/errors.js";
 import { ratingSumDifference, type ImbalanceFn, type ResolvedImbalance } from "../core/imbalance.js";
-import type { Policy, PolicyContext, PolicyDefinition, PolicyParams, TicketSlot } from "../core/policy.js";
+import type { Policy, PolicyContext, PolicyDefinition, PolicyParams } from "../core/policy.js";
 import { ratingSum, type Ticket } from "../core/types.js";
 import { parseConfig, unknownKeyMessage } from "../core/validation.js";
 import { BestBlocks, plainSolo } from "./best-blocks.js";
@@ -250,7 +250,7 @@ export class BestGamePolicy implements Policy {
   private readonly imbalance: ImbalanceFn;
   private readonly lowerBound: ((low: number, high: number) => number) | undefined;
   private readonly order = new RatingOrder<Entry>();
-  /** Entries of the tickets added without the engine's slot (with one, the entry is kept in the slot). */
+  /** The waiting tickets' entries, by ticket id. */
   private readonly byId = new Map<string, Entry>();
   private count = 0;
   /** Anchors whose window changed since their last search (dirty[0..dirtyCount-1], searched before the next query). */
@@ -286,7 +286,7 @@ export class BestGamePolicy implements Policy {
    * while every ticket is a plain solo; the first other ticket moves it here for good ({@link leaveBlocks}).
    */
   private blocks: BestBlocks | undefined;
-  /** The queue was held by {@link blocks} once: a slot may still hold one of its stand-ins. */
+  /** The queue was held by {@link blocks} once: the map by id may still hold one of its stand-ins. */
   private leftBlocks = false;
   private readonly state: SearchState = {
     anchor: undefined,
@@ -361,18 +361,17 @@ export class BestGamePolicy implements Policy {
     return this.blocks ? this.blocks.size : this.count;
   }
 
-  add(ticket: Ticket, _now?: number, slot?: TicketSlot): void {
-    if (this.pairs) return this.pairs.add(ticket, slot);
+  add(ticket: Ticket, _now?: number): void {
+    if (this.pairs) return this.pairs.add(ticket);
     if (this.blocks) {
-      if (plainSolo(ticket)) return this.blocks.add(ticket, slot);
+      if (plainSolo(ticket)) return this.blocks.add(ticket);
       this.leaveBlocks();
     }
     // A ticket already held moves to its new position (never held twice).
-    const held = this.entryOf(slot ? slot.policyData : this.byId.get(ticket.id));
+    const held = this.entryOf(this.byId.get(ticket.id));
     if (held?.alive) this.removeEntry(held);
     const entry = this.insert(ticket);
-    if (slot) slot.policyData = entry;
-    else this.byId.set(ticket.id, entry);
+    this.byId.set(ticket.id, entry);
     // The anchors whose last search looked at the new position: their searches change.
     this.markAnchorsBefore(entry, false);
     this.markDirty(entry);
@@ -386,10 +385,10 @@ export class BestGamePolicy implements Policy {
     for (const t of tickets) this.add(t);
   }
 
-  remove(ticketId: string, slot?: TicketSlot): void {
-    if (this.pairs) return this.pairs.remove(ticketId, slot);
-    if (this.blocks) return this.blocks.remove(ticketId, slot);
-    const entry = this.entryOf(slot ? slot.policyData : this.byId.get(ticketId));
+  remove(ticketId: string): void {
+    if (this.pairs) return this.pairs.remove(ticketId);
+    if (this.blocks) return this.blocks.remove(ticketId);
+    const entry = this.entryOf(this.byId.get(ticketId));
     if (entry?.alive) this.removeEntry(entry);
   }
 
@@ -400,7 +399,7 @@ export class BestGamePolicy implements Policy {
     entry.reach = 0;
     this.order.remove(entry);
     const id = entry.ticket.id;
-    if (this.byId.size > 0 && this.byId.get(id) === entry) this.byId.delete(id);
+    if (this.byId.get(id) === entry) this.byId.delete(id);
     this.count--;
     entry.alive = false;
     this.heap.delete(entry);
@@ -534,8 +533,7 @@ export class BestGamePolicy implements Policy {
   /**
    * Take the queue over from {@link blocks} (a ticket it cannot hold arrived): its tickets enter
    * the rating order in its order, with their sequence numbers, each anchor to be searched at
-   * the next query; their arrival nodes hold the entries from now on, and a stand-in (in a slot,
-   * or by id) leads to its entry.
+   * the next query; a stand-in (by id) leads to its entry.
    */
   private leaveBlocks(): void {
     const blocks = this.blocks!;
@@ -551,7 +549,7 @@ export class BestGamePolicy implements Policy {
     for (const [id, standIn] of blocks.standIns) this.byId.set(id, standIn.policyData as Entry);
   }
 
-  /** The entry a slot or the map by id holds (a stand-in from {@link blocks} leads to the entry that took its place). */
+  /** The entry the map by id holds (a stand-in from {@link blocks} leads to the entry that took its place). */
   private entryOf(held: unknown): Entry | undefined {
     if (this.leftBlocks && held instanceof StandIn) return held.policyData as Entry | undefined;
     return held as Entry | undefined;

@@ -15,8 +15,8 @@
  * candidates per search instead of O(1).
  */
 import * as v from "valibot";
-import { ArrivalNode, ArrivalOrder, compareNodes } from "../core/arrival-order.js";
-import type { Policy, PolicyContext, PolicyDefinition, PolicyParams, TicketSlot } from "../core/policy.js";
+import { ArrivalIndex, compareArrival, type ArrivalKey } from "../core/arrival-order.js";
+import type { Policy, PolicyContext, PolicyDefinition, PolicyParams } from "../core/policy.js";
 import { parseConfig, unknownKeyMessage } from "../core/validation.js";
 import { repeatAllowedAt } from "../core/recent-opponents.js";
 import type { Ticket } from "../core/types.js";
@@ -27,71 +27,47 @@ const GreedyParams = v.strictObject({}, unknownKeyMessage);
 /** Which game comes first: the one of the oldest tickets (FIFO), or of the newest (LIFO). */
 export type ServiceOrder = "oldest" | "newest";
 
+/** A waiting ticket with its position in arrival order (see {@link GreedyPolicy.candidates}). */
+export type ArrivalEntry = [ArrivalKey, Ticket];
+
 export class GreedyPolicy implements Policy {
-  /**
-   * One arrival order per class, by class code (see {@link classCode}: an array index, found on
-   * every join and leave without hashing a key) and in a list (walked without an iterator).
-   */
-  private readonly classes: (ArrivalOrder | undefined)[] = [];
-  private readonly classList: ArrivalOrder[] = [];
-  /**
-   * Each ticket's node in its class's order, for tickets added without the engine's slot (with
-   * one, the node is kept in the slot). A node's class follows from its ticket (size and side).
-   */
-  private readonly nodes = new Map<string, ArrivalNode>();
-  private count = 0;
+  /** One arrival order per class (party size x side), by class code (see {@link classCode}). */
+  private readonly classes = new Map<number, ArrivalIndex>();
+  /** Each waiting ticket's class. */
+  private readonly classOfTicket = new Map<string, ArrivalIndex>();
   /** Removals never create a game, so the search runs only after an arrival. */
   private dirty = false;
-  /** Scratch for {@link nextGame}: the candidates' nodes and tickets. */
-  private readonly gathered: ArrivalNode[] = [];
-  private readonly gatheredTickets: Ticket[] = [];
 
-  /**
-   * @param lane the lane of its classes' orders (see `ArrivalOrder`): 1 by default, where the
-   *   engine's node (its slot, on lane 0) then serves as the class's node too; a policy nesting
-   *   greedy queues that uses lane 1 itself gives them another.
-   */
   constructor(
     private readonly context: PolicyContext,
     private readonly order: ServiceOrder = "oldest",
     readonly name = "greedy",
-    private readonly lane = 1,
   ) {}
 
-  add(ticket: Ticket, _now?: number, slot?: TicketSlot): void {
+  add(ticket: Ticket, _now?: number): void {
     // A ticket already held moves to its new position (never held twice).
-    const held = slot ? (slot.policyData as ArrivalNode | undefined) : this.nodes.get(ticket.id);
-    if (held) this.drop(held);
-    const order = this.classOf(ticket);
-    // A slot that is this ticket's arrival node joins the class's order itself (no node of its own).
-    let node = order.takeSlot(slot, ticket);
-    if (!node) {
-      node = order.addNode(ticket);
-      // The node's own free field names the slot back, for a caller that asks which slots a poll took.
-      node.policyData = slot;
-    }
-    if (slot) slot.policyData = node;
-    else this.nodes.set(ticket.id, node);
-    this.count++;
+    this.remove(ticket.id);
+    const code = classCode(ticket.players.length, ticket.side);
+    let index = this.classes.get(code);
+    if (!index) this.classes.set(code, (index = new ArrivalIndex()));
+    index.add(ticket);
+    this.classOfTicket.set(ticket.id, index);
     this.dirty = true;
   }
 
-  remove(ticketId: string, slot?: TicketSlot): void {
-    const node = slot ? (slot.policyData as ArrivalNode | undefined) : this.nodes.get(ticketId);
-    if (node) this.drop(node);
+  remove(ticketId: string): void {
+    const index = this.classOfTicket.get(ticketId);
+    if (!index) return;
+    index.remove(ticketId);
+    this.classOfTicket.delete(ticketId);
   }
 
-  /**
-   * The games to form now. With `slots`, each proposed ticket's slot (the one it was added with,
-   * or undefined) is pushed onto it, ticket by ticket in the games' order: a policy nesting this
-   * one finds its own record of the tickets there, without a map by id.
-   */
-  poll(now = 0, slots?: (TicketSlot | undefined)[]): Ticket[][] {
+  poll(now = 0): Ticket[][] {
     // With avoidance a repeat may become allowed with time alone.
     if (!this.dirty && !this.context.avoid) return [];
     this.dirty = false;
     const games: Ticket[][] = [];
-    for (let game = this.nextGame(now, slots); game; game = this.nextGame(now, slots)) games.push(game);
+    for (let game = this.nextGame(now); game; game = this.nextGame(now)) games.push(game);
     return games;
   }
 
@@ -100,7 +76,7 @@ export class GreedyPolicy implements Policy {
     if (!avoid) return undefined;
     // The next time a waiting ticket's fallback wait ends (a repeat with it may then play).
     let next: number | undefined;
-    for (const index of this.classList) {
+    for (const index of this.classes.values()) {
       for (const [, t] of index.oldest()) {
         const at = t.enqueuedAt + avoid.fallbackMs;
         if (at <= now) continue;
@@ -113,88 +89,42 @@ export class GreedyPolicy implements Policy {
 
   /** Number of waiting tickets. */
   get size(): number {
-    return this.count;
+    return this.classOfTicket.size;
   }
 
   /**
    * The only tickets that can belong to the first game in service order: per class, its
-   * oldest (or newest) `seats / party size` tickets, their nodes pushed onto `out` in service
-   * order (a node's `policyData` is the slot its ticket was added with, if any).
+   * oldest (or newest) `seats / party size` tickets, with their arrival keys, in service order.
    */
-  candidateNodes(out: ArrivalNode[]): void {
-    const nodes = this.gather();
-    for (const node of nodes) out.push(node);
-    empty(nodes);
-  }
-
-  /** Take a node out of its class and of the map (a node no longer held is ignored). */
-  private drop(node: ArrivalNode): void {
-    const ticket = node.ticket;
-    if (!this.classOf(ticket).removeNode(node)) return;
-    if (this.nodes.size > 0 && this.nodes.get(ticket.id) === node) this.nodes.delete(ticket.id);
-    this.count--;
-  }
-
-  private classOf(ticket: Ticket): ArrivalOrder {
-    const code = classCode(ticket.players.length, ticket.side);
-    // Filled up to the code first, so that the array stays packed (a holey one is slower to read).
-    while (this.classes.length <= code) this.classes.push(undefined);
-    let index = this.classes[code];
-    if (!index) {
-      this.classes[code] = index = new ArrivalOrder(this.lane);
-      this.classList.push(index);
-    }
-    return index;
-  }
-
-  /** The candidates' nodes (see {@link candidates}) in the scratch array, in service order. */
-  private gather(): ArrivalNode[] {
+  candidates(): ArrivalEntry[] {
     const k = this.context.teamSize;
     const newest = this.order === "newest";
-    const nodes = this.gathered;
-    empty(nodes);
+    const entries: ArrivalEntry[] = [];
     let classesUsed = 0;
-    for (const index of this.classList) {
+    for (const index of this.classes.values()) {
       const sample = index.first();
       if (!sample) continue;
       const seats = sample.side ? k : 2 * k;
       const cap = this.context.avoid ? Infinity : Math.floor(seats / sample.players.length);
-      index.collect(cap, newest, nodes);
+      for (const entry of newest ? index.newest(cap) : index.oldest(cap)) entries.push(entry);
       classesUsed++;
     }
-    if (classesUsed > 1) nodes.sort(newest ? (a, b) => compareNodes(b, a) : compareNodes);
-    return nodes;
+    if (classesUsed > 1)
+      entries.sort(newest ? (a, b) => compareArrival(b[0], a[0]) : (a, b) => compareArrival(a[0], b[0]));
+    return entries;
   }
 
   /** The first game in service order, its tickets forgotten; undefined when none can be assembled. */
-  private nextGame(now: number, slots?: (TicketSlot | undefined)[]): Ticket[] | undefined {
-    const nodes = this.gather();
-    const candidates = this.gatheredTickets;
-    for (let i = 0; i < nodes.length; i++) candidates.push(nodes[i].ticket);
+  private nextGame(now: number): Ticket[] | undefined {
+    const candidates = this.candidates().map(([, t]) => t);
     const avoid = this.context.avoid;
     const game = !avoid
       ? findOldestGame(candidates, this.context.teamSize)
       : (findOldestGame(candidates, this.context.teamSize, (a, b) => !avoid.isRepeat(a, b, now)) ??
         findOldestGame(candidates, this.context.teamSize, (a, b) => repeatAllowedAt(a, b, avoid) <= now));
-    if (game) {
-      for (const t of game) {
-        const node = nodes[candidates.indexOf(t)];
-        if (slots) slots.push(node.policyData as TicketSlot | undefined);
-        this.drop(node);
-      }
-    }
-    empty(nodes);
-    empty(candidates);
+    if (game) for (const t of game) this.remove(t.id);
     return game;
   }
-}
-
-/**
- * Empty a scratch list by popping: a store to `length` goes through a builtin V8 does not inline,
- * which cost more than the pops of the few candidates a poll gathers (about 4% of a step).
- */
-function empty(list: unknown[]): void {
-  while (list.length > 0) list.pop();
 }
 
 /** A ticket's class (party size and side) as a small integer. */

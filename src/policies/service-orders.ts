@@ -13,19 +13,15 @@
  * These decide who plays and when; the shared assembly still picks the fairest split of them.
  */
 import * as v from "valibot";
-import { ArrivalIndex, type ArrivalNode } from "../core/arrival-order.js";
-import type { Policy, PolicyContext, PolicyDefinition, PolicyParams, TicketSlot } from "../core/policy.js";
+import { ArrivalIndex } from "../core/arrival-order.js";
+import type { Policy, PolicyContext, PolicyDefinition, PolicyParams } from "../core/policy.js";
 import type { Side, Ticket } from "../core/types.js";
 import { parseConfig, unknownKeyMessage } from "../core/validation.js";
 import { GreedyPolicy, withoutAvoidance } from "./greedy.js";
 
 const NoParams = v.strictObject({}, unknownKeyMessage);
 
-/**
- * One greedy queue per party size: solos meet solos, duos meet duos. The engine's slot goes on to
- * the ticket's queue (whose node in it names the ticket, and so its size); tickets added without
- * one are found through a map by id.
- */
+/** One greedy queue per party size: solos meet solos, duos meet duos. */
 export class TwoQueuePolicy implements Policy {
   readonly name = "two-queue";
   private readonly queues = new Map<number, GreedyPolicy>();
@@ -40,20 +36,17 @@ export class TwoQueuePolicy implements Policy {
     return n;
   }
 
-  add(ticket: Ticket, now: number, slot?: TicketSlot): void {
+  add(ticket: Ticket): void {
+    // A ticket already held moves to its new position (never held twice).
+    this.remove(ticket.id);
     const size = ticket.players.length;
     let queue = this.queues.get(size);
     if (!queue) this.queues.set(size, (queue = new GreedyPolicy(withoutAvoidance(this.context))));
-    queue.add(ticket, now, slot);
-    if (!slot) this.queueOf.set(ticket.id, queue);
+    queue.add(ticket);
+    this.queueOf.set(ticket.id, queue);
   }
 
-  remove(ticketId: string, slot?: TicketSlot): void {
-    if (slot) {
-      const node = slot.policyData as ArrivalNode | undefined;
-      if (node) this.queues.get(node.ticket.players.length)!.remove(ticketId, slot);
-      return;
-    }
+  remove(ticketId: string): void {
     this.queueOf.get(ticketId)?.remove(ticketId);
     this.queueOf.delete(ticketId);
   }
@@ -61,7 +54,7 @@ export class TwoQueuePolicy implements Policy {
   poll(): Ticket[][] {
     const games: Ticket[][] = [];
     for (const queue of this.queues.values()) games.push(...queue.poll());
-    if (this.queueOf.size > 0) for (const game of games) for (const t of game) this.queueOf.delete(t.id);
+    for (const game of games) for (const t of game) this.queueOf.delete(t.id);
     return games;
   }
 

@@ -1,127 +1,67 @@
 /**
- * `ArrivalOrder`: its walks against a sorted-array model, with out-of-order arrivals (the tree),
- * runs of removals (the array's head and compaction), and nodes shared between two orders on
- * different lanes (`take`), where each order must see only its own adds and removals.
+ * `ArrivalIndex`: tickets in order of `enqueuedAt`, ties in the order they were added, against a
+ * sorted-array model, with out-of-order arrivals (a re-queued ticket keeps its place ahead of
+ * newcomers), removals, and a ticket added again while held (it moves, never held twice).
  */
 import { fc, test } from "@fast-check/vitest";
-import { describe, expect, it } from "vitest";
-import { ArrivalNode, ArrivalOrder, compareNodes } from "../../src/core/arrival-order.js";
+import { describe, expect } from "vitest";
+import { ArrivalIndex } from "../../src/core/arrival-order.js";
 import type { Ticket } from "../../src/core/types.js";
 
 type Op =
-  | { kind: "add"; back: number; share: boolean }
-  | { kind: "remove"; from: 0 | 1; pick: number }
-  | { kind: "removeRun"; from: 0 | 1; count: number };
+  { kind: "add"; back: number } | { kind: "again"; pick: number; back: number } | { kind: "remove"; pick: number };
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
   {
     weight: 6,
     arbitrary: fc.record({
       kind: fc.constant("add" as const),
-      // Mostly in order; sometimes behind the newest (a re-queued ticket).
-      back: fc.oneof(
-        { weight: 4, arbitrary: fc.constant(0) },
-        { weight: 1, arbitrary: fc.integer({ min: 1, max: 30 }) },
-      ),
-      share: fc.boolean(),
+      // Mostly in order; sometimes behind the newest (a re-queued ticket), often on a tie.
+      back: fc.oneof({ weight: 4, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.nat(30) }),
     }),
   },
-  {
-    weight: 3,
-    arbitrary: fc.record({
-      kind: fc.constant("remove" as const),
-      from: fc.constantFrom(0 as const, 1 as const),
-      pick: fc.nat(),
-    }),
-  },
-  {
-    weight: 1,
-    arbitrary: fc.record({
-      kind: fc.constant("removeRun" as const),
-      from: fc.constantFrom(0 as const, 1 as const),
-      count: fc.integer({ min: 1, max: 60 }),
-    }),
-  },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("again" as const), pick: fc.nat(), back: fc.nat(30) }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant("remove" as const), pick: fc.nat() }) },
 );
 
-function ids(order: ArrivalOrder, newestFirst: boolean, limit = Infinity): string[] {
-  const out: ArrivalNode[] = [];
-  order.collect(limit, newestFirst, out);
-  return out.map((n) => n.ticket.id);
-}
-
-function check(order: ArrivalOrder, model: ArrivalNode[]): void {
-  const sorted = [...model].sort(compareNodes);
-  const want = sorted.map((n) => n.ticket.id);
-  expect(order.size).toBe(model.length);
-  expect(ids(order, false)).toEqual(want);
-  expect(ids(order, true)).toEqual([...want].reverse());
-  expect(ids(order, false, 3)).toEqual(want.slice(0, 3));
-  expect([...order.oldest()].map(([, t]) => t.id)).toEqual(want);
-  expect([...order.newest(2)].map(([, t]) => t.id)).toEqual([...want].reverse().slice(0, 2));
-  expect([...order.oldestNodes()].map((n) => n.ticket.id)).toEqual(want);
-  expect(order.first()?.id).toBe(want[0]);
-  for (const n of model) expect(order.holds(n)).toBe(true);
-}
-
-describe("ArrivalOrder", () => {
-  test.prop([fc.array(opArb, { minLength: 1, maxLength: 400 })], { numRuns: 150 })(
-    "two orders on two lanes, sharing nodes, each match a sorted model",
+describe("ArrivalIndex", () => {
+  test.prop([fc.array(opArb, { minLength: 1, maxLength: 300 })], { numRuns: 150 })(
+    "walks, first, lookups and size match a model sorted by enqueue time, then order of adding",
     (ops) => {
-      const orders = [new ArrivalOrder(0), new ArrivalOrder(1)];
-      const models: ArrivalNode[][] = [[], []];
-      const removed: ArrivalNode[][] = [[], []];
+      const index = new ArrivalIndex();
+      /** The held tickets, each with the count of adds before it (its tie-break). */
+      let model: { ticket: Ticket; added: number }[] = [];
       let clock = 1000;
+      let adds = 0;
       let seq = 0;
+      const add = (ticket: Ticket) => {
+        index.add(ticket);
+        model = model.filter((m) => m.ticket.id !== ticket.id);
+        model.push({ ticket, added: adds++ });
+      };
       for (const op of ops) {
         if (op.kind === "add") {
-          clock++;
-          const ticket: Ticket = {
-            id: `t${seq++}`,
-            players: [{ sessionId: "p", rating: 0 }],
-            enqueuedAt: clock - op.back,
-          };
-          const node = orders[0].addNode(ticket);
-          models[0].push(node);
-          if (op.share) {
-            expect(orders[1].take(node)).toBe(true);
-            models[1].push(node);
-          } else models[1].push(orders[1].addNode(ticket));
-        } else {
-          const model = models[op.from];
-          const count = op.kind === "remove" ? 1 : Math.min(op.count, model.length);
-          for (let i = 0; i < count && model.length > 0; i++) {
-            const at = op.kind === "remove" ? op.pick % model.length : 0;
-            const [node] = model.splice(at, 1);
-            orders[op.from].removeNode(node);
-            orders[op.from].removeNode(node); // a second removal is ignored
-            removed[op.from].push(node);
+          clock += seq % 3 === 0 ? 0 : 1;
+          add({ id: `t${seq++}`, players: [{ sessionId: "p", rating: 0 }], enqueuedAt: clock - op.back });
+        } else if (model.length > 0) {
+          const { ticket } = model[op.pick % model.length];
+          if (op.kind === "again") add({ ...ticket, enqueuedAt: clock - op.back });
+          else {
+            expect(index.remove(ticket.id)).toBe(true);
+            expect(index.remove(ticket.id)).toBe(false);
+            model = model.filter((m) => m.ticket !== ticket);
           }
         }
-      }
-      for (const k of [0, 1]) {
-        check(orders[k], models[k]);
-        for (const n of removed[k]) {
-          expect(orders[k].holds(n)).toBe(false);
-          // A node once removed is never taken again (it may still sit in the array).
-          expect(orders[k].take(n)).toBe(false);
-        }
+        const want = [...model]
+          .sort((a, b) => a.ticket.enqueuedAt - b.ticket.enqueuedAt || a.added - b.added)
+          .map((m) => m.ticket);
+        expect(index.size).toBe(want.length);
+        expect(index.first()).toBe(want[0]);
+        expect([...index.oldest()].map(([, t]) => t)).toEqual(want);
+        expect([...index.oldest(3)].map(([, t]) => t)).toEqual(want.slice(0, 3));
+        expect([...index.newest(2)].map(([, t]) => t)).toEqual([...want].reverse().slice(0, 2));
+        for (const t of want) expect(index.get(t.id)).toBe(t);
       }
     },
   );
-
-  it("takes a node only once per lane, and not on a lane another order of the same lane used", () => {
-    const a = new ArrivalOrder(0);
-    const b = new ArrivalOrder(1);
-    const c = new ArrivalOrder(1);
-    const node = a.addNode({ id: "x", players: [{ sessionId: "x", rating: 0 }], enqueuedAt: 0 });
-    expect(a.take(node)).toBe(false);
-    expect(b.take(node)).toBe(true);
-    expect(c.take(node)).toBe(false);
-    expect(c.size).toBe(0);
-    b.removeNode(node);
-    expect(a.holds(node)).toBe(true);
-    expect(b.holds(node)).toBe(false);
-    expect(b.take(node)).toBe(false);
-  });
 });

@@ -4,13 +4,12 @@
  * layout (a side-bound party added and removed first: the queue is then held by the general
  * structures, whose block search scores with the same splitter): the same best game, priority,
  * imbalance, oldest wait, candidates, games formed and wake-ups, to the bit, with fractional
- * ratings and ties, through the engine's slots or by id, with tickets moved by a second add, and
+ * ratings and ties, with tickets moved by a second add, and
  * across the move out of the layout (a party or a side-bound solo joining midway).
  */
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
-import { ArrivalNode } from "../../src/core/arrival-order.js";
-import type { PolicyParams, TicketSlot } from "../../src/core/policy.js";
+import type { PolicyParams } from "../../src/core/policy.js";
 import type { Ticket } from "../../src/core/types.js";
 import type { BestGamePolicy } from "../../src/policies/best-game.js";
 import { ROW_TREE_WIDTH } from "../../src/policies/shared/row-tree.js";
@@ -35,7 +34,6 @@ const casesArb = fc.record({
     { beta: 0.5 },
     { beta: 2, threshold: 30, thresholdGrowthPerSecond: 1 },
   ),
-  slots: fc.boolean(),
   coarse: fc.boolean(),
 });
 
@@ -83,25 +81,15 @@ describe("best-game: the block layout holds the general structures' candidate", 
       blocks.add(origin, 0);
       for (const t of [origin, away]) general.remove(t.id);
       blocks.remove(origin.id);
-      const slots = [new Map<string, TicketSlot>(), new Map<string, TicketSlot>()];
       const policies: BestGamePolicy[] = [blocks, general];
       const waiting: Ticket[] = [];
       let seq = 0;
       let now = 0;
       const add = (t: Ticket) => {
-        policies.forEach((p, i) => {
-          if (!c.slots) return p.add(t, now);
-          let slot = slots[i].get(t.id);
-          // The engine's slot is the ticket's arrival node; other callers' slots are plain records.
-          if (!slot) slots[i].set(t.id, (slot = seq % 3 === 0 ? { policyData: undefined } : new ArrivalNode(t)));
-          p.add(t, now, slot);
-        });
+        for (const p of policies) p.add(t, now);
       };
       const remove = (t: Ticket) => {
-        policies.forEach((p, i) => {
-          p.remove(t.id, c.slots ? slots[i].get(t.id) : undefined);
-          slots[i].delete(t.id);
-        });
+        for (const p of policies) p.remove(t.id);
       };
       const view = (p: BestGamePolicy) => {
         const got = p.peek();
@@ -145,7 +133,6 @@ describe("best-game: the block layout holds the general structures' candidate", 
                 waiting.findIndex((t) => t.id === id),
                 1,
               );
-              for (const s of slots) s.delete(id);
             }
           }
         } else {

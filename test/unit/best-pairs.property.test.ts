@@ -10,8 +10,7 @@
  */
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect } from "vitest";
-import { ArrivalNode } from "../../src/core/arrival-order.js";
-import type { PolicyParams, TicketSlot } from "../../src/core/policy.js";
+import type { PolicyParams } from "../../src/core/policy.js";
 import type { Ticket } from "../../src/core/types.js";
 import type { BestGamePolicy } from "../../src/policies/best-game.js";
 import { fastBestGame, generalBestGame } from "../helpers/rating-sum-best-game.js";
@@ -116,51 +115,6 @@ describe("best-game 1v1: BestPairs holds the general search's games", () => {
         if (waiting.length < 100 || step % 25 === 0) check();
       });
       check();
-    },
-  );
-
-  test.prop([caseArb], { numRuns: 25 })(
-    "the same through the engine's slots (the arrival node holds the row's leaf) as by id",
-    ({ c, ops }) => {
-      const slotted = fastBestGame(1, c.params);
-      const byId = fastBestGame(1, c.params);
-      const waiting: Ticket[] = [];
-      const slots = new Map<string, TicketSlot>();
-      let seq = 0;
-      let now = 0;
-      ops.forEach((op, step) => {
-        if (op.kind === "add") {
-          const t = solo(`t${seq++}`, op.rating, { at: now - op.wait, side: op.side });
-          // Mostly the engine's slot (the ticket's arrival node); every third a foreign slot.
-          const slot: TicketSlot = seq % 3 === 0 ? { policyData: undefined } : new ArrivalNode(t);
-          slots.set(t.id, slot);
-          slotted.add(t, now, slot);
-          byId.add(t, now);
-          waiting.push(t);
-        } else if (op.kind === "remove") {
-          if (waiting.length === 0) return;
-          const i = op.pick % waiting.length;
-          const t = waiting[i];
-          if (op.pick % 5 === 0) {
-            // Added again while held: it moves.
-            slotted.add(t, now, slots.get(t.id));
-            byId.add(t, now);
-            return;
-          }
-          waiting.splice(i, 1);
-          slotted.remove(t.id, slots.get(t.id));
-          byId.remove(t.id);
-          // A slot handed back after its ticket left reads as not held.
-          slotted.remove(t.id, slots.get(t.id));
-        } else {
-          now += op.advance;
-          const games = slotted.poll(now);
-          expect(games.map(ids)).toEqual(byId.poll(now).map(ids));
-          for (const game of games) for (const t of game) waiting.splice(waiting.indexOf(t), 1);
-        }
-        if (waiting.length < 100 || step % 10 === 0) expect(view(slotted, now)).toEqual(view(byId, now));
-      });
-      expect(view(slotted, now)).toEqual(view(byId, now));
     },
   );
 });

@@ -8,7 +8,6 @@
  * game and the rules of when the best game forms; a layout keeps its anchor search: which
  * anchors a join or a leave changes, how each is searched again, and which tickets its game has.
  */
-import type { TicketSlot } from "../../core/policy.js";
 import { ratingSum, type Ticket } from "../../core/types.js";
 import { isHeld, RowHolders, type RowHolder } from "./row-holders.js";
 import { PRIORITY, ROW_TREE_WIDTH, rowCursor, RowTree, type RowCursor } from "./row-tree.js";
@@ -65,18 +64,18 @@ export abstract class RowTreeGames {
     return this.games;
   }
 
-  /** Stand-ins of the tickets added without a slot, by id. */
+  /** The holders of the waiting tickets, by id. */
   get standIns(): ReadonlyMap<string, RowHolder> {
     return this.holders.byId;
   }
 
-  /** Hold `ticket`, in `slot` when the engine passes one; one already held moves to its new position. */
-  add(ticket: Ticket, slot?: TicketSlot): void {
+  /** Hold `ticket`; one already held moves to its new position. */
+  add(ticket: Ticket): void {
     // A ticket already held moves to its new position (never held twice).
-    const held = this.holders.find(ticket.id, slot);
+    const held = this.holders.find(ticket.id);
     if (isHeld(held)) this.removeHolder(held);
     this.epoch ??= ticket.enqueuedAt;
-    const holder = this.holders.hold(ticket, slot);
+    const holder = this.holders.hold(ticket);
     const at = this.at;
     this.tree.insert(ratingSum(ticket) / ticket.players.length, this.nextSeq++, holder, at);
     holder.policyData = at.leaf;
@@ -84,8 +83,8 @@ export abstract class RowTreeGames {
   }
 
   /** Forget a waiting ticket (nothing when it is not held). */
-  remove(ticketId: string, slot?: TicketSlot): void {
-    const holder = this.holders.find(ticketId, slot);
+  remove(ticketId: string): void {
+    const holder = this.holders.find(ticketId);
     if (isHeld(holder)) this.removeHolder(holder);
   }
 
