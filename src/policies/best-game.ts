@@ -567,7 +567,7 @@ export class BestGamePolicy implements Policy {
       side: ticket.side,
       prev: undefined,
       next: undefined,
-      heapIndex: -1,
+      heapKey: undefined,
       alive: true,
       reach: 0,
       cut: false,

@@ -1,13 +1,11 @@
 /**
- * The two structures behind best-game and the sweep matcher, against plain sorted-array models:
- * `NumberTree` (its B+tree index: an insert returns the value at the next lower or equal key),
- * `RatingOrder` (rating order with ties in the order of adding, as a linked list) and
- * `IndexedHeap` (the least item by key, ties by a total tie-break, through sets and deletes).
+ * The two structures behind best-game, against plain sorted-array models: `RatingOrder` (rating
+ * order with ties in the order of adding, as a linked list) and `IndexedHeap` (the least item by
+ * key, ties by a total tie-break, through sets and deletes).
  */
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect } from "vitest";
 import { IndexedHeap } from "../../src/policies/shared/indexed-heap.js";
-import { NumberTree } from "../../src/policies/shared/number-tree.js";
 import { RatingOrder } from "../../src/policies/shared/rating-order.js";
 
 interface Item {
@@ -15,7 +13,7 @@ interface Item {
   readonly rating: number;
   prev: Item | undefined;
   next: Item | undefined;
-  heapIndex: number;
+  heapKey: number | undefined;
 }
 
 /** Insert (a rating, few distinct values so that ties are common) or remove (an index into the held items). */
@@ -34,7 +32,7 @@ describe("RatingOrder", () => {
     let id = 0;
     for (const op of ops) {
       if ("add" in op) {
-        const item: Item = { id: id++, rating: op.add, prev: undefined, next: undefined, heapIndex: -1 };
+        const item: Item = { id: id++, rating: op.add, prev: undefined, next: undefined, heapKey: undefined };
         order.insert(item);
         model.push(item);
       } else if (model.length > 0) {
@@ -67,7 +65,7 @@ describe("IndexedHeap", () => {
       rating: 0,
       prev: undefined,
       next: undefined,
-      heapIndex: -1,
+      heapKey: undefined,
     }));
     const heap = new IndexedHeap<Item>((a, b) => a.id - b.id);
     const keys = new Map<number, number>();
@@ -86,42 +84,4 @@ describe("IndexedHeap", () => {
       for (const [id] of keys) expect(heap.keyOf(items[id])).toBe(keys.get(id));
     }
   });
-});
-
-describe("NumberTree", () => {
-  // Enough keys for leaves and inner nodes to split (32 per node) and, by deletes, to empty out.
-  const treeOps = fc.array(
-    fc.oneof(
-      { weight: 3, arbitrary: fc.record({ set: fc.integer({ min: 0, max: 3000 }) }) },
-      { weight: 2, arbitrary: fc.record({ del: fc.integer({ min: 0, max: 3000 }) }) },
-      { weight: 1, arbitrary: fc.record({ delHeld: fc.nat() }) },
-    ),
-    { minLength: 500, maxLength: 3000 },
-  );
-  test.prop([treeOps], { numRuns: 60 })(
-    "set returns the value at the next lower or equal key; get and size match",
-    (ops) => {
-      const tree = new NumberTree<number>();
-      const model = new Map<number, number>();
-      let version = 0;
-      const lowerOrEqual = (key: number): number | undefined => {
-        let best: number | undefined;
-        for (const k of model.keys()) if (k <= key && (best === undefined || k > best)) best = k;
-        return best === undefined ? undefined : model.get(best);
-      };
-      for (const op of ops) {
-        if ("set" in op) {
-          const value = version++;
-          expect(tree.set(op.set, value)).toBe(lowerOrEqual(op.set));
-          model.set(op.set, value);
-        } else {
-          const key = "del" in op ? op.del : [...model.keys()][op.delHeld % Math.max(1, model.size)];
-          if (key === undefined) continue;
-          expect(tree.delete(key)).toBe(model.delete(key));
-        }
-        expect(tree.size).toBe(model.size);
-      }
-      for (let key = 0; key <= 3000; key += 7) expect(tree.get(key)).toBe(model.get(key));
-    },
-  );
 });

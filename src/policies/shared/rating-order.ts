@@ -1,13 +1,11 @@
 /**
  * Entries in rating order, as a doubly linked list (neighbours in O(1), windows walked without
- * a tree) indexed by a B+tree keyed by the rating number alone ({@link NumberTree}: an insert
- * finds its neighbour in the same descent), for O(log n) insert and delete.
+ * a tree) indexed by a sorted-btree keyed by the rating, for O(log n) insert and delete.
  * Equal ratings keep the order they were added in (a later entry after the earlier ones): the
  * tree maps each distinct rating to the last entry of that rating in the list, so a newcomer
- * goes right after the entry at its rating or at the next lower one. Number keys compare
- * faster than `[rating, seq]` pairs and need no key array per entry.
+ * goes right after the entry at its rating or at the next lower one.
  */
-import { NumberTree } from "./number-tree.js";
+import { sortedTree } from "../../core/sorted-tree.js";
 
 /** What the list needs of an entry: its rating and its neighbours (set by the list). */
 export interface RatingLink<E> {
@@ -17,7 +15,7 @@ export interface RatingLink<E> {
 }
 
 export class RatingOrder<E extends RatingLink<E>> {
-  private readonly tree = new NumberTree<E>();
+  private readonly tree = sortedTree<number, E>((a, b) => a - b);
   /** The lowest-rated entry. */
   head: E | undefined;
   /** The highest-rated entry. */
@@ -30,8 +28,9 @@ export class RatingOrder<E extends RatingLink<E>> {
 
   /** Link `entry` in after every entry rated at most as high. */
   insert(entry: E): void {
-    // The entry it now names was the last at its rating or below: the newcomer goes after it.
-    const lower = this.tree.set(entry.rating, entry);
+    // The last entry at its rating or below: the newcomer goes after it.
+    const lower = this.tree.getPairOrNextLower(entry.rating)?.[1];
+    this.tree.set(entry.rating, entry);
     const higher = lower ? lower.next : this.head;
     entry.prev = lower;
     entry.next = higher;
