@@ -18,7 +18,7 @@
  *
  * Separators are lower bounds: child c of an inner node holds keys in [sep[c], sep[c+1]),
  * child 0 everything below sep[1]. Leaves split when full and are dropped only once empty (never
- * merged), as in {@link NumberTree}; every leaf is at the same depth ({@link RowTree.height}).
+ * merged); every leaf is at the same depth ({@link RowTree.height}).
  */
 
 /** Rows per leaf and children per inner node. */
