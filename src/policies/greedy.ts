@@ -2,7 +2,7 @@
  * `greedy`: form a game the moment one can be assembled from the waiting tickets, preferring
  * the oldest (Schlup's A_G; Wu's greedy policy; with parties, the FIFO/packing order of Xu et al.).
  *
- * Tickets sit in one arrival-ordered index per class (party size x side). Only the oldest
+ * Tickets sit in one arrival order per class (party size x side). Only the oldest
  * `seats / size` tickets of a class can belong to the oldest game, so the search looks at a
  * bounded candidate list (about 4k·H(k) tickets) whatever the pool size: per join the work is
  * O(classes x log n) plus a search whose size depends on teamSize only.
@@ -15,7 +15,7 @@
  * candidates per search instead of O(1).
  */
 import * as v from "valibot";
-import { ArrivalIndex, compareArrival, type ArrivalKey } from "../core/arrival-order.js";
+import { ArrivalOrder, compareArrival, type Arrival } from "../core/arrival-order.js";
 import type { Policy, PolicyContext, PolicyDefinition, PolicyParams } from "../core/policy.js";
 import { parseConfig, unknownKeyMessage } from "../core/validation.js";
 import { repeatAllowedAt } from "../core/recent-opponents.js";
@@ -27,16 +27,16 @@ const GreedyParams = v.strictObject({}, unknownKeyMessage);
 /** Which game comes first: the one of the oldest tickets (FIFO), or of the newest (LIFO). */
 export type ServiceOrder = "oldest" | "newest";
 
-/** A waiting ticket with its position in arrival order (see {@link GreedyPolicy.candidates}). */
-export type ArrivalEntry = [ArrivalKey, Ticket];
-
 export class GreedyPolicy implements Policy {
   /** One arrival order per class (party size x side), by class code (see {@link classCode}). */
-  private readonly classes = new Map<number, ArrivalIndex>();
-  /** Each waiting ticket's class. */
-  private readonly classOfTicket = new Map<string, ArrivalIndex>();
+  private readonly classes = new Map<number, ArrivalOrder>();
+  /** Each waiting ticket's place in its class's order. */
+  private readonly held = new Map<string, Arrival>();
   /** Removals never create a game, so the search runs only after an arrival. */
   private dirty = false;
+  /** Scratch for {@link nextGame}: the candidates and their tickets. */
+  private readonly gathered: Arrival[] = [];
+  private readonly gatheredTickets: Ticket[] = [];
 
   constructor(
     private readonly context: PolicyContext,
@@ -47,19 +47,22 @@ export class GreedyPolicy implements Policy {
   add(ticket: Ticket, _now?: number): void {
     // A ticket already held moves to its new position (never held twice).
     this.remove(ticket.id);
-    const code = classCode(ticket.players.length, ticket.side);
-    let index = this.classes.get(code);
-    if (!index) this.classes.set(code, (index = new ArrivalIndex()));
-    index.add(ticket);
-    this.classOfTicket.set(ticket.id, index);
+    this.held.set(ticket.id, this.classOf(ticket).add(ticket));
     this.dirty = true;
   }
 
   remove(ticketId: string): void {
-    const index = this.classOfTicket.get(ticketId);
-    if (!index) return;
-    index.remove(ticketId);
-    this.classOfTicket.delete(ticketId);
+    const arrival = this.held.get(ticketId);
+    if (!arrival) return;
+    this.held.delete(ticketId);
+    this.classOf(arrival.ticket).remove(arrival);
+  }
+
+  private classOf(ticket: Ticket): ArrivalOrder {
+    const code = classCode(ticket.players.length, ticket.side);
+    let order = this.classes.get(code);
+    if (!order) this.classes.set(code, (order = new ArrivalOrder()));
+    return order;
   }
 
   poll(now = 0): Ticket[][] {
@@ -76,8 +79,8 @@ export class GreedyPolicy implements Policy {
     if (!avoid) return undefined;
     // The next time a waiting ticket's fallback wait ends (a repeat with it may then play).
     let next: number | undefined;
-    for (const index of this.classes.values()) {
-      for (const [, t] of index.oldest()) {
+    for (const order of this.classes.values()) {
+      for (const t of order.oldest()) {
         const at = t.enqueuedAt + avoid.fallbackMs;
         if (at <= now) continue;
         if (next === undefined || at < next) next = at;
@@ -89,34 +92,36 @@ export class GreedyPolicy implements Policy {
 
   /** Number of waiting tickets. */
   get size(): number {
-    return this.classOfTicket.size;
+    return this.held.size;
   }
 
   /**
    * The only tickets that can belong to the first game in service order: per class, its
-   * oldest (or newest) `seats / party size` tickets, with their arrival keys, in service order.
+   * oldest (or newest) `seats / party size` tickets, pushed onto `out` in service order.
    */
-  candidates(): ArrivalEntry[] {
+  candidates(out: Arrival[]): void {
     const k = this.context.teamSize;
     const newest = this.order === "newest";
-    const entries: ArrivalEntry[] = [];
     let classesUsed = 0;
-    for (const index of this.classes.values()) {
-      const sample = index.first();
+    for (const order of this.classes.values()) {
+      const sample = order.first();
       if (!sample) continue;
       const seats = sample.side ? k : 2 * k;
       const cap = this.context.avoid ? Infinity : Math.floor(seats / sample.players.length);
-      for (const entry of newest ? index.newest(cap) : index.oldest(cap)) entries.push(entry);
+      if (newest) order.collectNewest(cap, out);
+      else order.collect(cap, out);
       classesUsed++;
     }
-    if (classesUsed > 1)
-      entries.sort(newest ? (a, b) => compareArrival(b[0], a[0]) : (a, b) => compareArrival(a[0], b[0]));
-    return entries;
+    if (classesUsed > 1) out.sort(newest ? (a, b) => compareArrival(b, a) : compareArrival);
   }
 
   /** The first game in service order, its tickets forgotten; undefined when none can be assembled. */
   private nextGame(now: number): Ticket[] | undefined {
-    const candidates = this.candidates().map(([, t]) => t);
+    const gathered = this.gathered;
+    const candidates = this.gatheredTickets;
+    gathered.length = candidates.length = 0;
+    this.candidates(gathered);
+    for (const arrival of gathered) candidates.push(arrival.ticket);
     const avoid = this.context.avoid;
     const game = !avoid
       ? findOldestGame(candidates, this.context.teamSize)

@@ -13,7 +13,7 @@
  * then the neighbours of those, until every queue has been checked.
  */
 import * as v from "valibot";
-import { ArrivalIndex, compareArrival } from "../core/arrival-order.js";
+import { ArrivalIndex, compareArrival, type Arrival } from "../core/arrival-order.js";
 import {
   bestIntegerAround,
   schlupMultiQueueCost,
@@ -130,7 +130,7 @@ export class MultiQueuePolicy implements Policy {
 
   nextWakeup(now: number): number | undefined {
     if (this.context.maxWaitMs === undefined) return undefined;
-    for (const [, t] of this.byArrival.oldest()) {
+    for (const t of this.byArrival.oldest()) {
       const deadline = t.enqueuedAt + this.context.maxWaitMs;
       if (deadline > now) return deadline;
     }
@@ -159,7 +159,7 @@ export class MultiQueuePolicy implements Policy {
   private radiusGrowth(now: number, maxWaitMs: number): Ticket[][] {
     const games: Ticket[][] = [];
     const overdue: Ticket[] = [];
-    for (const [, ticket] of this.byArrival.oldest()) {
+    for (const ticket of this.byArrival.oldest()) {
       if (!reachedMaxWait(ticket, maxWaitMs, now)) break;
       overdue.push(ticket);
     }
@@ -184,11 +184,12 @@ export class MultiQueuePolicy implements Policy {
    * every criterion.
    */
   private gameAround(ticket: Ticket, home: number, radius: number): Ticket[] | undefined {
-    const others = this.cellsAround(home, radius)
-      .flatMap((cell) => this.ranges[cell].candidates())
-      .filter(([, t]) => t !== ticket)
-      .sort((a, b) => compareArrival(a[0], b[0]))
-      .map(([, t]) => t);
+    const gathered: Arrival[] = [];
+    for (const cell of this.cellsAround(home, radius)) this.ranges[cell].candidates(gathered);
+    const others = gathered
+      .sort(compareArrival)
+      .map((a) => a.ticket)
+      .filter((t) => t !== ticket);
     // Include-first search: the result holds the ticket whenever some game does.
     const game = findOldestGame([ticket, ...others], this.context.teamSize);
     return game?.[0] === ticket ? game : undefined;
@@ -262,7 +263,7 @@ export class MultiQueuePolicy implements Policy {
     this.counts = counts;
     const cells = counts.reduce((p, c) => p * c, 1);
     this.ranges = Array.from({ length: cells }, () => new GreedyPolicy(withoutAvoidance(this.context)));
-    for (const [, ticket] of this.byArrival.oldest()) this.ranges[this.cellOf(ticket)].add(ticket);
+    for (const ticket of this.byArrival.oldest()) this.ranges[this.cellOf(ticket)].add(ticket);
   }
 }
 

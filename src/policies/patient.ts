@@ -104,7 +104,7 @@ export class PatientPolicy implements Policy {
 
   private nextGame(now: number): Ticket[] | undefined {
     const k = this.context.teamSize;
-    const pool = [...this.queue.oldest(this.params.pool ?? 2 * k + 2)].map(([, t]) => t);
+    const pool = [...this.queue.oldest(this.params.pool ?? 2 * k + 2)];
     let best: { game: Ticket[]; imbalance: number } | undefined;
     for (const game of gamesOf(pool, k)) {
       const split = assembleTeams(game, k, this.context.imbalance)!;

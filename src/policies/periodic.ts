@@ -74,7 +74,7 @@ export class PeriodicPolicy implements Policy {
     const budget = this.waitingPlayers - (this.waitingPlayers % seats);
     const period: Ticket[] = [];
     let players = 0;
-    for (const [, t] of this.queue.oldest()) {
+    for (const t of this.queue.oldest()) {
       if (players + t.players.length > budget) break;
       period.push(t);
       players += t.players.length;
@@ -97,16 +97,16 @@ export class PeriodicPolicy implements Policy {
 
   nextWakeup(now: number): number | undefined {
     if (this.context.maxWaitMs === undefined) return undefined;
-    const oldest = this.queue.oldest(1).next();
-    if (oldest.done) return undefined;
-    const deadline = oldest.value[1].enqueuedAt + this.context.maxWaitMs;
+    const oldest = this.queue.first();
+    if (!oldest) return undefined;
+    const deadline = oldest.enqueuedAt + this.context.maxWaitMs;
     return deadline > now ? deadline : undefined;
   }
 
   private oldestReachedMaxWait(now: number): boolean {
     if (this.context.maxWaitMs === undefined) return false;
-    const oldest = this.queue.oldest(1).next();
-    return !oldest.done && reachedMaxWait(oldest.value[1], this.context.maxWaitMs, now);
+    const oldest = this.queue.first();
+    return oldest !== undefined && reachedMaxWait(oldest, this.context.maxWaitMs, now);
   }
 }
 

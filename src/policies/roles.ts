@@ -183,7 +183,7 @@ export class RolesPolicy implements Policy {
         `roles policy (mode "exact"): ${this.pool.size} tickets wait, but the exact search is for pools of at most ${EXACT_ROLE_POOL_LIMIT}; use mode "approximate"`,
       );
     }
-    const tickets = [...this.pool.oldest()].map(([, t]) => t);
+    const tickets = [...this.pool.oldest()];
     return bestRoleGame(tickets, this.context.teamSize, this.context.imbalance, this.table);
   }
 

@@ -128,10 +128,7 @@ export class PackingPolicy implements Policy {
 
   /** The lexicographically oldest set of loose tickets, of one side, that fills a team exactly. */
   private nextTeam(): PackedTeam | undefined {
-    const chosen = oldestExactFill(
-      [...this.loose.oldest()].map(([, t]) => t),
-      this.context.teamSize,
-    );
+    const chosen = oldestExactFill([...this.loose.oldest()], this.context.teamSize);
     if (!chosen) return undefined;
     return {
       tickets: chosen,

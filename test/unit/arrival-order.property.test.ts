@@ -1,11 +1,12 @@
 /**
- * `ArrivalIndex`: tickets in order of `enqueuedAt`, ties in the order they were added, against a
- * sorted-array model, with out-of-order arrivals (a re-queued ticket keeps its place ahead of
- * newcomers), removals, and a ticket added again while held (it moves, never held twice).
+ * `ArrivalOrder` and `ArrivalIndex`: tickets in order of `enqueuedAt`, ties in the order they were
+ * added, against a sorted-array model, with out-of-order arrivals (a re-queued ticket keeps its
+ * place ahead of newcomers), removals, a ticket added again while held (it moves, never held
+ * twice), walks from either end, and a walk during which tickets leave and arrive.
  */
 import { fc, test } from "@fast-check/vitest";
-import { describe, expect } from "vitest";
-import { ArrivalIndex } from "../../src/core/arrival-order.js";
+import { describe, expect, it } from "vitest";
+import { ArrivalIndex, ArrivalOrder, type Arrival } from "../../src/core/arrival-order.js";
 import type { Ticket } from "../../src/core/types.js";
 
 type Op =
@@ -24,9 +25,15 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 3, arbitrary: fc.record({ kind: fc.constant("remove" as const), pick: fc.nat() }) },
 );
 
+const ticketAt = (id: string, enqueuedAt: number): Ticket => ({
+  id,
+  players: [{ sessionId: id, rating: 0 }],
+  enqueuedAt,
+});
+
 describe("ArrivalIndex", () => {
   test.prop([fc.array(opArb, { minLength: 1, maxLength: 300 })], { numRuns: 150 })(
-    "walks, first, lookups and size match a model sorted by enqueue time, then order of adding",
+    "walks from both ends, first, lookups and size match a model sorted by enqueue time, then order of adding",
     (ops) => {
       const index = new ArrivalIndex();
       /** The held tickets, each with the count of adds before it (its tie-break). */
@@ -42,13 +49,13 @@ describe("ArrivalIndex", () => {
       for (const op of ops) {
         if (op.kind === "add") {
           clock += seq % 3 === 0 ? 0 : 1;
-          add({ id: `t${seq++}`, players: [{ sessionId: "p", rating: 0 }], enqueuedAt: clock - op.back });
+          add(ticketAt(`t${seq++}`, clock - op.back));
         } else if (model.length > 0) {
           const { ticket } = model[op.pick % model.length];
           if (op.kind === "again") add({ ...ticket, enqueuedAt: clock - op.back });
           else {
-            expect(index.remove(ticket.id)).toBe(true);
-            expect(index.remove(ticket.id)).toBe(false);
+            expect(index.remove(ticket.id)).toBe(ticket);
+            expect(index.remove(ticket.id)).toBeUndefined();
             model = model.filter((m) => m.ticket !== ticket);
           }
         }
@@ -57,11 +64,59 @@ describe("ArrivalIndex", () => {
           .map((m) => m.ticket);
         expect(index.size).toBe(want.length);
         expect(index.first()).toBe(want[0]);
-        expect([...index.oldest()].map(([, t]) => t)).toEqual(want);
-        expect([...index.oldest(3)].map(([, t]) => t)).toEqual(want.slice(0, 3));
-        expect([...index.newest(2)].map(([, t]) => t)).toEqual([...want].reverse().slice(0, 2));
+        expect([...index.oldest()]).toEqual(want);
+        expect([...index.oldest(3)]).toEqual(want.slice(0, 3));
         for (const t of want) expect(index.get(t.id)).toBe(t);
       }
     },
   );
+});
+
+describe("ArrivalOrder", () => {
+  test.prop([fc.array(opArb, { minLength: 1, maxLength: 300 }), fc.nat(8)], { numRuns: 150 })(
+    "collects the oldest and the newest as the sorted model",
+    (ops, limit) => {
+      const order = new ArrivalOrder();
+      const model: Arrival[] = [];
+      let clock = 1000;
+      let seq = 0;
+      for (const op of ops) {
+        if (op.kind === "remove" || op.kind === "again") {
+          if (model.length === 0) continue;
+          const [arrival] = model.splice(op.pick % model.length, 1);
+          order.remove(arrival);
+          if (op.kind === "again") model.push(order.add({ ...arrival.ticket, enqueuedAt: clock - op.back }));
+        } else {
+          clock += seq % 3 === 0 ? 0 : 1;
+          model.push(order.add(ticketAt(`t${seq++}`, clock - op.back)));
+        }
+        const want = [...model].sort((a, b) => a.at - b.at || a.seq - b.seq);
+        const oldest: Arrival[] = [];
+        const newest: Arrival[] = [];
+        order.collect(limit, oldest);
+        order.collectNewest(limit, newest);
+        expect(order.size).toBe(want.length);
+        expect(oldest).toEqual(want.slice(0, limit));
+        expect(newest).toEqual([...want].reverse().slice(0, limit));
+      }
+    },
+  );
+
+  it("a walk goes on past tickets that leave during it, and reaches the ones that arrive", () => {
+    const order = new ArrivalOrder();
+    const arrivals = [0, 1, 2, 3, 4].map((i) => order.add(ticketAt(`t${i}`, i)));
+    const late = order.add(ticketAt("late", 1.5));
+    const seen: string[] = [];
+    for (const t of order.oldest()) {
+      seen.push(t.id);
+      if (t.id === "t1") {
+        // The ticket just walked, the next one, and the late one leave; a newcomer arrives.
+        order.remove(arrivals[1]);
+        order.remove(arrivals[2]);
+        order.remove(late);
+        order.add(ticketAt("t5", 5));
+      }
+    }
+    expect(seen).toEqual(["t0", "t1", "t3", "t4", "t5"]);
+  });
 });
