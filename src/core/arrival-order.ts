@@ -1,16 +1,27 @@
+/**
+ * Tickets in arrival order: by original enqueue time, then by the order they were added in. A
+ * re-queued ticket keeps its `enqueuedAt` and so its place ahead of newcomers.
+ *
+ * Tickets nearly always arrive in order (the clock only moves forward), so both structures here
+ * keep those in the order of adding, in O(1), and put a ticket added behind a newer one in a
+ * sorted-btree, O(log n); walks merge the two. {@link ArrivalIndex} finds its tickets by id (a
+ * `Map`, whose iteration follows insertion); {@link ArrivalOrder} is a doubly linked list that
+ * also walks newest first, for a caller that keeps its own map by id.
+ */
 import type { Ticket } from "./types.js";
 import { sortedTree, type SortedTree } from "./sorted-tree.js";
 
-/** A held ticket's place in an {@link ArrivalOrder}: its enqueue time, then the order it was added in. */
+/** A held ticket's place in arrival order. */
 export interface Arrival {
   readonly ticket: Ticket;
   readonly at: number;
+  /** The order it was added in, among every ticket of every index (ties of `at`). */
   readonly seq: number;
-  /** Neighbours in the order of adding (a removed arrival keeps its `next`, for a walk paused on it). */
+  /** Added behind a newer ticket: held in the tree, not in the order of adding. */
+  readonly late: boolean;
+  /** Neighbours in an {@link ArrivalOrder}'s list (a removed arrival keeps its `next`, for a walk paused on it). */
   prev: Arrival | undefined;
   next: Arrival | undefined;
-  /** Added behind a newer ticket: held in the order's tree instead of its list. */
-  readonly late: boolean;
   held: boolean;
 }
 
@@ -18,121 +29,66 @@ export interface Arrival {
 export const compareArrival = (a: Arrival, b: Arrival): number => a.at - b.at || a.seq - b.seq;
 
 /**
- * One sequence for every order, so that tickets with the same `enqueuedAt` held in different
- * orders (a policy's classes, ranges) still compare in the order they were added.
+ * One sequence for every index, so that tickets with the same `enqueuedAt` held in different
+ * indexes (a policy's classes, ranges) still compare in the order they were added.
  */
 let nextSeq = 0;
 
-/**
- * Tickets in arrival order (original enqueue time, then the order they were added in). Tickets
- * nearly always arrive in order (the clock only moves forward): those are kept in a doubly linked
- * list in the order of adding, walked from either end; a ticket added behind a newer one (a
- * re-queued ticket keeps its `enqueuedAt`, and so its place ahead of newcomers) goes to a
- * sorted-btree instead, and walks merge the two. Add and remove are O(1), O(log n) for a late
- * ticket. The caller keeps each ticket's {@link Arrival} to remove it.
- */
-export class ArrivalOrder {
-  private head: Arrival | undefined;
-  private tail: Arrival | undefined;
-  private readonly late: SortedTree<Arrival, undefined> = sortedTree<Arrival, undefined>(compareArrival);
-  private count = 0;
+const NONE: readonly Arrival[] = [];
 
-  get size(): number {
-    return this.count;
-  }
+/** The tickets added behind a newer one, and the enqueue time of the newest added in order. */
+class LateTickets {
+  readonly tree: SortedTree<Arrival, undefined> = sortedTree<Arrival, undefined>(compareArrival);
+  newestAt = -Infinity;
 
-  add(ticket: Ticket): Arrival {
+  /** A new arrival, in the tree if it is late. */
+  arrive(ticket: Ticket): Arrival {
     const at = ticket.enqueuedAt;
     // An equal enqueue time is in order: the sequence number puts it last.
-    const late = this.tail !== undefined && at < this.tail.at;
-    const arrival: Arrival = { ticket, at, seq: nextSeq++, prev: undefined, next: undefined, late, held: true };
-    if (late) this.late.set(arrival, undefined);
-    else {
-      arrival.prev = this.tail;
-      if (this.tail) this.tail.next = arrival;
-      else this.head = arrival;
-      this.tail = arrival;
-    }
-    this.count++;
+    const late = at < this.newestAt;
+    const arrival: Arrival = { ticket, at, seq: nextSeq++, late, prev: undefined, next: undefined, held: true };
+    if (late) this.tree.set(arrival, undefined);
+    else this.newestAt = at;
     return arrival;
   }
 
-  /** Remove an arrival this order returned (once). */
-  remove(arrival: Arrival): void {
+  leave(arrival: Arrival, empty: boolean): void {
     arrival.held = false;
-    this.count--;
-    if (arrival.late) {
-      this.late.delete(arrival);
-      return;
-    }
-    const { prev, next } = arrival;
-    if (prev) prev.next = next;
-    else this.head = next;
-    if (next) next.prev = prev;
-    else this.tail = prev;
-    arrival.prev = undefined;
+    if (arrival.late) this.tree.delete(arrival);
+    if (empty) this.newestAt = -Infinity;
   }
 
-  /** The oldest ticket (undefined when empty). */
-  first(): Ticket | undefined {
-    const early = this.late.minKey();
-    return early && (!this.head || compareArrival(early, this.head) < 0) ? early.ticket : this.head?.ticket;
+  /** The late arrivals, oldest first (few: copied, so that the tree may change during a walk). */
+  list(): readonly Arrival[] {
+    return this.tree.size > 0 ? [...this.tree.keys()] : NONE;
   }
 
-  /** The tickets, oldest first (at most `limit`); the order may change during the walk. */
-  *oldest(limit = Infinity): IterableIterator<Ticket> {
-    let listed = this.head;
-    // The late ones are few: copied, so that the tree may change during the walk.
-    const late = this.late.size > 0 ? [...this.late.keys()] : [];
+  /** The tickets, oldest first: `inOrder` (the ones not late, in order) merged with the tree's. */
+  *merge(inOrder: Iterator<Arrival>, limit: number): IterableIterator<Ticket> {
+    const late = this.list();
     let i = 0;
+    let next = inOrder.next();
     for (let n = 0; n < limit; n++) {
-      while (listed && !listed.held) listed = listed.next;
       while (i < late.length && !late[i].held) i++;
-      if (listed && (i === late.length || compareArrival(listed, late[i]) < 0)) {
-        yield listed.ticket;
-        listed = listed.next;
+      if (!next.done && (i === late.length || compareArrival(next.value, late[i]) < 0)) {
+        yield next.value.ticket;
+        next = inOrder.next();
       } else if (i < late.length) yield late[i++].ticket;
       else return;
     }
   }
 
-  /** Push the oldest `limit` arrivals onto `out`, oldest first. */
-  collect(limit: number, out: Arrival[]): void {
-    let n = 0;
-    let listed = this.head;
-    if (this.late.size === 0) {
-      for (; listed && n < limit; listed = listed.next, n++) out.push(listed);
-      return;
-    }
-    for (const early of this.late.keys()) {
-      for (; listed && n < limit && compareArrival(listed, early) < 0; listed = listed.next, n++) out.push(listed);
-      if (n++ >= limit) return;
-      out.push(early);
-    }
-    for (; listed && n < limit; listed = listed.next, n++) out.push(listed);
-  }
-
-  /** Push the newest `limit` arrivals onto `out`, newest first. */
-  collectNewest(limit: number, out: Arrival[]): void {
-    let n = 0;
-    let listed = this.tail;
-    if (this.late.size === 0) {
-      for (; listed && n < limit; listed = listed.prev, n++) out.push(listed);
-      return;
-    }
-    for (const [late] of this.late.entriesReversed()) {
-      for (; listed && n < limit && compareArrival(listed, late) > 0; listed = listed.prev, n++) out.push(listed);
-      if (n++ >= limit) return;
-      out.push(late);
-    }
-    for (; listed && n < limit; listed = listed.prev, n++) out.push(listed);
+  /** The oldest of `first` (the oldest not late) and the oldest late one. */
+  first(first: Arrival | undefined): Ticket | undefined {
+    const late = this.tree.minKey();
+    return late && (!first || compareArrival(late, first) < 0) ? late.ticket : first?.ticket;
   }
 }
 
-/** An {@link ArrivalOrder} that also finds its tickets by id (a ticket added again while held moves). */
+/** Tickets in arrival order, found by id. */
 export class ArrivalIndex {
-  private readonly order = new ArrivalOrder();
   private readonly arrivals = new Map<string, Arrival>();
+  private readonly late = new LateTickets();
 
   get size(): number {
     return this.arrivals.size;
@@ -142,11 +98,12 @@ export class ArrivalIndex {
     return this.arrivals.has(ticketId);
   }
 
-  add(ticket: Ticket): Arrival {
-    this.remove(ticket.id);
-    const arrival = this.order.add(ticket);
-    this.arrivals.set(ticket.id, arrival);
-    return arrival;
+  /** Add a ticket; false, and nothing changed, if one of its id is held (remove it first to move it). */
+  add(ticket: Ticket): boolean {
+    const size = this.arrivals.size;
+    if (size > 0 && this.arrivals.has(ticket.id)) return false;
+    this.arrivals.set(ticket.id, this.late.arrive(ticket));
+    return true;
   }
 
   /** Remove a ticket; returns it (undefined if it was not held). */
@@ -154,7 +111,7 @@ export class ArrivalIndex {
     const arrival = this.arrivals.get(ticketId);
     if (!arrival) return undefined;
     this.arrivals.delete(ticketId);
-    this.order.remove(arrival);
+    this.late.leave(arrival, this.arrivals.size === 0);
     return arrival.ticket;
   }
 
@@ -167,11 +124,105 @@ export class ArrivalIndex {
     return this.arrivals.get(ticketId);
   }
 
+  /** The oldest ticket (undefined when empty). */
   first(): Ticket | undefined {
-    return this.order.first();
+    const arrivals = this.arrivals.values();
+    let first = arrivals.next().value;
+    while (first?.late) first = arrivals.next().value;
+    return this.late.first(first);
   }
 
+  /** The tickets, oldest first (at most `limit`); tickets may come and go during the walk. */
   oldest(limit = Infinity): IterableIterator<Ticket> {
-    return this.order.oldest(limit);
+    return this.late.merge(inOrderOf(this.arrivals.values()), limit);
+  }
+}
+
+/** The arrivals of a `Map`'s values that are not late (a `Map`'s walk skips deleted entries). */
+function* inOrderOf(arrivals: Iterable<Arrival>): IterableIterator<Arrival> {
+  for (const arrival of arrivals) if (!arrival.late) yield arrival;
+}
+
+/**
+ * Tickets in arrival order, as a doubly linked list (and the late tickets' tree): the caller
+ * keeps each ticket's {@link Arrival} to remove it, and walks from either end.
+ */
+export class ArrivalOrder {
+  private head: Arrival | undefined;
+  private tail: Arrival | undefined;
+  private readonly late = new LateTickets();
+  private count = 0;
+
+  get size(): number {
+    return this.count;
+  }
+
+  add(ticket: Ticket): Arrival {
+    const arrival = this.late.arrive(ticket);
+    if (!arrival.late) {
+      arrival.prev = this.tail;
+      if (this.tail) this.tail.next = arrival;
+      else this.head = arrival;
+      this.tail = arrival;
+    }
+    this.count++;
+    return arrival;
+  }
+
+  /** Remove an arrival this order returned (once). */
+  remove(arrival: Arrival): void {
+    this.late.leave(arrival, --this.count === 0);
+    if (arrival.late) return;
+    const { prev, next } = arrival;
+    if (prev) prev.next = next;
+    else this.head = next;
+    if (next) next.prev = prev;
+    else this.tail = prev;
+    arrival.prev = undefined;
+  }
+
+  /** The oldest ticket (undefined when empty). */
+  first(): Ticket | undefined {
+    return this.late.first(this.head);
+  }
+
+  /** The tickets, oldest first (at most `limit`); tickets may come and go during the walk. */
+  oldest(limit = Infinity): IterableIterator<Ticket> {
+    return this.late.merge(this.listed(), limit);
+  }
+
+  private *listed(): IterableIterator<Arrival> {
+    for (let arrival = this.head; arrival; arrival = arrival.next) if (arrival.held) yield arrival;
+  }
+
+  /** Push the oldest `limit` arrivals onto `out`, oldest first. */
+  collect(limit: number, out: Arrival[]): void {
+    collectMerged(this.head, this.late.list(), limit, out, 1);
+  }
+
+  /** Push the newest `limit` arrivals onto `out`, newest first. */
+  collectNewest(limit: number, out: Arrival[]): void {
+    collectMerged(this.tail, [...this.late.list()].reverse(), limit, out, -1);
+  }
+}
+
+/**
+ * Push up to `limit` arrivals onto `out` from the list starting at `listed` (towards `next` for
+ * `direction` 1, `prev` for -1) merged with `late` (in the same direction).
+ */
+function collectMerged(
+  listed: Arrival | undefined,
+  late: readonly Arrival[],
+  limit: number,
+  out: Arrival[],
+  direction: 1 | -1,
+): void {
+  let i = 0;
+  for (let n = 0; n < limit; n++) {
+    if (listed && (i === late.length || direction * compareArrival(listed, late[i]) < 0)) {
+      out.push(listed);
+      listed = direction === 1 ? listed.next : listed.prev;
+    } else if (i < late.length) out.push(late[i++]);
+    else return;
   }
 }

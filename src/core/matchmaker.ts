@@ -4,7 +4,7 @@
  * or the simulator, so both run literally the same code.
  */
 import * as v from "valibot";
-import { ArrivalOrder, compareArrival, type Arrival } from "./arrival-order.js";
+import { ArrivalIndex, compareArrival } from "./arrival-order.js";
 import { assembleTeams, fitsWithBots, playersOf, type TeamSplit } from "./assembly.js";
 import { MatchmakerError } from "./errors.js";
 import { imbalanceFunction, resolveImbalance, type ImbalanceFn, type ImbalanceSpec } from "./imbalance.js";
@@ -123,9 +123,8 @@ export class Matchmaker {
   private readonly imbalance: ImbalanceFn;
   private readonly matchIdPrefix: string;
   private readonly onPolicyError?: (error: MatchmakerError) => void;
-  /** The waiting tickets by id, each with its place in {@link byArrival}. */
-  private readonly tickets = new Map<string, Arrival>();
-  private readonly byArrival = new ArrivalOrder();
+  /** The waiting tickets, by id and in arrival order. */
+  private readonly tickets = new ArrivalIndex();
   /**
    * Waiting players whose session id differs from their ticket's id. A player waiting in a ticket
    * named after them (a solo, as the room makes them) is found through `tickets` instead, so the
@@ -260,12 +259,12 @@ export class Matchmaker {
   }
 
   get(ticketId: string): Ticket | undefined {
-    return this.tickets.get(ticketId)?.ticket;
+    return this.tickets.get(ticketId);
   }
 
   /** Waiting tickets, oldest first. */
   *waiting(): IterableIterator<Ticket> {
-    yield* this.byArrival.oldest();
+    yield* this.tickets.oldest();
   }
 
   /** The id of the ticket account `playerId` waits in (undefined: it does not wait). */
@@ -331,7 +330,7 @@ export class Matchmaker {
         );
       }
     }
-    if (this.tickets.has(ticket.id)) throw duplicateTicket(ticket.id);
+    if (!this.tickets.add(ticket)) throw duplicateTicket(ticket.id);
     if (zones) this.zonesOf.set(ticket.id, zones);
     this.admit(ticket, now);
     if (allowed && zones) this.latency!.schedule(ticket, allowed, zones);
@@ -473,12 +472,12 @@ export class Matchmaker {
 
   /** True while `ticket` waits (as this very ticket object). */
   private waits(ticket: Ticket): boolean {
-    return this.tickets.get(ticket.id)?.ticket === ticket;
+    return this.tickets.get(ticket.id) === ticket;
   }
 
   /** Arrival order of two waiting tickets. */
   private compareWaiting(a: Ticket, b: Ticket): number {
-    return compareArrival(this.tickets.get(a.id)!, this.tickets.get(b.id)!);
+    return compareArrival(this.tickets.arrival(a.id)!, this.tickets.arrival(b.id)!);
   }
 
   /** A ticket held back from the policy goes back to it, if it still waits. */
@@ -492,7 +491,7 @@ export class Matchmaker {
    */
   private handBack(proposal: readonly Ticket[], handedBack: Set<string>, keep: Ticket | undefined, now: number): void {
     for (const id of new Set(proposal.map((t) => t.id))) {
-      const ticket = this.tickets.get(id)?.ticket;
+      const ticket = this.tickets.get(id);
       if (ticket && id !== keep?.id && !(this.zones === undefined && handedBack.has(id)))
         this.router.add(ticket, this.zonesOf.get(id), now);
       handedBack.add(id);
@@ -504,7 +503,7 @@ export class Matchmaker {
     let policyWakeup = this.router.nextWakeup(now);
     const widens = this.latency?.nextAt();
     if (widens !== undefined) policyWakeup = policyWakeup === undefined ? widens : Math.min(policyWakeup, widens);
-    const oldest = this.fillWithBots ? this.byArrival.first() : undefined;
+    const oldest = this.fillWithBots ? this.tickets.first() : undefined;
     if (!oldest) return policyWakeup;
     const botWakeup = oldest.enqueuedAt + this.maxWaitMs!;
     return policyWakeup === undefined ? botWakeup : Math.min(policyWakeup, botWakeup);
@@ -512,7 +511,7 @@ export class Matchmaker {
 
   stats(now: number): MatchmakerStats {
     const [p50WaitMs, p95WaitMs, p99WaitMs] = this.recentWaits.percentiles([50, 95, 99]);
-    const oldest = this.byArrival.first();
+    const oldest = this.tickets.first();
     return {
       policy: this.policy.name,
       waitingTickets: this.tickets.size,
@@ -553,9 +552,8 @@ export class Matchmaker {
     return Object.keys(perZone).length ? { policyStatus: perZone } : {};
   }
 
-  /** Start holding a ticket. */
+  /** Start holding a ticket already added to `tickets`. */
   private admit(ticket: Ticket, now: number): void {
-    this.tickets.set(ticket.id, this.byArrival.add(ticket));
     for (const p of ticket.players) {
       if (p.sessionId !== ticket.id) this.otherPlayers.add(p.sessionId);
       if (p.playerId !== undefined) this.accounts.set(p.playerId, ticket.id);
@@ -568,7 +566,7 @@ export class Matchmaker {
 
   /** True when a waiting ticket is named `sessionId` and holds that player. */
   private namedAfter(sessionId: string): boolean {
-    const named = this.tickets.get(sessionId)?.ticket;
+    const named = this.tickets.get(sessionId);
     if (!named) return false;
     for (const p of named.players) if (p.sessionId === sessionId) return true;
     return false;
@@ -576,11 +574,8 @@ export class Matchmaker {
 
   /** Stop holding a waiting ticket; returns it (undefined if it was not waiting). */
   private forget(ticketId: string): Ticket | undefined {
-    const arrival = this.tickets.get(ticketId);
-    if (!arrival) return undefined;
-    this.tickets.delete(ticketId);
-    this.byArrival.remove(arrival);
-    const ticket = arrival.ticket;
+    const ticket = this.tickets.remove(ticketId);
+    if (!ticket) return undefined;
     // (Nearly always empty: a solo's ticket is named after its player.)
     if (this.otherPlayers.size > 0) {
       for (const p of ticket.players) if (p.sessionId !== ticketId) this.otherPlayers.delete(p.sessionId);
@@ -650,14 +645,14 @@ export class Matchmaker {
     const matches: Match[] = [];
     const seats = 2 * this.teamSize;
     for (;;) {
-      const oldest = this.byArrival.first();
+      const oldest = this.tickets.first();
       if (!oldest || !reachedMaxWait(oldest, this.maxWaitMs!, now)) return matches;
       const chosen: Ticket[] = [];
       let players = 0;
       // In a zoned queue everyone in the game must accept one common zone, the overdue ticket's first.
       let common = this.zonesOf.get(oldest.id);
       // Scanning is bounded: a pool that could fill the game would have been matched already.
-      for (const t of this.byArrival.oldest(BOT_GAME_SCAN_PER_SEAT * seats)) {
+      for (const t of this.tickets.oldest(BOT_GAME_SCAN_PER_SEAT * seats)) {
         const shared = common && common.filter((z) => this.zonesOf.get(t.id)!.includes(z));
         if (shared && shared.length === 0) continue;
         if (this.blocked && chosen.some((c) => blockedBetween(c, t, this.blocked!))) continue;

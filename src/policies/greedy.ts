@@ -28,8 +28,8 @@ const GreedyParams = v.strictObject({}, unknownKeyMessage);
 export type ServiceOrder = "oldest" | "newest";
 
 export class GreedyPolicy implements Policy {
-  /** One arrival order per class (party size x side), by class code (see {@link classCode}). */
-  private readonly classes = new Map<number, ArrivalOrder>();
+  /** One arrival order per class (party size x side), at its class code (see {@link classCode}). */
+  private readonly classes: (ArrivalOrder | undefined)[] = [];
   /** Each waiting ticket's place in its class's order. */
   private readonly held = new Map<string, Arrival>();
   /** Removals never create a game, so the search runs only after an arrival. */
@@ -60,9 +60,9 @@ export class GreedyPolicy implements Policy {
 
   private classOf(ticket: Ticket): ArrivalOrder {
     const code = classCode(ticket.players.length, ticket.side);
-    let order = this.classes.get(code);
-    if (!order) this.classes.set(code, (order = new ArrivalOrder()));
-    return order;
+    // Filled up to the code, so that the array has no holes.
+    while (this.classes.length <= code) this.classes.push(undefined);
+    return (this.classes[code] ??= new ArrivalOrder());
   }
 
   poll(now = 0): Ticket[][] {
@@ -79,7 +79,8 @@ export class GreedyPolicy implements Policy {
     if (!avoid) return undefined;
     // The next time a waiting ticket's fallback wait ends (a repeat with it may then play).
     let next: number | undefined;
-    for (const order of this.classes.values()) {
+    for (const order of this.classes) {
+      if (!order) continue;
       for (const t of order.oldest()) {
         const at = t.enqueuedAt + avoid.fallbackMs;
         if (at <= now) continue;
@@ -103,7 +104,8 @@ export class GreedyPolicy implements Policy {
     const k = this.context.teamSize;
     const newest = this.order === "newest";
     let classesUsed = 0;
-    for (const order of this.classes.values()) {
+    for (const order of this.classes) {
+      if (!order) continue;
       const sample = order.first();
       if (!sample) continue;
       const seats = sample.side ? k : 2 * k;

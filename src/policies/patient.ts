@@ -69,6 +69,8 @@ export class PatientPolicy implements Policy {
   }
 
   add(ticket: Ticket): void {
+    // A ticket already held moves to its new position (never held twice).
+    this.queue.remove(ticket.id);
     this.queue.add(ticket);
     if (ticket.enqueuedAt >= this.latestArrival) {
       this.latestArrival = ticket.enqueuedAt;

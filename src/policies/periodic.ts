@@ -40,6 +40,8 @@ export class PeriodicPolicy implements Policy {
   ) {}
 
   add(ticket: Ticket): void {
+    // A ticket already held moves to its new position (never held twice).
+    this.remove(ticket.id);
     this.queue.add(ticket);
     this.waitingPlayers += ticket.players.length;
     // A re-queued ticket is no new arrival: only fresh arrivals measure the rate.
@@ -50,8 +52,8 @@ export class PeriodicPolicy implements Policy {
   }
 
   remove(ticketId: string): void {
-    const ticket = this.queue.get(ticketId);
-    if (ticket && this.queue.remove(ticketId)) this.waitingPlayers -= ticket.players.length;
+    const ticket = this.queue.remove(ticketId);
+    if (ticket) this.waitingPlayers -= ticket.players.length;
   }
 
   /** Games per period now in use (with `x: "auto"`, from the measured arrival rate). */

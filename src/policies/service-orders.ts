@@ -80,6 +80,8 @@ export class PackingPolicy implements Policy {
   constructor(private readonly context: PolicyContext) {}
 
   add(ticket: Ticket): void {
+    // A ticket already held moves to its new position (never held twice).
+    this.remove(ticket.id);
     this.loose.add(ticket);
     this.pack();
   }
