@@ -121,7 +121,9 @@ export class GreedyPolicy implements Policy {
   private nextGame(now: number): Ticket[] | undefined {
     const gathered = this.gathered;
     const candidates = this.gatheredTickets;
-    gathered.length = candidates.length = 0;
+    // Emptied by popping: a store to `length` gives up the arrays' stores, which pushes then allocate again.
+    while (gathered.pop());
+    while (candidates.pop());
     this.candidates(gathered);
     for (const arrival of gathered) candidates.push(arrival.ticket);
     const avoid = this.context.avoid;
