@@ -10,7 +10,7 @@
  * - for each ticket, its *anchor* search: the best game made of that ticket and tickets among
  *   the next `window` positions after it, each candidate set scored by the shared assembly's
  *   exact split ({@link assembleTeams} with the queue's imbalance);
- * - the anchors' candidates by priority ({@link IndexedHeap}: each anchor carries its key, so
+ * - a min-heap of the anchors' candidates ({@link IndexedHeap}: each anchor knows its place, so
  *   a new search or a leave updates or drops its candidate at once; ties to the lower anchor in
  *   (rating, seq) order).
  *
@@ -567,7 +567,7 @@ export class BestGamePolicy implements Policy {
       side: ticket.side,
       prev: undefined,
       next: undefined,
-      heapKey: undefined,
+      heapIndex: -1,
       alive: true,
       reach: 0,
       cut: false,

@@ -13,7 +13,7 @@ interface Item {
   readonly rating: number;
   prev: Item | undefined;
   next: Item | undefined;
-  heapKey: number | undefined;
+  heapIndex: number;
 }
 
 /** Insert (a rating, few distinct values so that ties are common) or remove (an index into the held items). */
@@ -32,7 +32,7 @@ describe("RatingOrder", () => {
     let id = 0;
     for (const op of ops) {
       if ("add" in op) {
-        const item: Item = { id: id++, rating: op.add, prev: undefined, next: undefined, heapKey: undefined };
+        const item: Item = { id: id++, rating: op.add, prev: undefined, next: undefined, heapIndex: -1 };
         order.insert(item);
         model.push(item);
       } else if (model.length > 0) {
@@ -65,7 +65,7 @@ describe("IndexedHeap", () => {
       rating: 0,
       prev: undefined,
       next: undefined,
-      heapKey: undefined,
+      heapIndex: -1,
     }));
     const heap = new IndexedHeap<Item>((a, b) => a.id - b.id);
     const keys = new Map<number, number>();
