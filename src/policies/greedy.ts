@@ -27,11 +27,17 @@ const GreedyParams = v.strictObject({}, unknownKeyMessage);
 /** Which game comes first: the one of the oldest tickets (FIFO), or of the newest (LIFO). */
 export type ServiceOrder = "oldest" | "newest";
 
-export class GreedyPolicy implements Policy {
-  /** One arrival order per class (party size x side), at its class code (see {@link classCode}). */
+const NO_GAMES: readonly Arrival[][] = [];
+
+/**
+ * Greedy's waiting tickets, one arrival order per class (party size x side), and its search for
+ * the first game in service order. A policy holding greedy queues (greedy itself, multi-queue's
+ * ranges, two-queue's queues) keeps each ticket's {@link Arrival} by id.
+ */
+export class GreedyQueue {
+  /** One arrival order per class, at its class code (see {@link classCode}). */
   private readonly classes: (ArrivalOrder | undefined)[] = [];
-  /** Each waiting ticket's place in its class's order. */
-  private readonly held = new Map<string, Arrival>();
+  private count = 0;
   /** Removals never create a game, so the search runs only after an arrival. */
   private dirty = false;
   /** Scratch for {@link nextGame}: the candidates and their tickets. */
@@ -41,20 +47,21 @@ export class GreedyPolicy implements Policy {
   constructor(
     private readonly context: PolicyContext,
     private readonly order: ServiceOrder = "oldest",
-    readonly name = "greedy",
   ) {}
 
-  add(ticket: Ticket, _now?: number): void {
-    // A ticket already held moves to its new position (never held twice).
-    this.remove(ticket.id);
-    this.held.set(ticket.id, this.classOf(ticket).add(ticket));
-    this.dirty = true;
+  get size(): number {
+    return this.count;
   }
 
-  remove(ticketId: string): void {
-    const arrival = this.held.get(ticketId);
-    if (!arrival) return;
-    this.held.delete(ticketId);
+  add(ticket: Ticket): Arrival {
+    this.count++;
+    this.dirty = true;
+    return this.classOf(ticket).add(ticket);
+  }
+
+  /** Remove an arrival this queue returned (once). */
+  remove(arrival: Arrival): void {
+    this.count--;
     this.classOf(arrival.ticket).remove(arrival);
   }
 
@@ -65,16 +72,17 @@ export class GreedyPolicy implements Policy {
     return (this.classes[code] ??= new ArrivalOrder());
   }
 
-  poll(now = 0): Ticket[][] {
+  /** The games to form now, each as its tickets' arrivals, which leave the queue. */
+  poll(now: number): readonly Arrival[][] {
     // With avoidance a repeat may become allowed with time alone.
-    if (!this.dirty && !this.context.avoid) return [];
+    if (!this.dirty && !this.context.avoid) return NO_GAMES;
     this.dirty = false;
-    const games: Ticket[][] = [];
+    const games: Arrival[][] = [];
     for (let game = this.nextGame(now); game; game = this.nextGame(now)) games.push(game);
     return games;
   }
 
-  nextWakeup(now = 0): number | undefined {
+  nextWakeup(now: number): number | undefined {
     const avoid = this.context.avoid;
     if (!avoid) return undefined;
     // The next time a waiting ticket's fallback wait ends (a repeat with it may then play).
@@ -89,11 +97,6 @@ export class GreedyPolicy implements Policy {
       }
     }
     return next;
-  }
-
-  /** Number of waiting tickets. */
-  get size(): number {
-    return this.held.size;
   }
 
   /**
@@ -117,8 +120,8 @@ export class GreedyPolicy implements Policy {
     if (classesUsed > 1) out.sort(newest ? (a, b) => compareArrival(b, a) : compareArrival);
   }
 
-  /** The first game in service order, its tickets forgotten; undefined when none can be assembled. */
-  private nextGame(now: number): Ticket[] | undefined {
+  /** The first game in service order, its tickets taken out; undefined when none can be assembled. */
+  private nextGame(now: number): Arrival[] | undefined {
     const gathered = this.gathered;
     const candidates = this.gatheredTickets;
     // Emptied by popping: a store to `length` gives up the arrays' stores, which pushes then allocate again.
@@ -131,8 +134,56 @@ export class GreedyPolicy implements Policy {
       ? findOldestGame(candidates, this.context.teamSize)
       : (findOldestGame(candidates, this.context.teamSize, (a, b) => !avoid.isRepeat(a, b, now)) ??
         findOldestGame(candidates, this.context.teamSize, (a, b) => repeatAllowedAt(a, b, avoid) <= now));
-    if (game) for (const t of game) this.remove(t.id);
-    return game;
+    if (!game) return undefined;
+    const arrivals = game.map((t) => gathered[candidates.indexOf(t)]);
+    for (const arrival of arrivals) this.remove(arrival);
+    return arrivals;
+  }
+}
+
+export class GreedyPolicy implements Policy {
+  private readonly queue: GreedyQueue;
+  /** Each waiting ticket's place in the queue. */
+  private readonly held = new Map<string, Arrival>();
+
+  constructor(
+    context: PolicyContext,
+    order: ServiceOrder = "oldest",
+    readonly name = "greedy",
+  ) {
+    this.queue = new GreedyQueue(context, order);
+  }
+
+  add(ticket: Ticket, _now?: number): void {
+    // A ticket already held moves to its new position (never held twice).
+    this.remove(ticket.id);
+    this.held.set(ticket.id, this.queue.add(ticket));
+  }
+
+  remove(ticketId: string): void {
+    const arrival = this.held.get(ticketId);
+    if (!arrival) return;
+    this.held.delete(ticketId);
+    this.queue.remove(arrival);
+  }
+
+  poll(now = 0): Ticket[][] {
+    return this.queue.poll(now).map((game) => game.map((arrival) => this.forget(arrival)));
+  }
+
+  /** A proposed ticket leaves the map (the queue let it go). */
+  private forget(arrival: Arrival): Ticket {
+    this.held.delete(arrival.ticket.id);
+    return arrival.ticket;
+  }
+
+  nextWakeup(now = 0): number | undefined {
+    return this.queue.nextWakeup(now);
+  }
+
+  /** Number of waiting tickets. */
+  get size(): number {
+    return this.held.size;
   }
 }
 

@@ -13,7 +13,7 @@
  * then the neighbours of those, until every queue has been checked.
  */
 import * as v from "valibot";
-import { ArrivalIndex, compareArrival, type Arrival } from "../core/arrival-order.js";
+import { ArrivalOrder, compareArrival, type Arrival } from "../core/arrival-order.js";
 import {
   bestIntegerAround,
   schlupMultiQueueCost,
@@ -27,7 +27,7 @@ import type { AcceptanceWindow, Policy, PolicyContext, PolicyDefinition, PolicyP
 import { meanRating, reachedMaxWait, type Ticket } from "../core/types.js";
 import { parseConfig, unknownKeyMessage } from "../core/validation.js";
 import { ArrivalRate } from "./shared/arrival-rate.js";
-import { GreedyPolicy, withoutAvoidance } from "./greedy.js";
+import { GreedyQueue, withoutAvoidance } from "./greedy.js";
 import { findOldestGame } from "./shared/oldest-game.js";
 
 const RANGES = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(10_000));
@@ -53,6 +53,12 @@ const MultiQueueParams = v.strictObject(
   unknownKeyMessage,
 );
 
+/** A waiting ticket's places: in arrival order among all, and in its range's queue. */
+interface Waiting {
+  readonly all: Arrival;
+  inRange: Arrival;
+}
+
 /** With `r: "auto"`, how many arrivals pass between re-evaluations of r. */
 const AUTO_R_EVERY = 64;
 
@@ -62,11 +68,13 @@ export const MAX_QUEUES = 100_000;
 export class MultiQueuePolicy implements Policy {
   readonly name = "multi-queue";
   /** One greedy queue per cell of the grid, cell index = sum of coordinate x stride. */
-  private ranges: GreedyPolicy[] = [];
+  private ranges: GreedyQueue[] = [];
   /** Ranges per dimension (rating first) now in use. */
   private counts: number[] = [];
   /** Every waiting ticket, in arrival order; each also waits in its range (`cellOf`). */
-  private readonly byArrival = new ArrivalIndex();
+  private readonly byArrival = new ArrivalOrder();
+  /** Each waiting ticket's places in {@link byArrival} and in its range. */
+  private readonly waiting = new Map<string, Waiting>();
   private readonly rate = new ArrivalRate();
   private readonly dimensions: readonly Dimension[];
   private latestArrival = -Infinity;
@@ -108,22 +116,31 @@ export class MultiQueuePolicy implements Policy {
       this.rate.record(ticket.enqueuedAt, ticket.players.length);
       if (this.r === "auto" && ++this.arrivalsSinceReview >= AUTO_R_EVERY) this.reviewRangeCount();
     }
-    this.byArrival.add(ticket);
-    this.ranges[this.cellOf(ticket)].add(ticket);
+    const all = this.byArrival.add(ticket);
+    this.waiting.set(ticket.id, { all, inRange: this.ranges[this.cellOf(ticket)].add(ticket) });
   }
 
-  /** Stop holding a ticket, in this order and in its range (a range that proposed it forgot it already). */
+  /** Stop holding a ticket, in this order and in its range. */
   remove(ticketId: string): void {
-    const ticket = this.byArrival.get(ticketId);
-    if (!ticket) return;
-    this.byArrival.remove(ticketId);
-    this.ranges[this.cellOf(ticket)].remove(ticketId);
+    const waiting = this.waiting.get(ticketId);
+    if (!waiting) return;
+    this.waiting.delete(ticketId);
+    this.byArrival.remove(waiting.all);
+    this.ranges[this.cellOf(waiting.all.ticket)].remove(waiting.inRange);
   }
 
   poll(now: number): Ticket[][] {
     const games: Ticket[][] = [];
-    for (const range of this.ranges) for (const game of range.poll(now)) games.push(game);
-    for (const game of games) for (const t of game) this.byArrival.remove(t.id);
+    for (const range of this.ranges) {
+      for (const game of range.poll(now)) {
+        // The range let the game's tickets go.
+        for (const { ticket } of game) {
+          this.byArrival.remove(this.waiting.get(ticket.id)!.all);
+          this.waiting.delete(ticket.id);
+        }
+        games.push(game.map((arrival) => arrival.ticket));
+      }
+    }
     if (this.context.maxWaitMs !== undefined) games.push(...this.radiusGrowth(now, this.context.maxWaitMs));
     return games;
   }
@@ -142,7 +159,7 @@ export class MultiQueuePolicy implements Policy {
    * the neighbouring ranges, so the window is then the whole divided range.
    */
   acceptanceWindow(ticketId: string, now: number): AcceptanceWindow | undefined {
-    const ticket = this.byArrival.get(ticketId);
+    const ticket = this.waiting.get(ticketId)?.all.ticket;
     if (ticket === undefined) return undefined;
     const cell = this.cellOf(ticket);
     const { min, max } = this.bounds;
@@ -165,7 +182,7 @@ export class MultiQueuePolicy implements Policy {
     }
     const widest = Math.max(...this.counts);
     for (const ticket of overdue) {
-      if (!this.byArrival.has(ticket.id)) continue; // taken by an earlier overdue ticket's game
+      if (!this.waiting.has(ticket.id)) continue; // taken by an earlier overdue ticket's game
       const home = this.cellOf(ticket);
       for (let radius = 1; radius < widest; radius++) {
         const game = this.gameAround(ticket, home, radius);
@@ -262,8 +279,9 @@ export class MultiQueuePolicy implements Policy {
   private rebuild(counts: number[]): void {
     this.counts = counts;
     const cells = counts.reduce((p, c) => p * c, 1);
-    this.ranges = Array.from({ length: cells }, () => new GreedyPolicy(withoutAvoidance(this.context)));
-    for (const ticket of this.byArrival.oldest()) this.ranges[this.cellOf(ticket)].add(ticket);
+    this.ranges = Array.from({ length: cells }, () => new GreedyQueue(withoutAvoidance(this.context)));
+    for (const ticket of this.byArrival.oldest())
+      this.waiting.get(ticket.id)!.inRange = this.ranges[this.cellOf(ticket)].add(ticket);
   }
 }
 

@@ -13,48 +13,57 @@
  * These decide who plays and when; the shared assembly still picks the fairest split of them.
  */
 import * as v from "valibot";
-import { ArrivalIndex } from "../core/arrival-order.js";
+import { ArrivalIndex, type Arrival } from "../core/arrival-order.js";
 import type { Policy, PolicyContext, PolicyDefinition, PolicyParams } from "../core/policy.js";
 import type { Side, Ticket } from "../core/types.js";
 import { parseConfig, unknownKeyMessage } from "../core/validation.js";
-import { GreedyPolicy, withoutAvoidance } from "./greedy.js";
+import { GreedyPolicy, GreedyQueue, withoutAvoidance } from "./greedy.js";
 
 const NoParams = v.strictObject({}, unknownKeyMessage);
 
 /** One greedy queue per party size: solos meet solos, duos meet duos. */
 export class TwoQueuePolicy implements Policy {
   readonly name = "two-queue";
-  private readonly queues = new Map<number, GreedyPolicy>();
-  private readonly queueOf = new Map<string, GreedyPolicy>();
+  private readonly queues = new Map<number, GreedyQueue>();
+  /** Each waiting ticket's place in its queue (the queue of its party's size). */
+  private readonly held = new Map<string, Arrival>();
 
   constructor(private readonly context: PolicyContext) {}
 
   /** Number of waiting tickets. */
   get size(): number {
-    let n = 0;
-    for (const queue of this.queues.values()) n += queue.size;
-    return n;
+    return this.held.size;
   }
 
   add(ticket: Ticket): void {
     // A ticket already held moves to its new position (never held twice).
     this.remove(ticket.id);
-    const size = ticket.players.length;
-    let queue = this.queues.get(size);
-    if (!queue) this.queues.set(size, (queue = new GreedyPolicy(withoutAvoidance(this.context))));
-    queue.add(ticket);
-    this.queueOf.set(ticket.id, queue);
+    this.held.set(ticket.id, this.queueOf(ticket).add(ticket));
   }
 
   remove(ticketId: string): void {
-    this.queueOf.get(ticketId)?.remove(ticketId);
-    this.queueOf.delete(ticketId);
+    const arrival = this.held.get(ticketId);
+    if (!arrival) return;
+    this.held.delete(ticketId);
+    this.queueOf(arrival.ticket).remove(arrival);
   }
 
-  poll(): Ticket[][] {
+  private queueOf(ticket: Ticket): GreedyQueue {
+    const size = ticket.players.length;
+    let queue = this.queues.get(size);
+    if (!queue) this.queues.set(size, (queue = new GreedyQueue(withoutAvoidance(this.context))));
+    return queue;
+  }
+
+  poll(now: number): Ticket[][] {
     const games: Ticket[][] = [];
-    for (const queue of this.queues.values()) games.push(...queue.poll());
-    for (const game of games) for (const t of game) this.queueOf.delete(t.id);
+    for (const queue of this.queues.values()) {
+      for (const game of queue.poll(now)) {
+        // The queue let the game's tickets go.
+        for (const { ticket } of game) this.held.delete(ticket.id);
+        games.push(game.map((arrival) => arrival.ticket));
+      }
+    }
     return games;
   }
 
