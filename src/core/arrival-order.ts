@@ -11,13 +11,12 @@ export interface Arrival {
   readonly at: number;
   /** The order it was added in, among every ticket of every order (ties of `at`). */
   readonly seq: number;
-  /** Added behind a newer ticket: held in the order's tree, not in its list. */
-  readonly late: boolean;
-  /** Neighbours in the list (a removed arrival keeps its `next`, for a walk paused on it). */
-  prev: Arrival | undefined;
-  next: Arrival | undefined;
-  held: boolean;
+  /** Its slot in the order's array; {@link LATE} in the order's tree, {@link GONE} once removed. */
+  slot: number;
 }
+
+const LATE = -1;
+const GONE = -2;
 
 /** Arrival order: by enqueue time, then by the order of adding. */
 export const compareArrival = (a: Arrival, b: Arrival): number => a.at - b.at || a.seq - b.seq;
@@ -32,15 +31,22 @@ const NONE: readonly Arrival[] = [];
 
 /**
  * Tickets in arrival order. Tickets nearly always arrive in order (the clock only moves forward):
- * those are kept in a doubly linked list in the order of adding, O(1) to add and remove and
- * walked from either end; a ticket added behind a newer one goes to a sorted-btree instead,
- * O(log n), and walks merge the two. The caller keeps each ticket's {@link Arrival} to remove it.
+ * those are kept in an array in the order of adding, each knowing its slot, so that removal
+ * empties the slot (the array is compacted once half its slots are empty) and walks go from
+ * either end; a ticket added behind a newer one goes to a sorted-btree instead, O(log n), and
+ * walks merge the two. The caller keeps each ticket's {@link Arrival} to remove it.
+ * Not a sorted-btree or a `Map` in insertion order: greedy's steps ran at less than half their
+ * speed on either (a tree update per arrival and leave; a `Map`'s walk from its oldest entry
+ * passes every entry deleted since its last rehash).
  */
 export class ArrivalOrder {
-  private head: Arrival | undefined;
-  private tail: Arrival | undefined;
+  private readonly slots: (Arrival | undefined)[] = [];
+  /** The first slot that may hold an arrival. */
+  private head = 0;
+  private empty = 0;
   /** The tickets added behind a newer one. */
   private readonly late: SortedTree<Arrival, undefined> = sortedTree<Arrival, undefined>(compareArrival);
+  private newestAt = -Infinity;
   private count = 0;
 
   get size(): number {
@@ -50,14 +56,14 @@ export class ArrivalOrder {
   add(ticket: Ticket): Arrival {
     const at = ticket.enqueuedAt;
     // An equal enqueue time is in order: the sequence number puts it last.
-    const late = this.tail !== undefined && at < this.tail.at;
-    const arrival: Arrival = { ticket, at, seq: nextSeq++, late, prev: undefined, next: undefined, held: true };
+    const late = at < this.newestAt;
+    const arrival: Arrival = { ticket, at, seq: nextSeq++, slot: LATE };
     if (late) this.late.set(arrival, undefined);
     else {
-      arrival.prev = this.tail;
-      if (this.tail) this.tail.next = arrival;
-      else this.head = arrival;
-      this.tail = arrival;
+      if (this.empty > 32 && 2 * this.empty > this.slots.length - this.head) this.compact();
+      arrival.slot = this.slots.length;
+      this.slots.push(arrival);
+      this.newestAt = at;
     }
     this.count++;
     return arrival;
@@ -65,37 +71,61 @@ export class ArrivalOrder {
 
   /** Remove an arrival this order returned (once). */
   remove(arrival: Arrival): void {
-    arrival.held = false;
-    this.count--;
-    if (arrival.late) {
+    const slot = arrival.slot;
+    arrival.slot = GONE;
+    if (--this.count === 0) this.newestAt = -Infinity;
+    if (slot === LATE) {
       this.late.delete(arrival);
       return;
     }
-    const { prev, next } = arrival;
-    if (prev) prev.next = next;
-    else this.head = next;
-    if (next) next.prev = prev;
-    else this.tail = prev;
-    arrival.prev = undefined;
+    const slots = this.slots;
+    slots[slot] = undefined;
+    this.empty++;
+    while (this.head < slots.length && slots[this.head] === undefined) {
+      this.head++;
+      this.empty--;
+    }
+    if (this.head === slots.length) {
+      slots.length = 0;
+      this.head = 0;
+    }
+  }
+
+  /** Drop the empty slots (only when adding: a walk's removals keep every slot where it is). */
+  private compact(): void {
+    const slots = this.slots;
+    let j = 0;
+    for (let i = this.head; i < slots.length; i++) {
+      const arrival = slots[i];
+      if (arrival === undefined) continue;
+      arrival.slot = j;
+      slots[j++] = arrival;
+    }
+    slots.length = j;
+    this.head = 0;
+    this.empty = 0;
   }
 
   /** The oldest ticket (undefined when empty). */
   first(): Ticket | undefined {
+    const listed = this.slots[this.head];
     const late = this.late.minKey();
-    return late && (!this.head || compareArrival(late, this.head) < 0) ? late.ticket : this.head?.ticket;
+    return late && (!listed || compareArrival(late, listed) < 0) ? late.ticket : listed?.ticket;
   }
 
-  /** The tickets, oldest first (at most `limit`); tickets may come and go during the walk. */
+  /** The tickets, oldest first (at most `limit`); tickets may leave during the walk. */
   *oldest(limit = Infinity): IterableIterator<Ticket> {
     const late = this.lateList();
+    const slots = this.slots;
     let i = 0;
-    let listed = this.head;
+    let at = this.head;
     for (let n = 0; n < limit; n++) {
-      while (listed && !listed.held) listed = listed.next;
-      while (i < late.length && !late[i].held) i++;
+      while (at < slots.length && slots[at] === undefined) at++;
+      while (i < late.length && late[i].slot === GONE) i++;
+      const listed = slots[at];
       if (listed && (i === late.length || compareArrival(listed, late[i]) < 0)) {
         yield listed.ticket;
-        listed = listed.next;
+        at++;
       } else if (i < late.length) yield late[i++].ticket;
       else return;
     }
@@ -103,39 +133,41 @@ export class ArrivalOrder {
 
   /** Push the oldest `limit` arrivals onto `out`, oldest first. */
   collect(limit: number, out: Arrival[]): void {
-    collectMerged(this.head, this.lateList(), limit, out, 1);
+    const late = this.lateList();
+    const slots = this.slots;
+    let i = 0;
+    let at = this.head;
+    for (let n = 0; n < limit; n++) {
+      while (at < slots.length && slots[at] === undefined) at++;
+      const listed = slots[at];
+      if (listed && (i === late.length || compareArrival(listed, late[i]) < 0)) {
+        out.push(listed);
+        at++;
+      } else if (i < late.length) out.push(late[i++]);
+      else return;
+    }
   }
 
   /** Push the newest `limit` arrivals onto `out`, newest first. */
   collectNewest(limit: number, out: Arrival[]): void {
     const late = this.lateList();
-    collectMerged(this.tail, late.length > 0 ? [...late].reverse() : NONE, limit, out, -1);
+    const slots = this.slots;
+    let i = late.length - 1;
+    let at = slots.length - 1;
+    for (let n = 0; n < limit; n++) {
+      while (at >= this.head && slots[at] === undefined) at--;
+      const listed = at >= this.head ? slots[at] : undefined;
+      if (listed && (i < 0 || compareArrival(listed, late[i]) > 0)) {
+        out.push(listed);
+        at--;
+      } else if (i >= 0) out.push(late[i--]);
+      else return;
+    }
   }
 
   /** The late arrivals, oldest first (few: copied, so that the tree may change during a walk). */
   private lateList(): readonly Arrival[] {
     return this.late.size > 0 ? [...this.late.keys()] : NONE;
-  }
-}
-
-/**
- * Push up to `limit` arrivals onto `out` from the list starting at `listed` (towards `next` for
- * `direction` 1, `prev` for -1) merged with `late` (in the same direction).
- */
-function collectMerged(
-  listed: Arrival | undefined,
-  late: readonly Arrival[],
-  limit: number,
-  out: Arrival[],
-  direction: 1 | -1,
-): void {
-  let i = 0;
-  for (let n = 0; n < limit; n++) {
-    if (listed && (i === late.length || direction * compareArrival(listed, late[i]) < 0)) {
-      out.push(listed);
-      listed = direction === 1 ? listed.next : listed.prev;
-    } else if (i < late.length) out.push(late[i++]);
-    else return;
   }
 }
 

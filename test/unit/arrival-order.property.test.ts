@@ -108,6 +108,21 @@ describe("ArrivalOrder", () => {
     },
   );
 
+  it("keeps its order once most tickets left and newcomers compact its slots", () => {
+    const order = new ArrivalOrder();
+    const arrivals = Array.from({ length: 200 }, (_, i) => order.add(ticketAt(`t${i}`, i)));
+    // Every ticket but every seventh leaves, then newcomers arrive (the emptied slots are dropped).
+    arrivals.forEach((a, i) => i % 7 !== 0 && order.remove(a));
+    const kept = arrivals.filter((_, i) => i % 7 === 0);
+    const newcomers = Array.from({ length: 20 }, (_, i) => order.add(ticketAt(`n${i}`, 200 + i)));
+    order.remove(kept[3]);
+    const want = [...kept.filter((a) => a !== kept[3]), ...newcomers];
+    expect([...order.oldest()]).toEqual(want.map((a) => a.ticket));
+    const newest: Arrival[] = [];
+    order.collectNewest(Infinity, newest);
+    expect(newest).toEqual([...want].reverse());
+  });
+
   it("a walk goes on past tickets that leave during it, and reaches the ones that arrive", () => {
     const order = new ArrivalOrder();
     const arrivals = [0, 1, 2, 3, 4].map((i) => order.add(ticketAt(`t${i}`, i)));
