@@ -18,6 +18,13 @@ export interface Arrival {
 const LATE = -1;
 const GONE = -2;
 
+/** A walk oldest first: the next slot of the array, and the late arrivals with the next one's index. */
+interface Walk {
+  at: number;
+  readonly late: readonly Arrival[];
+  i: number;
+}
+
 /** Arrival order: by enqueue time, then by the order of adding. */
 export const compareArrival = (a: Arrival, b: Arrival): number => a.at - b.at || a.seq - b.seq;
 
@@ -113,39 +120,42 @@ export class ArrivalOrder {
     return late && (!listed || compareArrival(late, listed) < 0) ? late.ticket : listed?.ticket;
   }
 
-  /** The tickets, oldest first (at most `limit`); tickets may leave during the walk. */
+  /** The tickets, oldest first (at most `limit`); tickets may leave during the walk, not arrive. */
   *oldest(limit = Infinity): IterableIterator<Ticket> {
-    const late = this.lateList();
-    const slots = this.slots;
-    let i = 0;
-    let at = this.head;
+    const walk = this.walk();
     for (let n = 0; n < limit; n++) {
-      while (at < slots.length && slots[at] === undefined) at++;
-      while (i < late.length && late[i].slot === GONE) i++;
-      const listed = slots[at];
-      if (listed && (i === late.length || compareArrival(listed, late[i]) < 0)) {
-        yield listed.ticket;
-        at++;
-      } else if (i < late.length) yield late[i++].ticket;
-      else return;
+      const arrival = this.next(walk);
+      if (!arrival) return;
+      yield arrival.ticket;
     }
   }
 
   /** Push the oldest `limit` arrivals onto `out`, oldest first. */
   collect(limit: number, out: Arrival[]): void {
-    const late = this.lateList();
-    const slots = this.slots;
-    let i = 0;
-    let at = this.head;
+    const walk = this.walk();
     for (let n = 0; n < limit; n++) {
-      while (at < slots.length && slots[at] === undefined) at++;
-      const listed = slots[at];
-      if (listed && (i === late.length || compareArrival(listed, late[i]) < 0)) {
-        out.push(listed);
-        at++;
-      } else if (i < late.length) out.push(late[i++]);
-      else return;
+      const arrival = this.next(walk);
+      if (!arrival) return;
+      out.push(arrival);
     }
+  }
+
+  private walk(): Walk {
+    return { at: this.head, late: this.lateList(), i: 0 };
+  }
+
+  /** The next arrival of a walk oldest first (undefined at its end), past the ones that left. */
+  private next(walk: Walk): Arrival | undefined {
+    const slots = this.slots;
+    const late = walk.late;
+    while (walk.at < slots.length && slots[walk.at] === undefined) walk.at++;
+    while (walk.i < late.length && late[walk.i].slot === GONE) walk.i++;
+    const listed = slots[walk.at];
+    if (listed && (walk.i === late.length || compareArrival(listed, late[walk.i]) < 0)) {
+      walk.at++;
+      return listed;
+    }
+    return walk.i < late.length ? late[walk.i++] : undefined;
   }
 
   /** Push the newest `limit` arrivals onto `out`, newest first. */

@@ -2,7 +2,7 @@
  * `ArrivalOrder` and `ArrivalIndex`: tickets in order of `enqueuedAt`, ties in the order they were
  * added, against a sorted-array model, with out-of-order arrivals (a re-queued ticket keeps its
  * place ahead of newcomers), removals, an id added again while held (refused; removed first,
- * it moves), walks from either end, and a walk during which tickets leave and arrive.
+ * it moves), walks from either end, and a walk during which tickets leave.
  */
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
@@ -123,7 +123,7 @@ describe("ArrivalOrder", () => {
     expect(newest).toEqual([...want].reverse());
   });
 
-  it("a walk goes on past tickets that leave during it, and reaches the ones that arrive", () => {
+  it("a walk goes on past tickets that leave during it", () => {
     const order = new ArrivalOrder();
     const arrivals = [0, 1, 2, 3, 4].map((i) => order.add(ticketAt(`t${i}`, i)));
     const late = order.add(ticketAt("late", 1.5));
@@ -131,13 +131,12 @@ describe("ArrivalOrder", () => {
     for (const t of order.oldest()) {
       seen.push(t.id);
       if (t.id === "t1") {
-        // The ticket just walked, the next one, and the late one leave; a newcomer arrives.
+        // The ticket just walked, the next one, and the late one leave.
         order.remove(arrivals[1]);
         order.remove(arrivals[2]);
         order.remove(late);
-        order.add(ticketAt("t5", 5));
       }
     }
-    expect(seen).toEqual(["t0", "t1", "t3", "t4", "t5"]);
+    expect(seen).toEqual(["t0", "t1", "t3", "t4"]);
   });
 });
