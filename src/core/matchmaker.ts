@@ -4,8 +4,7 @@
  * or the simulator, so both run literally the same code.
  */
 import * as v from "valibot";
-import { ArrivalNode, ArrivalOrder, compareNodes } from "./arrival-order.js";
-import { NodeTable } from "./node-table.js";
+import { ArrivalIndex, compareArrival } from "./arrival-order.js";
 import { assembleTeams, fitsWithBots, playersOf, type TeamSplit } from "./assembly.js";
 import { MatchmakerError } from "./errors.js";
 import {
@@ -130,8 +129,8 @@ export class Matchmaker {
   private readonly imbalance: ImbalanceFn;
   private readonly matchIdPrefix: string;
   private readonly onPolicyError?: (error: MatchmakerError) => void;
-  /** The waiting tickets by id, each as its node in arrival order (one table for both). */
-  private readonly tickets = new NodeTable();
+  /** The waiting tickets, by id and in arrival order. */
+  private readonly tickets = new ArrivalIndex();
   /**
    * Waiting players whose session id differs from their ticket's id. A player waiting in a ticket
    * named after them (a solo, as the room makes them) is found through `tickets` instead, so the
@@ -140,7 +139,6 @@ export class Matchmaker {
   private readonly otherPlayers = new Set<string>();
   /** Waiting accounts (`Player.playerId`), each with the id of the ticket it waits in: one account, one place. */
   private readonly accounts = new Map<string, string>();
-  private readonly byArrival = new ArrivalOrder();
   private readonly router: ZoneRouter;
   /** The queue's zones, when it has any. */
   readonly zones: readonly ZoneSpec[] | undefined;
@@ -267,12 +265,12 @@ export class Matchmaker {
   }
 
   get(ticketId: string): Ticket | undefined {
-    return this.tickets.get(ticketId)?.ticket;
+    return this.tickets.get(ticketId);
   }
 
   /** Waiting tickets, oldest first. */
   *waiting(): IterableIterator<Ticket> {
-    for (const [, ticket] of this.byArrival.oldest()) yield ticket;
+    yield* this.tickets.oldest();
   }
 
   /** The id of the ticket account `playerId` waits in (undefined: it does not wait). */
@@ -338,11 +336,9 @@ export class Matchmaker {
         );
       }
     }
-    // The duplicate check and the entry are one probe of the table.
-    const node = new ArrivalNode(ticket);
-    if (!this.tickets.add(node)) throw duplicateTicket(ticket.id);
+    if (!this.tickets.add(ticket)) throw duplicateTicket(ticket.id);
     if (zones) this.zonesOf.set(ticket.id, zones);
-    this.admit(ticket, node, now);
+    this.admit(ticket, now);
     if (allowed && zones) this.latency!.schedule(ticket, allowed, zones);
   }
 
@@ -366,9 +362,8 @@ export class Matchmaker {
 
   /** Stop a ticket waiting (its player left). Returns false if it was not waiting. */
   cancel(ticketId: string, _now?: number): boolean {
-    const node = this.forget(ticketId);
-    if (!node) return false;
-    this.router.remove(ticketId, node);
+    if (!this.forget(ticketId)) return false;
+    this.router.remove(ticketId);
     this.counters.ticketsCancelled++;
     return true;
   }
@@ -391,7 +386,7 @@ export class Matchmaker {
   /**
    * One poll of the policy: its proposals checked, assembled and recorded onto `matches`. With
    * `held` (a queue with `blocked`), a proposal with a blocked pair is not formed: its newer ticket
-   * of the pair is held back (its node pushed onto `held.hidden`, the other's onto `held.partners`)
+   * of the pair is held back (pushed onto `held.hidden`, the pair onto `held.pairs`)
    * and the others go back to the policy. Returns whether a proposal was held back so.
    */
   private formProposals(now: number, matches: Match[], held: HeldBack | undefined): boolean {
@@ -412,10 +407,9 @@ export class Matchmaker {
       const pair = held && blockedPair(proposal, this.blocked!);
       if (pair) {
         this.counters.blockedGames++;
-        const a = this.tickets.get(pair[0].id)!;
-        const b = this.tickets.get(pair[1].id)!;
-        const [older, newer] = compareNodes(a, b) < 0 ? [a, b] : [b, a];
-        this.handBack(proposal, (handedBack ??= new Set()), newer.ticket, now);
+        const [a, b] = pair;
+        const [older, newer] = this.compareWaiting(a, b) < 0 ? [a, b] : [b, a];
+        this.handBack(proposal, (handedBack ??= new Set()), newer, now);
         held!.hidden.push(newer);
         held!.pairs.push([older, newer]);
         blockedGame = true;
@@ -445,13 +439,13 @@ export class Matchmaker {
     if (held.hidden.length === 0) return;
     const back = held.hidden.splice(0);
     const aside = this.blockCover(held.pairs.splice(0));
-    for (const node of back) if (!aside.has(node)) this.unhide(node, now);
-    for (const node of aside) {
-      if (!back.includes(node)) this.router.remove(node.ticket.id, node);
-      held.hidden.push(node);
+    for (const ticket of back) if (!aside.has(ticket)) this.unhide(ticket, now);
+    for (const ticket of aside) {
+      if (!back.includes(ticket)) this.router.remove(ticket.id);
+      held.hidden.push(ticket);
     }
     for (let round = 1; this.formProposals(now, matches, held) && round < MAX_BLOCK_ROUNDS; round++);
-    for (const node of held.hidden) this.unhide(node, now);
+    for (const ticket of held.hidden) this.unhide(ticket, now);
   }
 
   /**
@@ -460,19 +454,21 @@ export class Matchmaker {
    * with the most of the others first (the older on a tie: it had its turn). The rest of them are
    * then free of blocks among themselves.
    */
-  private blockCover(pairs: ReadonlyArray<readonly [ArrivalNode, ArrivalNode]>): Set<ArrivalNode> {
-    const involved = [...new Set(pairs.flat())].filter((node) => this.waits(node)).sort(compareNodes);
-    const edges = new Map<ArrivalNode, Set<ArrivalNode>>(involved.map((node) => [node, new Set()]));
+  private blockCover(pairs: ReadonlyArray<readonly [Ticket, Ticket]>): Set<Ticket> {
+    const involved = [...new Set(pairs.flat())]
+      .filter((ticket) => this.waits(ticket))
+      .sort((a, b) => this.compareWaiting(a, b));
+    const edges = new Map<Ticket, Set<Ticket>>(involved.map((ticket) => [ticket, new Set()]));
     for (let i = 0; i < involved.length; i++)
       for (let j = 0; j < i; j++)
-        if (blockedBetween(involved[i]!.ticket, involved[j]!.ticket, this.blocked!)) {
+        if (blockedBetween(involved[i]!, involved[j]!, this.blocked!)) {
           edges.get(involved[i]!)!.add(involved[j]!);
           edges.get(involved[j]!)!.add(involved[i]!);
         }
-    const cover = new Set<ArrivalNode>();
+    const cover = new Set<Ticket>();
     for (;;) {
-      let most: ArrivalNode | undefined;
-      for (const node of involved) if (edges.get(node)!.size > (most ? edges.get(most)!.size : 0)) most = node;
+      let most: Ticket | undefined;
+      for (const ticket of involved) if (edges.get(ticket)!.size > (most ? edges.get(most)!.size : 0)) most = ticket;
       if (!most) return cover;
       cover.add(most);
       for (const other of edges.get(most)!) edges.get(other)!.delete(most);
@@ -480,14 +476,19 @@ export class Matchmaker {
     }
   }
 
-  /** True while `node` is the waiting node of its ticket. */
-  private waits(node: ArrivalNode): boolean {
-    return this.tickets.get(node.ticket.id) === node;
+  /** True while `ticket` waits (as this very ticket object). */
+  private waits(ticket: Ticket): boolean {
+    return this.tickets.get(ticket.id) === ticket;
+  }
+
+  /** Arrival order of two waiting tickets. */
+  private compareWaiting(a: Ticket, b: Ticket): number {
+    return compareArrival(this.tickets.arrival(a.id)!, this.tickets.arrival(b.id)!);
   }
 
   /** A ticket held back from the policy goes back to it, if it still waits. */
-  private unhide(node: ArrivalNode, now: number): void {
-    if (this.waits(node)) this.router.add(node.ticket, this.zonesOf.get(node.ticket.id), now, node);
+  private unhide(ticket: Ticket, now: number): void {
+    if (this.waits(ticket)) this.router.add(ticket, this.zonesOf.get(ticket.id), now);
   }
 
   /**
@@ -496,9 +497,9 @@ export class Matchmaker {
    */
   private handBack(proposal: readonly Ticket[], handedBack: Set<string>, keep: Ticket | undefined, now: number): void {
     for (const id of new Set(proposal.map((t) => t.id))) {
-      const node = this.tickets.get(id);
-      if (node && id !== keep?.id && !(this.zones === undefined && handedBack.has(id)))
-        this.router.add(node.ticket, this.zonesOf.get(id), now, node);
+      const ticket = this.tickets.get(id);
+      if (ticket && id !== keep?.id && !(this.zones === undefined && handedBack.has(id)))
+        this.router.add(ticket, this.zonesOf.get(id), now);
       handedBack.add(id);
     }
   }
@@ -508,7 +509,7 @@ export class Matchmaker {
     let policyWakeup = this.router.nextWakeup(now);
     const widens = this.latency?.nextAt();
     if (widens !== undefined) policyWakeup = policyWakeup === undefined ? widens : Math.min(policyWakeup, widens);
-    const oldest = this.fillWithBots ? this.byArrival.first() : undefined;
+    const oldest = this.fillWithBots ? this.tickets.first() : undefined;
     if (!oldest) return policyWakeup;
     const botWakeup = oldest.enqueuedAt + this.maxWaitMs!;
     return policyWakeup === undefined ? botWakeup : Math.min(policyWakeup, botWakeup);
@@ -516,7 +517,7 @@ export class Matchmaker {
 
   stats(now: number): MatchmakerStats {
     const [p50WaitMs, p95WaitMs, p99WaitMs] = this.recentWaits.percentiles([50, 95, 99]);
-    const oldest = this.byArrival.first();
+    const oldest = this.tickets.first();
     return {
       policy: this.policy.name,
       waitingTickets: this.tickets.size,
@@ -557,10 +558,8 @@ export class Matchmaker {
     return Object.keys(perZone).length ? { policyStatus: perZone } : {};
   }
 
-  /** Start holding a ticket whose node is already in `tickets`. */
-  private admit(ticket: Ticket, node: ArrivalNode, now: number): void {
-    // The ticket's node is also its slot for the policy (see TicketSlot).
-    this.byArrival.take(node);
+  /** Start holding a ticket already added to `tickets`. */
+  private admit(ticket: Ticket, now: number): void {
     for (const p of ticket.players) {
       if (p.sessionId !== ticket.id) this.otherPlayers.add(p.sessionId);
       if (p.playerId !== undefined) this.accounts.set(p.playerId, ticket.id);
@@ -568,22 +567,21 @@ export class Matchmaker {
     const players = ticket.players.length;
     this.waitingPlayerCount += players;
     this.countWaiting(ticket, 1, players);
-    this.router.add(ticket, this.zones && this.zonesOf.get(ticket.id), now, node);
+    this.router.add(ticket, this.zones && this.zonesOf.get(ticket.id), now);
   }
 
   /** True when a waiting ticket is named `sessionId` and holds that player. */
   private namedAfter(sessionId: string): boolean {
-    const named = this.tickets.get(sessionId)?.ticket;
+    const named = this.tickets.get(sessionId);
     if (!named) return false;
     for (const p of named.players) if (p.sessionId === sessionId) return true;
     return false;
   }
 
-  /** Stop holding a waiting ticket; returns its node (undefined if it was not waiting). */
-  private forget(ticketId: string): ArrivalNode | undefined {
-    const node = this.tickets.take(ticketId);
-    if (!node) return undefined;
-    const ticket = node.ticket;
+  /** Stop holding a waiting ticket; returns it (undefined if it was not waiting). */
+  private forget(ticketId: string): Ticket | undefined {
+    const ticket = this.tickets.remove(ticketId);
+    if (!ticket) return undefined;
     // (Nearly always empty: a solo's ticket is named after its player.)
     if (this.otherPlayers.size > 0) {
       for (const p of ticket.players) if (p.sessionId !== ticketId) this.otherPlayers.delete(p.sessionId);
@@ -592,17 +590,16 @@ export class Matchmaker {
       for (const p of ticket.players) if (p.playerId !== undefined) this.accounts.delete(p.playerId);
     const players = ticket.players.length;
     this.waitingPlayerCount -= players;
-    this.byArrival.removeNode(node);
     this.countWaiting(ticket, -1, players);
     if (this.zones) this.zonesOf.delete(ticketId);
     this.latency?.forget(ticketId);
-    return node;
+    return ticket;
   }
 
   /** With `maxLatencyMs`: tickets whose widened maximum now reaches more zones start waiting there too. */
   private widenLatency(now: number): void {
     for (const { ticket, zones } of this.latency!.widen(now)) {
-      if (this.tickets.get(ticket.id)?.ticket !== ticket) continue;
+      if (!this.waits(ticket)) continue;
       this.zonesOf.set(ticket.id, [...this.zonesOf.get(ticket.id)!, ...zones]);
       for (const zone of zones) addWaiting(this.waitingByZone, zone, 1, ticket.players.length);
       this.router.add(ticket, zones, now);
@@ -632,7 +629,7 @@ export class Matchmaker {
     };
     const ids = new Set<string>();
     for (const t of proposal) {
-      if (this.tickets.get(t.id)?.ticket !== t) refuse(`proposed ticket "${t.id}" is not waiting`);
+      if (!this.waits(t)) refuse(`proposed ticket "${t.id}" is not waiting`);
       if (ids.has(t.id)) refuse(`proposed ticket "${t.id}" twice`);
       ids.add(t.id);
     }
@@ -654,14 +651,14 @@ export class Matchmaker {
     const matches: Match[] = [];
     const seats = 2 * this.teamSize;
     for (;;) {
-      const oldest = this.byArrival.first();
+      const oldest = this.tickets.first();
       if (!oldest || !reachedMaxWait(oldest, this.maxWaitMs!, now)) return matches;
       const chosen: Ticket[] = [];
       let players = 0;
       // In a zoned queue everyone in the game must accept one common zone, the overdue ticket's first.
       let common = this.zonesOf.get(oldest.id);
       // Scanning is bounded: a pool that could fill the game would have been matched already.
-      for (const [, t] of this.byArrival.oldest(BOT_GAME_SCAN_PER_SEAT * seats)) {
+      for (const t of this.tickets.oldest(BOT_GAME_SCAN_PER_SEAT * seats)) {
         const shared = common && common.filter((z) => this.zonesOf.get(t.id)!.includes(z));
         if (shared && shared.length === 0) continue;
         if (this.blocked && chosen.some((c) => blockedBetween(c, t, this.blocked!))) continue;
@@ -691,7 +688,10 @@ export class Matchmaker {
       // An invariant, not a refusal: fitsWithBots(AndRoles) chose tickets that bots can complete.
       if (!split) throw new Error(`invariant broken: bot game ${id} cannot be assembled`);
       const played = this.latency && common ? this.latency.bestZone(chosen, common) : common?.[0];
-      for (const t of chosen) this.router.remove(t.id, this.forget(t.id));
+      for (const t of chosen) {
+        this.forget(t.id);
+        this.router.remove(t.id);
+      }
       matches.push(this.record(this.buildMatch(split, chosen, bots.length, now, played, id)));
     }
   }
@@ -797,11 +797,9 @@ export class Matchmaker {
    * theirs (it may be matched in any of them); undefined when no policy has one.
    */
   acceptanceWindow(ticketId: string, now: number): AcceptanceWindow | undefined {
-    // Without zones the policy was given the ticket's node as its slot (see admit).
-    const slot = this.zones ? undefined : this.tickets.get(ticketId);
     let hull: AcceptanceWindow | undefined;
     for (const policy of this.router.zonePolicies.values()) {
-      const w = policy.acceptanceWindow?.(ticketId, now, slot);
+      const w = policy.acceptanceWindow?.(ticketId, now);
       if (w)
         hull = hull ? { min: Math.min(hull.min, w.min), max: Math.max(hull.max, w.max) } : { min: w.min, max: w.max };
     }
@@ -860,9 +858,9 @@ interface WaitingCount {
 /** Tickets held back from the policy during one tick (a queue with `blocked`; see `formAroundBlocks`). */
 interface HeldBack {
   /** Held back until the end of the tick. */
-  readonly hidden: ArrivalNode[];
+  readonly hidden: Ticket[];
   /** The blocked pairs seen, `[older, newer]`. */
-  readonly pairs: Array<readonly [ArrivalNode, ArrivalNode]>;
+  readonly pairs: Array<readonly [Ticket, Ticket]>;
 }
 
 function addWaiting(counts: Map<string, WaitingCount>, key: string, sign: 1 | -1, players: number): void {

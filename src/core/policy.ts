@@ -49,16 +49,10 @@ export type PolicyParams = Readonly<Record<string, unknown>>;
  */
 export interface Policy {
   readonly name: string;
-  /**
-   * A ticket starts waiting (or returns, keeping its original `enqueuedAt`). A policy may ignore
-   * `slot` (see {@link TicketSlot}).
-   */
-  add(ticket: Ticket, now: number, slot?: TicketSlot): void;
-  /**
-   * A ticket stops waiting (its player left). Unknown ids are ignored. `slot` is the one the
-   * ticket was added with, if it was added with one.
-   */
-  remove(ticketId: string, slot?: TicketSlot): void;
+  /** A ticket starts waiting (or returns, keeping its original `enqueuedAt`). */
+  add(ticket: Ticket, now: number): void;
+  /** A ticket stops waiting (its player left). Unknown ids are ignored. */
+  remove(ticketId: string): void;
   /**
    * The games to form now, each a list of tickets that can fill 2 x teamSize seats: proposals
    * only; the engine's `Matchmaker.tick` checks, assembles and records them.
@@ -75,10 +69,9 @@ export interface Policy {
    * Optional: the ratings a waiting ticket may be matched with at `now`, for policies that have
    * such a window (e.g. a range per rating band, or a window that widens with the wait).
    * Undefined for an unknown ticket or when the policy has no window. Shown to players in their
-   * `status` message. `slot`: the one the ticket was added with, if any (a policy that keeps its
-   * record there need not find the ticket by id).
+   * `status` message.
    */
-  acceptanceWindow?(ticketId: string, now: number, slot?: TicketSlot): AcceptanceWindow | undefined;
+  acceptanceWindow?(ticketId: string, now: number): AcceptanceWindow | undefined;
   /**
    * Optional: a window policy's window for `ticket` at `now`; the engine copies it onto each
    * matched player (`MatchedPlayer.window`) so a game can scale rating changes by it.
@@ -91,22 +84,6 @@ export interface Policy {
    * a target wait.
    */
   setPatience?(patience: number, now: number): void;
-}
-
-/**
- * The engine's record of one waiting ticket, handed to the policy with the ticket so that the
- * policy may keep its own record of it there instead of in a map by ticket id (one hash lookup
- * less per join and per leave). The engine passes a slot only where one policy holds the ticket
- * (a queue without zones), passes the same slot again when it removes the ticket, and never
- * reads or writes `policyData` itself. A policy that uses slots must still accept tickets without
- * one (other callers, e.g. a policy nesting another, call `add(ticket, now)` and `remove(id)`),
- * and must treat what it finds in a slot it is given again (a proposal handed back) as possibly
- * stale: a record of a ticket it has since forgotten. The engine's slot is the ticket's
- * `ArrivalNode` (lane 0 of its arrival order), which a policy's own `ArrivalOrder` on another
- * lane may take as its node instead of making one (greedy and multi-queue do).
- */
-export interface TicketSlot {
-  policyData: unknown;
 }
 
 /** The ratings a ticket may be matched with (inclusive). */

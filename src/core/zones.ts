@@ -8,7 +8,7 @@
  */
 import * as v from "valibot";
 import { MatchmakerError } from "./errors.js";
-import type { Policy, TicketSlot } from "./policy.js";
+import type { Policy } from "./policy.js";
 import type { Ticket } from "./types.js";
 
 /** A zone of a queue; `minRating`/`maxRating` restrict who may enter it (every party member). */
@@ -139,10 +139,10 @@ export class ZoneRouter {
 
   /**
    * Let `ticket` wait in each of `zones` (the unnamed zone when the queue has none) not holding it
-   * yet. `slot`, the engine's record of the ticket, goes to the policy in a queue without zones.
+   * yet.
    */
-  add(ticket: Ticket, zones: readonly string[] | undefined, now: number, slot?: TicketSlot): void {
-    if (this.single) return this.single.add(ticket, now, slot);
+  add(ticket: Ticket, zones: readonly string[] | undefined, now: number): void {
+    if (this.single) return this.single.add(ticket, now);
     let held = this.holders.get(ticket.id);
     if (!held) this.holders.set(ticket.id, (held = new Set()));
     for (const zone of zones ?? [undefined]) {
@@ -152,9 +152,9 @@ export class ZoneRouter {
     }
   }
 
-  /** Withdraw a ticket from every zone (`slot`: the one it was added with). */
-  remove(ticketId: string, slot?: TicketSlot): void {
-    if (this.single) return this.single.remove(ticketId, slot);
+  /** Withdraw a ticket from every zone. */
+  remove(ticketId: string): void {
+    if (this.single) return this.single.remove(ticketId);
     const held = this.holders.get(ticketId);
     if (!held) return;
     for (const zone of held) this.policies.get(zone)!.remove(ticketId);

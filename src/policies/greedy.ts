@@ -2,7 +2,7 @@
  * `greedy`: form a game the moment one can be assembled from the waiting tickets, preferring
  * the oldest (Schlup's A_G; Wu's greedy policy; with parties, the FIFO/packing order of Xu et al.).
  *
- * Tickets sit in one arrival-ordered index per class (party size x side). Only the oldest
+ * Tickets sit in one arrival order per class (party size x side). Only the oldest
  * `seats / size` tickets of a class can belong to the oldest game, so the search looks at a
  * bounded candidate list (about 4k·H(k) tickets) whatever the pool size: per join the work is
  * O(classes x log n) plus a search whose size depends on teamSize only.
@@ -15,8 +15,8 @@
  * candidates per search instead of O(1).
  */
 import * as v from "valibot";
-import { ArrivalNode, ArrivalOrder, compareNodes } from "../core/arrival-order.js";
-import type { Policy, PolicyContext, PolicyDefinition, PolicyParams, TicketSlot } from "../core/policy.js";
+import { ArrivalOrder, compareArrival, type Arrival } from "../core/arrival-order.js";
+import type { Policy, PolicyContext, PolicyDefinition, PolicyParams } from "../core/policy.js";
 import { parseConfig, unknownKeyMessage } from "../core/validation.js";
 import { repeatAllowedAt } from "../core/recent-opponents.js";
 import type { Ticket } from "../core/types.js";
@@ -27,81 +27,69 @@ const GreedyParams = v.strictObject({}, unknownKeyMessage);
 /** Which game comes first: the one of the oldest tickets (FIFO), or of the newest (LIFO). */
 export type ServiceOrder = "oldest" | "newest";
 
-export class GreedyPolicy implements Policy {
-  /**
-   * One arrival order per class, by class code (see {@link classCode}: an array index, found on
-   * every join and leave without hashing a key) and in a list (walked without an iterator).
-   */
+const NO_GAMES: readonly Arrival[][] = [];
+
+/**
+ * Greedy's waiting tickets, one arrival order per class (party size x side), and its search for
+ * the first game in service order. A policy holding greedy queues (greedy itself, multi-queue's
+ * ranges, two-queue's queues) keeps each ticket's {@link Arrival} by id.
+ */
+export class GreedyQueue {
+  /** One arrival order per class, at its class code (see {@link classCode}). */
   private readonly classes: (ArrivalOrder | undefined)[] = [];
-  private readonly classList: ArrivalOrder[] = [];
-  /**
-   * Each ticket's node in its class's order, for tickets added without the engine's slot (with
-   * one, the node is kept in the slot). A node's class follows from its ticket (size and side).
-   */
-  private readonly nodes = new Map<string, ArrivalNode>();
   private count = 0;
   /** Removals never create a game, so the search runs only after an arrival. */
   private dirty = false;
-  /** Scratch for {@link nextGame}: the candidates' nodes and tickets. */
-  private readonly gathered: ArrivalNode[] = [];
+  /** Scratch for {@link nextGame}: the candidates and their tickets. */
+  private readonly gathered: Arrival[] = [];
   private readonly gatheredTickets: Ticket[] = [];
 
-  /**
-   * @param lane the lane of its classes' orders (see `ArrivalOrder`): 1 by default, where the
-   *   engine's node (its slot, on lane 0) then serves as the class's node too; a policy nesting
-   *   greedy queues that uses lane 1 itself gives them another.
-   */
   constructor(
     private readonly context: PolicyContext,
     private readonly order: ServiceOrder = "oldest",
-    readonly name = "greedy",
-    private readonly lane = 1,
   ) {}
 
-  add(ticket: Ticket, _now?: number, slot?: TicketSlot): void {
-    // A ticket already held moves to its new position (never held twice).
-    const held = slot ? (slot.policyData as ArrivalNode | undefined) : this.nodes.get(ticket.id);
-    if (held) this.drop(held);
-    const order = this.classOf(ticket);
-    // A slot that is this ticket's arrival node joins the class's order itself (no node of its own).
-    let node = order.takeSlot(slot, ticket);
-    if (!node) {
-      node = order.addNode(ticket);
-      // The node's own free field names the slot back, for a caller that asks which slots a poll took.
-      node.policyData = slot;
-    }
-    if (slot) slot.policyData = node;
-    else this.nodes.set(ticket.id, node);
+  get size(): number {
+    return this.count;
+  }
+
+  add(ticket: Ticket): Arrival {
     this.count++;
     this.dirty = true;
+    return this.classOf(ticket).add(ticket);
   }
 
-  remove(ticketId: string, slot?: TicketSlot): void {
-    const node = slot ? (slot.policyData as ArrivalNode | undefined) : this.nodes.get(ticketId);
-    if (node) this.drop(node);
+  /** Remove an arrival this queue returned (once). */
+  remove(arrival: Arrival): void {
+    this.count--;
+    this.classOf(arrival.ticket).remove(arrival);
   }
 
-  /**
-   * The games to form now. With `slots`, each proposed ticket's slot (the one it was added with,
-   * or undefined) is pushed onto it, ticket by ticket in the games' order: a policy nesting this
-   * one finds its own record of the tickets there, without a map by id.
-   */
-  poll(now = 0, slots?: (TicketSlot | undefined)[]): Ticket[][] {
+  private classOf(ticket: Ticket): ArrivalOrder {
+    const code = classCode(ticket.players.length, ticket.side);
+    // Filled up to the code, so that the array has no holes.
+    while (this.classes.length <= code) this.classes.push(undefined);
+    return (this.classes[code] ??= new ArrivalOrder());
+  }
+
+  /** The games to form now, each as its tickets' arrivals, which leave the queue. */
+  poll(now: number): readonly Arrival[][] {
     // With avoidance a repeat may become allowed with time alone.
-    if (!this.dirty && !this.context.avoid) return [];
+    if (!this.dirty && !this.context.avoid) return NO_GAMES;
     this.dirty = false;
-    const games: Ticket[][] = [];
-    for (let game = this.nextGame(now, slots); game; game = this.nextGame(now, slots)) games.push(game);
+    const games: Arrival[][] = [];
+    for (let game = this.nextGame(now); game; game = this.nextGame(now)) games.push(game);
     return games;
   }
 
-  nextWakeup(now = 0): number | undefined {
+  nextWakeup(now: number): number | undefined {
     const avoid = this.context.avoid;
     if (!avoid) return undefined;
     // The next time a waiting ticket's fallback wait ends (a repeat with it may then play).
     let next: number | undefined;
-    for (const index of this.classList) {
-      for (const [, t] of index.oldest()) {
+    for (const order of this.classes) {
+      if (!order) continue;
+      for (const t of order.oldest()) {
         const at = t.enqueuedAt + avoid.fallbackMs;
         if (at <= now) continue;
         if (next === undefined || at < next) next = at;
@@ -111,90 +99,92 @@ export class GreedyPolicy implements Policy {
     return next;
   }
 
-  /** Number of waiting tickets. */
-  get size(): number {
-    return this.count;
-  }
-
   /**
    * The only tickets that can belong to the first game in service order: per class, its
-   * oldest (or newest) `seats / party size` tickets, their nodes pushed onto `out` in service
-   * order (a node's `policyData` is the slot its ticket was added with, if any).
+   * oldest (or newest) `seats / party size` tickets, pushed onto `out` in service order.
    */
-  candidateNodes(out: ArrivalNode[]): void {
-    const nodes = this.gather();
-    for (const node of nodes) out.push(node);
-    empty(nodes);
-  }
-
-  /** Take a node out of its class and of the map (a node no longer held is ignored). */
-  private drop(node: ArrivalNode): void {
-    const ticket = node.ticket;
-    if (!this.classOf(ticket).removeNode(node)) return;
-    if (this.nodes.size > 0 && this.nodes.get(ticket.id) === node) this.nodes.delete(ticket.id);
-    this.count--;
-  }
-
-  private classOf(ticket: Ticket): ArrivalOrder {
-    const code = classCode(ticket.players.length, ticket.side);
-    // Filled up to the code first, so that the array stays packed (a holey one is slower to read).
-    while (this.classes.length <= code) this.classes.push(undefined);
-    let index = this.classes[code];
-    if (!index) {
-      this.classes[code] = index = new ArrivalOrder(this.lane);
-      this.classList.push(index);
-    }
-    return index;
-  }
-
-  /** The candidates' nodes (see {@link candidates}) in the scratch array, in service order. */
-  private gather(): ArrivalNode[] {
+  candidates(out: Arrival[]): void {
     const k = this.context.teamSize;
     const newest = this.order === "newest";
-    const nodes = this.gathered;
-    empty(nodes);
     let classesUsed = 0;
-    for (const index of this.classList) {
-      const sample = index.first();
+    for (const order of this.classes) {
+      if (!order) continue;
+      const sample = order.first();
       if (!sample) continue;
       const seats = sample.side ? k : 2 * k;
       const cap = this.context.avoid ? Infinity : Math.floor(seats / sample.players.length);
-      index.collect(cap, newest, nodes);
+      if (newest) order.collectNewest(cap, out);
+      else order.collect(cap, out);
       classesUsed++;
     }
-    if (classesUsed > 1) nodes.sort(newest ? (a, b) => compareNodes(b, a) : compareNodes);
-    return nodes;
+    if (classesUsed > 1) out.sort(newest ? (a, b) => compareArrival(b, a) : compareArrival);
   }
 
-  /** The first game in service order, its tickets forgotten; undefined when none can be assembled. */
-  private nextGame(now: number, slots?: (TicketSlot | undefined)[]): Ticket[] | undefined {
-    const nodes = this.gather();
+  /** The first game in service order, its tickets taken out; undefined when none can be assembled. */
+  private nextGame(now: number): Arrival[] | undefined {
+    const gathered = this.gathered;
     const candidates = this.gatheredTickets;
-    for (let i = 0; i < nodes.length; i++) candidates.push(nodes[i].ticket);
+    // Emptied by popping: a store to `length` gives up the arrays' stores, which pushes then allocate again.
+    while (gathered.pop());
+    while (candidates.pop());
+    this.candidates(gathered);
+    for (const arrival of gathered) candidates.push(arrival.ticket);
     const avoid = this.context.avoid;
     const game = !avoid
       ? findOldestGame(candidates, this.context.teamSize)
       : (findOldestGame(candidates, this.context.teamSize, (a, b) => !avoid.isRepeat(a, b, now)) ??
         findOldestGame(candidates, this.context.teamSize, (a, b) => repeatAllowedAt(a, b, avoid) <= now));
-    if (game) {
-      for (const t of game) {
-        const node = nodes[candidates.indexOf(t)];
-        if (slots) slots.push(node.policyData as TicketSlot | undefined);
-        this.drop(node);
-      }
-    }
-    empty(nodes);
-    empty(candidates);
-    return game;
+    if (!game) return undefined;
+    const arrivals = game.map((t) => gathered[candidates.indexOf(t)]);
+    for (const arrival of arrivals) this.remove(arrival);
+    return arrivals;
   }
 }
 
-/**
- * Empty a scratch list by popping: a store to `length` goes through a builtin V8 does not inline,
- * which cost more than the pops of the few candidates a poll gathers (about 4% of a step).
- */
-function empty(list: unknown[]): void {
-  while (list.length > 0) list.pop();
+export class GreedyPolicy implements Policy {
+  private readonly queue: GreedyQueue;
+  /** Each waiting ticket's place in the queue. */
+  private readonly held = new Map<string, Arrival>();
+
+  constructor(
+    context: PolicyContext,
+    order: ServiceOrder = "oldest",
+    readonly name = "greedy",
+  ) {
+    this.queue = new GreedyQueue(context, order);
+  }
+
+  add(ticket: Ticket, _now?: number): void {
+    // A ticket already held moves to its new position (never held twice).
+    this.remove(ticket.id);
+    this.held.set(ticket.id, this.queue.add(ticket));
+  }
+
+  remove(ticketId: string): void {
+    const arrival = this.held.get(ticketId);
+    if (!arrival) return;
+    this.held.delete(ticketId);
+    this.queue.remove(arrival);
+  }
+
+  poll(now = 0): Ticket[][] {
+    return this.queue.poll(now).map((game) => game.map((arrival) => this.forget(arrival)));
+  }
+
+  /** A proposed ticket leaves the map (the queue let it go). */
+  private forget(arrival: Arrival): Ticket {
+    this.held.delete(arrival.ticket.id);
+    return arrival.ticket;
+  }
+
+  nextWakeup(now = 0): number | undefined {
+    return this.queue.nextWakeup(now);
+  }
+
+  /** Number of waiting tickets. */
+  get size(): number {
+    return this.held.size;
+  }
 }
 
 /** A ticket's class (party size and side) as a small integer. */

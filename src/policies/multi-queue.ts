@@ -13,7 +13,7 @@
  * then the neighbours of those, until every queue has been checked.
  */
 import * as v from "valibot";
-import { ArrivalNode, ArrivalOrder, compareNodes } from "../core/arrival-order.js";
+import { ArrivalOrder, compareArrival, type Arrival } from "../core/arrival-order.js";
 import {
   bestIntegerAround,
   schlupMultiQueueCost,
@@ -23,18 +23,11 @@ import {
 } from "../core/closed-forms.js";
 import { dimensionsOf, MAX_CRITERIA, ticketCriterion, type Dimension } from "../core/criteria.js";
 import { MatchmakerError } from "../core/errors.js";
-import type {
-  AcceptanceWindow,
-  Policy,
-  PolicyContext,
-  PolicyDefinition,
-  PolicyParams,
-  TicketSlot,
-} from "../core/policy.js";
+import type { AcceptanceWindow, Policy, PolicyContext, PolicyDefinition, PolicyParams } from "../core/policy.js";
 import { meanRating, reachedMaxWait, type Ticket } from "../core/types.js";
 import { parseConfig, unknownKeyMessage } from "../core/validation.js";
 import { ArrivalRate } from "./shared/arrival-rate.js";
-import { GreedyPolicy, withoutAvoidance } from "./greedy.js";
+import { GreedyQueue, withoutAvoidance } from "./greedy.js";
 import { findOldestGame } from "./shared/oldest-game.js";
 
 const RANGES = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(10_000));
@@ -60,6 +53,12 @@ const MultiQueueParams = v.strictObject(
   unknownKeyMessage,
 );
 
+/** A waiting ticket's places: in arrival order among all, and in its range's queue. */
+interface Waiting {
+  readonly all: Arrival;
+  inRange: Arrival;
+}
+
 /** With `r: "auto"`, how many arrivals pass between re-evaluations of r. */
 const AUTO_R_EVERY = 64;
 
@@ -69,22 +68,13 @@ export const MAX_QUEUES = 100_000;
 export class MultiQueuePolicy implements Policy {
   readonly name = "multi-queue";
   /** One greedy queue per cell of the grid, cell index = sum of coordinate x stride. */
-  private ranges: GreedyPolicy[] = [];
+  private ranges: GreedyQueue[] = [];
   /** Ranges per dimension (rating first) now in use. */
   private counts: number[] = [];
-  /**
-   * Each waiting ticket's node in arrival order (lane 1). The engine's slot, its own arrival node,
-   * is taken as the node itself (no object of this policy's; a slot it cannot take keeps the node
-   * made here instead); without a slot the node is kept in `held` by id. The node is also the slot
-   * of the ticket's range, a greedy policy whose orders use lane 2 (so it takes the same node
-   * again) and whose record names the node back: a game a range proposes leads to its tickets'
-   * nodes, and no map by id is needed. A ticket's range follows from the ticket (`cellOf`).
-   */
-  private readonly held = new Map<string, ArrivalNode>();
-  private readonly byArrival = new ArrivalOrder(1);
-  /** Scratch for {@link poll} and {@link gameAround}: the slots a range's poll took, a range's candidates. */
-  private readonly taken: (TicketSlot | undefined)[] = [];
-  private readonly gathered: ArrivalNode[] = [];
+  /** Every waiting ticket, in arrival order; each also waits in its range (`cellOf`). */
+  private readonly byArrival = new ArrivalOrder();
+  /** Each waiting ticket's places in {@link byArrival} and in its range. */
+  private readonly waiting = new Map<string, Waiting>();
   private readonly rate = new ArrivalRate();
   private readonly dimensions: readonly Dimension[];
   private latestArrival = -Infinity;
@@ -118,66 +108,46 @@ export class MultiQueuePolicy implements Policy {
     return this.counts;
   }
 
-  add(ticket: Ticket, now: number, slot?: TicketSlot): void {
+  add(ticket: Ticket, _now?: number): void {
     // A ticket already held moves to its new position (never held twice).
-    const old = slot ? this.recordIn(slot) : this.held.get(ticket.id);
-    if (old) this.forget(old, true);
+    this.remove(ticket.id);
     if (ticket.enqueuedAt >= this.latestArrival) {
       this.latestArrival = ticket.enqueuedAt;
       this.rate.record(ticket.enqueuedAt, ticket.players.length);
       if (this.r === "auto" && ++this.arrivalsSinceReview >= AUTO_R_EVERY) this.reviewRangeCount();
     }
-    // A slot that is this ticket's arrival node joins this order itself (and its range's, on lane 2).
-    let node = this.byArrival.takeSlot(slot, ticket);
-    if (!node) {
-      node = this.byArrival.addNode(ticket);
-      if (slot) slot.policyData = node;
-      else this.held.set(ticket.id, node);
-    }
-    this.ranges[this.cellOf(ticket)].add(ticket, now, node);
+    const all = this.byArrival.add(ticket);
+    this.waiting.set(ticket.id, { all, inRange: this.ranges[this.cellOf(ticket)].add(ticket) });
   }
 
-  remove(ticketId: string, slot?: TicketSlot): void {
-    const node = slot ? this.recordIn(slot) : this.held.get(ticketId);
-    if (node) this.forget(node, true);
-  }
-
-  /**
-   * This policy's node of a slot's ticket: the slot itself when this order took it, else the node
-   * kept in it; undefined when neither is held (a stale slot: the ticket was proposed or removed).
-   */
-  private recordIn(slot: TicketSlot): ArrivalNode | undefined {
-    if (slot instanceof ArrivalNode && this.byArrival.holds(slot)) return slot;
-    const node = slot.policyData;
-    return node instanceof ArrivalNode && this.byArrival.holds(node) ? node : undefined;
-  }
-
-  /**
-   * Stop holding a ticket (`inRange`: its range's policy holds it too; not after that policy
-   * proposed it); a node no longer held is ignored.
-   */
-  private forget(node: ArrivalNode, inRange: boolean): void {
-    if (!this.byArrival.holds(node)) return;
-    const ticket = node.ticket;
-    if (this.held.size > 0 && this.held.get(ticket.id) === node) this.held.delete(ticket.id);
-    this.byArrival.removeNode(node);
-    if (inRange) this.ranges[this.cellOf(ticket)].remove(ticket.id, node);
+  /** Stop holding a ticket, in this order and in its range. */
+  remove(ticketId: string): void {
+    const waiting = this.waiting.get(ticketId);
+    if (!waiting) return;
+    this.waiting.delete(ticketId);
+    this.byArrival.remove(waiting.all);
+    this.ranges[this.cellOf(waiting.all.ticket)].remove(waiting.inRange);
   }
 
   poll(now: number): Ticket[][] {
     const games: Ticket[][] = [];
-    // Each range was given the ticket's node as its slot, so the slots it took are the nodes.
-    const taken = this.taken;
-    for (const range of this.ranges) for (const game of range.poll(now, taken)) games.push(game);
-    // Popped, not cut by a store to `length` (a builtin call on every poll).
-    for (let node = taken.pop(); node; node = taken.pop()) this.forget(node as ArrivalNode, false);
+    for (const range of this.ranges) {
+      for (const game of range.poll(now)) {
+        // The range let the game's tickets go.
+        for (const { ticket } of game) {
+          this.byArrival.remove(this.waiting.get(ticket.id)!.all);
+          this.waiting.delete(ticket.id);
+        }
+        games.push(game.map((arrival) => arrival.ticket));
+      }
+    }
     if (this.context.maxWaitMs !== undefined) games.push(...this.radiusGrowth(now, this.context.maxWaitMs));
     return games;
   }
 
   nextWakeup(now: number): number | undefined {
     if (this.context.maxWaitMs === undefined) return undefined;
-    for (const [, t] of this.byArrival.oldest()) {
+    for (const t of this.byArrival.oldest()) {
       const deadline = t.enqueuedAt + this.context.maxWaitMs;
       if (deadline > now) return deadline;
     }
@@ -188,10 +158,9 @@ export class MultiQueuePolicy implements Policy {
    * The rating range of the ticket's own range; once it reached tau_max its search grows over
    * the neighbouring ranges, so the window is then the whole divided range.
    */
-  acceptanceWindow(ticketId: string, now: number, slot?: TicketSlot): AcceptanceWindow | undefined {
-    const node = this.nodeOf(ticketId, slot);
-    if (node === undefined) return undefined;
-    const ticket = node.ticket;
+  acceptanceWindow(ticketId: string, now: number): AcceptanceWindow | undefined {
+    const ticket = this.waiting.get(ticketId)?.all.ticket;
+    if (ticket === undefined) return undefined;
     const cell = this.cellOf(ticket);
     const { min, max } = this.bounds;
     if (this.context.maxWaitMs !== undefined && reachedMaxWait(ticket, this.context.maxWaitMs, now))
@@ -203,35 +172,23 @@ export class MultiQueuePolicy implements Policy {
     return { min: min + range * width, max: range === count - 1 ? max : min + (range + 1) * width };
   }
 
-  /** The node of a waiting ticket, from its slot, by id, or (added with a slot, asked without) by a walk. */
-  private nodeOf(ticketId: string, slot: TicketSlot | undefined): ArrivalNode | undefined {
-    if (slot) {
-      const node = this.recordIn(slot);
-      return node?.ticket.id === ticketId ? node : undefined;
-    }
-    const node = this.held.get(ticketId);
-    if (node || this.held.size === this.byArrival.size) return node;
-    for (const n of this.byArrival.oldestNodes()) if (n.ticket.id === ticketId) return n;
-    return undefined;
-  }
-
   /** Overdue tickets, oldest first, each looking ever further out for a game that includes it. */
   private radiusGrowth(now: number, maxWaitMs: number): Ticket[][] {
     const games: Ticket[][] = [];
-    const overdue: ArrivalNode[] = [];
-    for (const node of this.byArrival.oldestNodes()) {
-      if (!reachedMaxWait(node.ticket, maxWaitMs, now)) break;
-      overdue.push(node);
+    const overdue: Ticket[] = [];
+    for (const ticket of this.byArrival.oldest()) {
+      if (!reachedMaxWait(ticket, maxWaitMs, now)) break;
+      overdue.push(ticket);
     }
     const widest = Math.max(...this.counts);
-    for (const node of overdue) {
-      if (!this.byArrival.holds(node)) continue; // taken by an earlier overdue ticket's game
-      const home = this.cellOf(node.ticket);
+    for (const ticket of overdue) {
+      if (!this.waiting.has(ticket.id)) continue; // taken by an earlier overdue ticket's game
+      const home = this.cellOf(ticket);
       for (let radius = 1; radius < widest; radius++) {
-        const game = this.gameAround(node, home, radius);
+        const game = this.gameAround(ticket, home, radius);
         if (game) {
-          for (const member of game) this.forget(member, true);
-          games.push(game.map((member) => member.ticket));
+          for (const member of game) this.remove(member.id);
+          games.push(game);
           break;
         }
       }
@@ -240,23 +197,19 @@ export class MultiQueuePolicy implements Policy {
   }
 
   /**
-   * The oldest game that includes `node`'s ticket, from the queues within `radius` ranges of its
-   * own on every criterion, as the nodes of its tickets.
+   * The oldest game that includes `ticket`, from the queues within `radius` ranges of its own on
+   * every criterion.
    */
-  private gameAround(node: ArrivalNode, home: number, radius: number): ArrivalNode[] | undefined {
-    const gathered = this.gathered;
-    for (const cell of this.cellsAround(home, radius)) this.ranges[cell].candidateNodes(gathered);
-    // A range's node names this policy's node as its slot.
-    const others = gathered.map((n) => n.policyData as ArrivalNode).filter((n) => n !== node);
-    gathered.length = 0;
-    others.sort(compareNodes);
+  private gameAround(ticket: Ticket, home: number, radius: number): Ticket[] | undefined {
+    const gathered: Arrival[] = [];
+    for (const cell of this.cellsAround(home, radius)) this.ranges[cell].candidates(gathered);
+    const others = gathered
+      .sort(compareArrival)
+      .map((a) => a.ticket)
+      .filter((t) => t !== ticket);
     // Include-first search: the result holds the ticket whenever some game does.
-    const nodes = [node, ...others];
-    const game = findOldestGame(
-      nodes.map((n) => n.ticket),
-      this.context.teamSize,
-    );
-    return game?.[0] === node.ticket ? game.map((t) => nodes.find((n) => n.ticket === t)!) : undefined;
+    const game = findOldestGame([ticket, ...others], this.context.teamSize);
+    return game?.[0] === ticket ? game : undefined;
   }
 
   /** Every cell whose coordinates are each within `radius` of `home`'s (a box, clipped to the grid). */
@@ -326,16 +279,9 @@ export class MultiQueuePolicy implements Policy {
   private rebuild(counts: number[]): void {
     this.counts = counts;
     const cells = counts.reduce((p, c) => p * c, 1);
-    this.ranges = Array.from(
-      { length: cells },
-      () => new GreedyPolicy(withoutAvoidance(this.context), "oldest", "greedy", 2),
-    );
-    const waiting: ArrivalNode[] = [];
-    this.byArrival.collect(Infinity, false, waiting);
-    for (const node of waiting) {
-      node.policyData = undefined; // the old range's record
-      this.ranges[this.cellOf(node.ticket)].add(node.ticket, node.ticket.enqueuedAt, node);
-    }
+    this.ranges = Array.from({ length: cells }, () => new GreedyQueue(withoutAvoidance(this.context)));
+    for (const ticket of this.byArrival.oldest())
+      this.waiting.get(ticket.id)!.inRange = this.ranges[this.cellOf(ticket)].add(ticket);
   }
 }
 

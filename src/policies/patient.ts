@@ -69,6 +69,8 @@ export class PatientPolicy implements Policy {
   }
 
   add(ticket: Ticket): void {
+    // A ticket already held moves to its new position (never held twice).
+    this.queue.remove(ticket.id);
     this.queue.add(ticket);
     if (ticket.enqueuedAt >= this.latestArrival) {
       this.latestArrival = ticket.enqueuedAt;
@@ -104,7 +106,7 @@ export class PatientPolicy implements Policy {
 
   private nextGame(now: number): Ticket[] | undefined {
     const k = this.context.teamSize;
-    const pool = [...this.queue.oldest(this.params.pool ?? 2 * k + 2)].map(([, t]) => t);
+    const pool = [...this.queue.oldest(this.params.pool ?? 2 * k + 2)];
     let best: { game: Ticket[]; imbalance: number } | undefined;
     for (const game of gamesOf(pool, k)) {
       const split = assembleTeams(game, k, this.context.imbalance)!;

@@ -40,6 +40,8 @@ export class PeriodicPolicy implements Policy {
   ) {}
 
   add(ticket: Ticket): void {
+    // A ticket already held moves to its new position (never held twice).
+    this.remove(ticket.id);
     this.queue.add(ticket);
     this.waitingPlayers += ticket.players.length;
     // A re-queued ticket is no new arrival: only fresh arrivals measure the rate.
@@ -50,8 +52,8 @@ export class PeriodicPolicy implements Policy {
   }
 
   remove(ticketId: string): void {
-    const ticket = this.queue.get(ticketId);
-    if (ticket && this.queue.remove(ticketId)) this.waitingPlayers -= ticket.players.length;
+    const ticket = this.queue.remove(ticketId);
+    if (ticket) this.waitingPlayers -= ticket.players.length;
   }
 
   /** Games per period now in use (with `x: "auto"`, from the measured arrival rate). */
@@ -74,7 +76,7 @@ export class PeriodicPolicy implements Policy {
     const budget = this.waitingPlayers - (this.waitingPlayers % seats);
     const period: Ticket[] = [];
     let players = 0;
-    for (const [, t] of this.queue.oldest()) {
+    for (const t of this.queue.oldest()) {
       if (players + t.players.length > budget) break;
       period.push(t);
       players += t.players.length;
@@ -97,16 +99,16 @@ export class PeriodicPolicy implements Policy {
 
   nextWakeup(now: number): number | undefined {
     if (this.context.maxWaitMs === undefined) return undefined;
-    const oldest = this.queue.oldest(1).next();
-    if (oldest.done) return undefined;
-    const deadline = oldest.value[1].enqueuedAt + this.context.maxWaitMs;
+    const oldest = this.queue.first();
+    if (!oldest) return undefined;
+    const deadline = oldest.enqueuedAt + this.context.maxWaitMs;
     return deadline > now ? deadline : undefined;
   }
 
   private oldestReachedMaxWait(now: number): boolean {
     if (this.context.maxWaitMs === undefined) return false;
-    const oldest = this.queue.oldest(1).next();
-    return !oldest.done && reachedMaxWait(oldest.value[1], this.context.maxWaitMs, now);
+    const oldest = this.queue.first();
+    return oldest !== undefined && reachedMaxWait(oldest, this.context.maxWaitMs, now);
   }
 }
 

@@ -144,6 +144,8 @@ export class RolesPolicy implements Policy {
   }
 
   add(ticket: Ticket): void {
+    // A ticket already held moves to its new position (never held twice).
+    this.remove(ticket.id);
     this.pool.add(ticket);
     this.windows?.add(ticket);
   }
@@ -184,7 +186,7 @@ export class RolesPolicy implements Policy {
         "mode",
       );
     }
-    const tickets = [...this.pool.oldest()].map(([, t]) => t);
+    const tickets = [...this.pool.oldest()];
     return bestRoleGame(tickets, this.context.teamSize, this.context.imbalance, this.table);
   }
 

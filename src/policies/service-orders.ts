@@ -13,55 +13,57 @@
  * These decide who plays and when; the shared assembly still picks the fairest split of them.
  */
 import * as v from "valibot";
-import { ArrivalIndex, type ArrivalNode } from "../core/arrival-order.js";
-import type { Policy, PolicyContext, PolicyDefinition, PolicyParams, TicketSlot } from "../core/policy.js";
+import { ArrivalIndex, type Arrival } from "../core/arrival-order.js";
+import type { Policy, PolicyContext, PolicyDefinition, PolicyParams } from "../core/policy.js";
 import type { Side, Ticket } from "../core/types.js";
 import { parseConfig, unknownKeyMessage } from "../core/validation.js";
-import { GreedyPolicy, withoutAvoidance } from "./greedy.js";
+import { GreedyPolicy, GreedyQueue, withoutAvoidance } from "./greedy.js";
 
 const NoParams = v.strictObject({}, unknownKeyMessage);
 
-/**
- * One greedy queue per party size: solos meet solos, duos meet duos. The engine's slot goes on to
- * the ticket's queue (whose node in it names the ticket, and so its size); tickets added without
- * one are found through a map by id.
- */
+/** One greedy queue per party size: solos meet solos, duos meet duos. */
 export class TwoQueuePolicy implements Policy {
   readonly name = "two-queue";
-  private readonly queues = new Map<number, GreedyPolicy>();
-  private readonly queueOf = new Map<string, GreedyPolicy>();
+  private readonly queues = new Map<number, GreedyQueue>();
+  /** Each waiting ticket's place in its queue (the queue of its party's size). */
+  private readonly held = new Map<string, Arrival>();
 
   constructor(private readonly context: PolicyContext) {}
 
   /** Number of waiting tickets. */
   get size(): number {
-    let n = 0;
-    for (const queue of this.queues.values()) n += queue.size;
-    return n;
+    return this.held.size;
   }
 
-  add(ticket: Ticket, now: number, slot?: TicketSlot): void {
+  add(ticket: Ticket): void {
+    // A ticket already held moves to its new position (never held twice).
+    this.remove(ticket.id);
+    this.held.set(ticket.id, this.queueOf(ticket).add(ticket));
+  }
+
+  remove(ticketId: string): void {
+    const arrival = this.held.get(ticketId);
+    if (!arrival) return;
+    this.held.delete(ticketId);
+    this.queueOf(arrival.ticket).remove(arrival);
+  }
+
+  private queueOf(ticket: Ticket): GreedyQueue {
     const size = ticket.players.length;
     let queue = this.queues.get(size);
-    if (!queue) this.queues.set(size, (queue = new GreedyPolicy(withoutAvoidance(this.context))));
-    queue.add(ticket, now, slot);
-    if (!slot) this.queueOf.set(ticket.id, queue);
+    if (!queue) this.queues.set(size, (queue = new GreedyQueue(withoutAvoidance(this.context))));
+    return queue;
   }
 
-  remove(ticketId: string, slot?: TicketSlot): void {
-    if (slot) {
-      const node = slot.policyData as ArrivalNode | undefined;
-      if (node) this.queues.get(node.ticket.players.length)!.remove(ticketId, slot);
-      return;
-    }
-    this.queueOf.get(ticketId)?.remove(ticketId);
-    this.queueOf.delete(ticketId);
-  }
-
-  poll(): Ticket[][] {
+  poll(now: number): Ticket[][] {
     const games: Ticket[][] = [];
-    for (const queue of this.queues.values()) games.push(...queue.poll());
-    if (this.queueOf.size > 0) for (const game of games) for (const t of game) this.queueOf.delete(t.id);
+    for (const queue of this.queues.values()) {
+      for (const game of queue.poll(now)) {
+        // The queue let the game's tickets go.
+        for (const { ticket } of game) this.held.delete(ticket.id);
+        games.push(game.map((arrival) => arrival.ticket));
+      }
+    }
     return games;
   }
 
@@ -87,6 +89,8 @@ export class PackingPolicy implements Policy {
   constructor(private readonly context: PolicyContext) {}
 
   add(ticket: Ticket): void {
+    // A ticket already held moves to its new position (never held twice).
+    this.remove(ticket.id);
     this.loose.add(ticket);
     this.pack();
   }
@@ -135,10 +139,7 @@ export class PackingPolicy implements Policy {
 
   /** The lexicographically oldest set of loose tickets, of one side, that fills a team exactly. */
   private nextTeam(): PackedTeam | undefined {
-    const chosen = oldestExactFill(
-      [...this.loose.oldest()].map(([, t]) => t),
-      this.context.teamSize,
-    );
+    const chosen = oldestExactFill([...this.loose.oldest()], this.context.teamSize);
     if (!chosen) return undefined;
     return {
       tickets: chosen,

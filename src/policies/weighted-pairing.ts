@@ -188,7 +188,7 @@ export class WeightedPairingPolicy implements Policy {
     if (this.waitingPlayers < seats) return games;
     // Between cycles only tickets at the bound draw; on the cycle every ticket does, oldest first.
     const choosers: Ticket[] = [];
-    for (const [, t] of this.byArrival.oldest()) {
+    for (const t of this.byArrival.oldest()) {
       if (!cycle && !this.atBound(t, now)) break;
       choosers.push(t);
     }
@@ -207,7 +207,7 @@ export class WeightedPairingPolicy implements Policy {
     if (this.waitingPlayers < 2 * this.context.teamSize) return undefined;
     let next = Math.max(this.nextCycleAt, now);
     // The earliest bound still ahead (overdue tickets that found no game retry on every poll).
-    for (const [, t] of this.byArrival.oldest()) {
+    for (const t of this.byArrival.oldest()) {
       const at = t.enqueuedAt + this.options.boundMs;
       if (at <= now) continue;
       if (at < next) next = at;

@@ -1,127 +1,142 @@
 /**
- * `ArrivalOrder`: its walks against a sorted-array model, with out-of-order arrivals (the tree),
- * runs of removals (the array's head and compaction), and nodes shared between two orders on
- * different lanes (`take`), where each order must see only its own adds and removals.
+ * `ArrivalOrder` and `ArrivalIndex`: tickets in order of `enqueuedAt`, ties in the order they were
+ * added, against a sorted-array model, with out-of-order arrivals (a re-queued ticket keeps its
+ * place ahead of newcomers), removals, an id added again while held (refused; removed first,
+ * it moves), walks from either end, and a walk during which tickets leave.
  */
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
-import { ArrivalNode, ArrivalOrder, compareNodes } from "../../src/core/arrival-order.js";
+import { ArrivalIndex, ArrivalOrder, type Arrival } from "../../src/core/arrival-order.js";
 import type { Ticket } from "../../src/core/types.js";
 
 type Op =
-  | { kind: "add"; back: number; share: boolean }
-  | { kind: "remove"; from: 0 | 1; pick: number }
-  | { kind: "removeRun"; from: 0 | 1; count: number };
+  { kind: "add"; back: number } | { kind: "again"; pick: number; back: number } | { kind: "remove"; pick: number };
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
   {
     weight: 6,
     arbitrary: fc.record({
       kind: fc.constant("add" as const),
-      // Mostly in order; sometimes behind the newest (a re-queued ticket).
-      back: fc.oneof(
-        { weight: 4, arbitrary: fc.constant(0) },
-        { weight: 1, arbitrary: fc.integer({ min: 1, max: 30 }) },
-      ),
-      share: fc.boolean(),
+      // Mostly in order; sometimes behind the newest (a re-queued ticket), often on a tie.
+      back: fc.oneof({ weight: 4, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.nat(30) }),
     }),
   },
-  {
-    weight: 3,
-    arbitrary: fc.record({
-      kind: fc.constant("remove" as const),
-      from: fc.constantFrom(0 as const, 1 as const),
-      pick: fc.nat(),
-    }),
-  },
-  {
-    weight: 1,
-    arbitrary: fc.record({
-      kind: fc.constant("removeRun" as const),
-      from: fc.constantFrom(0 as const, 1 as const),
-      count: fc.integer({ min: 1, max: 60 }),
-    }),
-  },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("again" as const), pick: fc.nat(), back: fc.nat(30) }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant("remove" as const), pick: fc.nat() }) },
 );
 
-function ids(order: ArrivalOrder, newestFirst: boolean, limit = Infinity): string[] {
-  const out: ArrivalNode[] = [];
-  order.collect(limit, newestFirst, out);
-  return out.map((n) => n.ticket.id);
-}
+const ticketAt = (id: string, enqueuedAt: number): Ticket => ({
+  id,
+  players: [{ sessionId: id, rating: 0 }],
+  enqueuedAt,
+});
 
-function check(order: ArrivalOrder, model: ArrivalNode[]): void {
-  const sorted = [...model].sort(compareNodes);
-  const want = sorted.map((n) => n.ticket.id);
-  expect(order.size).toBe(model.length);
-  expect(ids(order, false)).toEqual(want);
-  expect(ids(order, true)).toEqual([...want].reverse());
-  expect(ids(order, false, 3)).toEqual(want.slice(0, 3));
-  expect([...order.oldest()].map(([, t]) => t.id)).toEqual(want);
-  expect([...order.newest(2)].map(([, t]) => t.id)).toEqual([...want].reverse().slice(0, 2));
-  expect([...order.oldestNodes()].map((n) => n.ticket.id)).toEqual(want);
-  expect(order.first()?.id).toBe(want[0]);
-  for (const n of model) expect(order.holds(n)).toBe(true);
-}
+describe("ArrivalIndex", () => {
+  test.prop([fc.array(opArb, { minLength: 1, maxLength: 300 })], { numRuns: 150 })(
+    "walks, first, lookups and size match a model sorted by enqueue time, then order of adding",
+    (ops) => {
+      const index = new ArrivalIndex();
+      /** The held tickets, each with the count of adds before it (its tie-break). */
+      let model: { ticket: Ticket; added: number }[] = [];
+      let clock = 1000;
+      let adds = 0;
+      let seq = 0;
+      const add = (ticket: Ticket) => {
+        // A held id is refused; removed first, the ticket moves.
+        const held = model.some((m) => m.ticket.id === ticket.id);
+        expect(index.add(ticket)).toBe(!held);
+        if (held) {
+          index.remove(ticket.id);
+          expect(index.add(ticket)).toBe(true);
+        }
+        model = model.filter((m) => m.ticket.id !== ticket.id);
+        model.push({ ticket, added: adds++ });
+      };
+      for (const op of ops) {
+        if (op.kind === "add") {
+          clock += seq % 3 === 0 ? 0 : 1;
+          add(ticketAt(`t${seq++}`, clock - op.back));
+        } else if (model.length > 0) {
+          const { ticket } = model[op.pick % model.length];
+          if (op.kind === "again") add({ ...ticket, enqueuedAt: clock - op.back });
+          else {
+            expect(index.remove(ticket.id)).toBe(ticket);
+            expect(index.remove(ticket.id)).toBeUndefined();
+            model = model.filter((m) => m.ticket !== ticket);
+          }
+        }
+        const want = [...model]
+          .sort((a, b) => a.ticket.enqueuedAt - b.ticket.enqueuedAt || a.added - b.added)
+          .map((m) => m.ticket);
+        expect(index.size).toBe(want.length);
+        expect(index.first()).toBe(want[0]);
+        expect([...index.oldest()]).toEqual(want);
+        expect([...index.oldest(3)]).toEqual(want.slice(0, 3));
+        for (const t of want) expect(index.get(t.id)).toBe(t);
+      }
+    },
+  );
+});
 
 describe("ArrivalOrder", () => {
-  test.prop([fc.array(opArb, { minLength: 1, maxLength: 400 })], { numRuns: 150 })(
-    "two orders on two lanes, sharing nodes, each match a sorted model",
-    (ops) => {
-      const orders = [new ArrivalOrder(0), new ArrivalOrder(1)];
-      const models: ArrivalNode[][] = [[], []];
-      const removed: ArrivalNode[][] = [[], []];
+  test.prop([fc.array(opArb, { minLength: 1, maxLength: 300 }), fc.nat(8)], { numRuns: 150 })(
+    "collects the oldest and the newest as the sorted model",
+    (ops, limit) => {
+      const order = new ArrivalOrder();
+      const model: Arrival[] = [];
       let clock = 1000;
       let seq = 0;
       for (const op of ops) {
-        if (op.kind === "add") {
-          clock++;
-          const ticket: Ticket = {
-            id: `t${seq++}`,
-            players: [{ sessionId: "p", rating: 0 }],
-            enqueuedAt: clock - op.back,
-          };
-          const node = orders[0].addNode(ticket);
-          models[0].push(node);
-          if (op.share) {
-            expect(orders[1].take(node)).toBe(true);
-            models[1].push(node);
-          } else models[1].push(orders[1].addNode(ticket));
+        if (op.kind === "remove" || op.kind === "again") {
+          if (model.length === 0) continue;
+          const [arrival] = model.splice(op.pick % model.length, 1);
+          order.remove(arrival);
+          if (op.kind === "again") model.push(order.add({ ...arrival.ticket, enqueuedAt: clock - op.back }));
         } else {
-          const model = models[op.from];
-          const count = op.kind === "remove" ? 1 : Math.min(op.count, model.length);
-          for (let i = 0; i < count && model.length > 0; i++) {
-            const at = op.kind === "remove" ? op.pick % model.length : 0;
-            const [node] = model.splice(at, 1);
-            orders[op.from].removeNode(node);
-            orders[op.from].removeNode(node); // a second removal is ignored
-            removed[op.from].push(node);
-          }
+          clock += seq % 3 === 0 ? 0 : 1;
+          model.push(order.add(ticketAt(`t${seq++}`, clock - op.back)));
         }
-      }
-      for (const k of [0, 1]) {
-        check(orders[k], models[k]);
-        for (const n of removed[k]) {
-          expect(orders[k].holds(n)).toBe(false);
-          // A node once removed is never taken again (it may still sit in the array).
-          expect(orders[k].take(n)).toBe(false);
-        }
+        const want = [...model].sort((a, b) => a.at - b.at || a.seq - b.seq);
+        const oldest: Arrival[] = [];
+        const newest: Arrival[] = [];
+        order.collect(limit, oldest);
+        order.collectNewest(limit, newest);
+        expect(order.size).toBe(want.length);
+        expect(oldest).toEqual(want.slice(0, limit));
+        expect(newest).toEqual([...want].reverse().slice(0, limit));
       }
     },
   );
 
-  it("takes a node only once per lane, and not on a lane another order of the same lane used", () => {
-    const a = new ArrivalOrder(0);
-    const b = new ArrivalOrder(1);
-    const c = new ArrivalOrder(1);
-    const node = a.addNode({ id: "x", players: [{ sessionId: "x", rating: 0 }], enqueuedAt: 0 });
-    expect(a.take(node)).toBe(false);
-    expect(b.take(node)).toBe(true);
-    expect(c.take(node)).toBe(false);
-    expect(c.size).toBe(0);
-    b.removeNode(node);
-    expect(a.holds(node)).toBe(true);
-    expect(b.holds(node)).toBe(false);
-    expect(b.take(node)).toBe(false);
+  it("keeps its order once most tickets left and newcomers compact its slots", () => {
+    const order = new ArrivalOrder();
+    const arrivals = Array.from({ length: 200 }, (_, i) => order.add(ticketAt(`t${i}`, i)));
+    // Every ticket but every seventh leaves, then newcomers arrive (the emptied slots are dropped).
+    arrivals.forEach((a, i) => i % 7 !== 0 && order.remove(a));
+    const kept = arrivals.filter((_, i) => i % 7 === 0);
+    const newcomers = Array.from({ length: 20 }, (_, i) => order.add(ticketAt(`n${i}`, 200 + i)));
+    order.remove(kept[3]);
+    const want = [...kept.filter((a) => a !== kept[3]), ...newcomers];
+    expect([...order.oldest()]).toEqual(want.map((a) => a.ticket));
+    const newest: Arrival[] = [];
+    order.collectNewest(Infinity, newest);
+    expect(newest).toEqual([...want].reverse());
+  });
+
+  it("a walk goes on past tickets that leave during it", () => {
+    const order = new ArrivalOrder();
+    const arrivals = [0, 1, 2, 3, 4].map((i) => order.add(ticketAt(`t${i}`, i)));
+    const late = order.add(ticketAt("late", 1.5));
+    const seen: string[] = [];
+    for (const t of order.oldest()) {
+      seen.push(t.id);
+      if (t.id === "t1") {
+        // The ticket just walked, the next one, and the late one leave.
+        order.remove(arrivals[1]);
+        order.remove(arrivals[2]);
+        order.remove(late);
+      }
+    }
+    expect(seen).toEqual(["t0", "t1", "t3", "t4"]);
   });
 });

@@ -2,8 +2,8 @@
  * A min-heap with lazy invalidation. heap-js has no decrease-key and an O(n) `remove`, so a
  * policy never takes an entry out: it marks it stale (its owner's version moved on, or a ticket
  * in it left) and the heap drops stale entries when they reach the top, and rebuilds itself from
- * the live ones once stale entries outnumber them. Used by best-game, the sweep matcher and the
- * role windows.
+ * the live ones once stale entries outnumber them. Used by the sweep matcher, the role windows
+ * and density-window.
  */
 import { Heap } from "heap-js";
 

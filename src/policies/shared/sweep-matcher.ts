@@ -40,7 +40,7 @@
  * `budget` search steps per scan (so for teams the closest game is exact while within budget).
  */
 import { canAssemble } from "../../core/assembly.js";
-import type { AcceptanceWindow, Policy, PolicyContext, TicketSlot } from "../../core/policy.js";
+import type { AcceptanceWindow, Policy, PolicyContext } from "../../core/policy.js";
 import { repeatAllowedAt, type RepeatAvoidance } from "../../core/recent-opponents.js";
 import { meanRating, type Ticket } from "../../core/types.js";
 import type { CriteriaBox } from "./criteria-box.js";
@@ -61,8 +61,6 @@ interface Entry {
   /** Position in rating order: the party's mean rating, then `seq` (the order it was added in). */
   rating: number;
   seq: number;
-  /** The slot it was added with, if any (emptied at the drop, so that a slot handed back reads as not held). */
-  slot: TicketSlot | undefined;
   /** The leaf holding its row (kept through splits), so a leave or a rescan needs no descent; {@link NO_LEAF} once dropped. */
   leaf: number;
   /** Bumped at each scan and at the drop: older candidates of this anchor and older wake-ups are stale. */
@@ -129,7 +127,7 @@ export abstract class SweepMatcher implements Policy {
   private readonly up = rowCursor();
   private readonly down = rowCursor();
   private readonly at = rowCursor();
-  /** Entries of the tickets added without the engine's slot (with one, the entry is kept in the slot). */
+  /** The waiting tickets' entries, by ticket id. */
   private readonly byId = new Map<string, Entry>();
   /** Dropped records, for the next arrivals. */
   private readonly freeEntries: Entry[] = [];
@@ -182,9 +180,9 @@ export abstract class SweepMatcher implements Policy {
     return this.count;
   }
 
-  add(ticket: Ticket, now: number, slot?: TicketSlot): void {
+  add(ticket: Ticket, now: number): void {
     // A ticket already held moves to its new position (never held twice).
-    const held = slot ? (slot.policyData as Entry | undefined) : this.byId.get(ticket.id);
+    const held = this.byId.get(ticket.id);
     if (held && isHeld(held)) this.removeEntry(held);
     this.lastNow = Math.max(this.lastNow, now);
     const rating = meanRating(ticket);
@@ -196,14 +194,12 @@ export abstract class SweepMatcher implements Policy {
       entry.ticket = ticket;
       entry.rating = rating;
       entry.seq = seq;
-      entry.slot = slot;
       entry.wakeAt = Infinity;
     } else {
       entry = {
         ticket,
         rating,
         seq,
-        slot,
         leaf: NO_LEAF,
         version: 0,
         candidate: undefined,
@@ -214,39 +210,22 @@ export abstract class SweepMatcher implements Policy {
     this.order.insert(rating, seq, entry, this.up);
     entry.leaf = this.up.leaf;
     this.count++;
-    if (slot) slot.policyData = entry;
-    else this.byId.set(ticket.id, entry);
+    this.byId.set(ticket.id, entry);
     this.scanFrom(this.up, this.lastNow);
   }
 
   /**
    * A waiting ticket's acceptance window at `now` (its party's mean rating ± its window), as
-   * ratings. `slot`: the one the ticket was added with, if any (the engine passes it); a caller
-   * without it, asking for a ticket added with one, costs a walk over the waiting tickets.
+   * ratings.
    */
-  acceptanceWindow(ticketId: string, now: number, slot?: TicketSlot): AcceptanceWindow | undefined {
-    const entry = this.entryOf(ticketId, slot);
+  acceptanceWindow(ticketId: string, now: number): AcceptanceWindow | undefined {
+    const entry = this.byId.get(ticketId);
     return entry && this.ratingWindow(entry.rating, this.width(entry.ticket, entry.rating, now));
   }
 
-  remove(ticketId: string, slot?: TicketSlot): void {
-    const entry = slot ? (slot.policyData as Entry | undefined) : this.byId.get(ticketId);
-    if (entry && isHeld(entry)) this.removeEntry(entry);
-  }
-
-  /** The live entry of a waiting ticket, from its slot, by id, or (added with a slot, asked without) by a walk. */
-  private entryOf(ticketId: string, slot: TicketSlot | undefined): Entry | undefined {
-    if (slot) {
-      const entry = slot.policyData as Entry | undefined;
-      return entry && isHeld(entry) && entry.ticket.id === ticketId ? entry : undefined;
-    }
+  remove(ticketId: string): void {
     const entry = this.byId.get(ticketId);
-    if (entry || this.byId.size === this.count) return entry;
-    const at = this.at;
-    if (!this.order.first(at)) return undefined;
-    do if (this.order.valueAt(at).ticket.id === ticketId) return this.order.valueAt(at);
-    while (this.order.next(at));
-    return undefined;
+    if (entry && isHeld(entry)) this.removeEntry(entry);
   }
 
   private removeEntry(entry: Entry): void {
@@ -526,10 +505,7 @@ export abstract class SweepMatcher implements Policy {
     if (this.order.findIn(entry.leaf, entry.rating, entry.seq, this.at)) this.order.remove(this.at);
     entry.leaf = NO_LEAF;
     this.count--;
-    // (The map is empty when the engine passes slots: the ticket is then not reached.)
-    if (this.byId.size > 0 && this.byId.get(entry.ticket.id) === entry) this.byId.delete(entry.ticket.id);
-    if (entry.slot) entry.slot.policyData = undefined;
-    entry.slot = undefined;
+    if (this.byId.get(entry.ticket.id) === entry) this.byId.delete(entry.ticket.id);
     entry.ticket = GONE;
     this.freeEntries.push(entry);
     const dependents = entry.dependents;
