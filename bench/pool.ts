@@ -8,6 +8,7 @@ import type { Ticket } from "../src/core/types.js";
 import { BestGamePolicy } from "../src/policies/best-game.js";
 import { defaultPolicies } from "../src/policies/default-registry.js";
 import { Random } from "../src/sim/random.js";
+import { twoTeamFields } from "../src/core/policy.js";
 
 export const RATING_MAX = 3000;
 
@@ -25,7 +26,7 @@ export function solos(random: Random, from: number, count: number, prefix = "w")
 export function bestGamePolicy(teamSize: number): BestGamePolicy {
   return defaultPolicies.create(
     "best-game",
-    { teamSize, imbalance: ratingSumDifference, imbalanceSpec: { kind: "rating-sum" } },
+    { ...twoTeamFields(teamSize), imbalance: ratingSumDifference, imbalanceSpec: { kind: "rating-sum" } },
     {},
   ) as BestGamePolicy;
 }

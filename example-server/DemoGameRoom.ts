@@ -60,13 +60,13 @@ export class DemoGameRoom extends Room<{ state: DemoGameState }> implements NoSh
     this.match = match;
     this.state.matchId = match.id;
     this.state.queue = match.queue;
-    this.state.imbalance = match.quality.imbalance;
+    this.state.imbalance = match.quality.imbalance ?? 0;
     let seats = 0;
     for (const team of match.teams) {
       for (const p of team.players) {
         const seat = new Seat();
         seat.sessionId = p.sessionId;
-        seat.side = team.side;
+        seat.side = team.side ?? "";
         seat.rating = p.rating;
         seat.waitMs = p.waitMs;
         // A bot's seat has no reservation to take: it is shown at once.
@@ -85,10 +85,10 @@ export class DemoGameRoom extends Room<{ state: DemoGameState }> implements NoSh
       // the queue's seat options (queueSeatsOnly above): no client can send its own.
       seat = new Seat();
       seat.sessionId = client.sessionId;
-      seat.side = options.side;
+      seat.side = options.side ?? "";
       seat.rating = options.rating;
     }
-    if (!seat || seat.side !== options.side) throw new Error("this seat was not reserved for you");
+    if (!seat || seat.side !== (options.side ?? "")) throw new Error("this seat was not reserved for you");
     this.expected.delete(client.sessionId);
     seat.arrived = true;
     this.state.seats.set(client.sessionId, seat);

@@ -17,6 +17,7 @@ import {
 import { MatchmakerError } from "../core/errors.js";
 import type { Matchmaker } from "../core/matchmaker.js";
 import { meanRating, type Match, type Ticket } from "../core/types.js";
+import { teamSizeOf } from "../core/shape.js";
 import type { WaitEstimator } from "../core/wait-estimate.js";
 import { BackfillDesk, type BackfillReceipt } from "./backfill-desk.js";
 import { registerQueue, unregisterQueue, type QueueMetrics } from "./metrics.js";
@@ -176,7 +177,7 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
     this.joinValidator = joinOptionsSchema(
       { min: this.config.rating.min, max: this.config.rating.max },
       this.config.roles,
-      this.config.teamSize,
+      teamSizeOf(this.config.shape),
       this.matchmaker.zones,
       this.matchmaker.latencyZones,
       this.matchmaker.criteria,
@@ -227,7 +228,7 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
     });
     this.state.figures = new QueueFigures();
     this.state.figures.policy = this.matchmaker.policy.name;
-    this.state.figures.teamSize = this.config.teamSize;
+    this.state.figures.teamSize = teamSizeOf(this.config.shape);
     const estimate = waitEstimatorOptionsOf(this.config);
     this.status = new StatusNotifier({
       estimator: this.estimator,
@@ -738,7 +739,7 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
    * `matchMaker.remoteRoomCall(match.queueRoomId, "requestBackfill", [match.id, team, count])`
    * or the `requestBackfill(match, team, count)` helper. Throws `MatchmakerError("invalid_request")` naming a bad argument.
    */
-  requestBackfill(matchId: string, team: 0 | 1, count: number): BackfillReceipt {
+  requestBackfill(matchId: string, team: number, count: number): BackfillReceipt {
     if (this.config.roles)
       throw new MatchmakerError("invalid_request", "requestBackfill: role queues do not support backfill");
     const receipt = this.backfill.request(matchId, team, count);
@@ -762,7 +763,7 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
   }
 
   /** Stop seeking replacements for a match (one team, or both); returns the seats no longer sought. */
-  cancelBackfill(matchId: string, team?: 0 | 1): number {
+  cancelBackfill(matchId: string, team?: number): number {
     const dropped = this.backfill.cancel(matchId, team);
     this.figuresThrottle.request();
     return dropped;
@@ -826,7 +827,7 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
           this.state.figures.backfillPending = this.backfill.pending;
         },
       },
-      this.config.teamSize,
+      teamSizeOf(this.config.shape),
     );
   }
 }

@@ -17,7 +17,7 @@ import { reserveBackfillSeats, type MatchInfo, type SeatMessage, type SeatReques
 /** What `requestBackfill` answers. */
 export interface BackfillReceipt {
   readonly matchId: string;
-  readonly team: 0 | 1;
+  readonly team: number;
   /** Seats on that team still sought (this request's and earlier ones'). */
   readonly pending: number;
 }
@@ -49,7 +49,7 @@ export interface BackfillHost {
 interface TrackedMatch {
   readonly roomId: string;
   readonly zone: string | undefined;
-  readonly teams: Array<{ side: Side; ratings: number[] }>;
+  readonly teams: Array<{ side?: Side; ratings: number[] }>;
   /**
    * The accounts of its human players when it formed (`playerId`, else the session id). Not its
    * replacements: one whose seat went unused is back in the queue and may be offered it again.
@@ -59,7 +59,7 @@ interface TrackedMatch {
 
 interface Request {
   readonly matchId: string;
-  readonly team: 0 | 1;
+  readonly team: number;
   /** Seats not yet filled nor being reserved. */
   open: number;
   /** Seats being reserved right now. */
@@ -102,7 +102,8 @@ export class BackfillDesk {
   }
 
   /**
-   * Ask for `count` replacements on `team` (0: side A, 1: side B) of a match this queue
+   * Ask for `count` replacements on `team` (its index in `MatchInfo.teams`: 0 for side A and 1
+   * for side B in a two-team game) of a match this queue
    * started. Throws `MatchmakerError("invalid_request")` naming the bad argument; the request waits until filled or
    * cancelled, ahead of new matches.
    */
@@ -114,8 +115,15 @@ export class BackfillDesk {
         "matchId",
       );
     }
-    if (team !== 0 && team !== 1)
-      throw new MatchmakerError("invalid_request", "requestBackfill: team: must be 0 (side A) or 1 (side B)", "team");
+    const teams = this.matches.get(matchId)!.teams.length;
+    if (typeof team !== "number" || !Number.isInteger(team) || team < 0 || team >= teams)
+      throw new MatchmakerError(
+        "invalid_request",
+        teams === 2
+          ? "requestBackfill: team: must be 0 (side A) or 1 (side B)"
+          : `requestBackfill: team: must be a team index from 0 to ${teams - 1}`,
+        "team",
+      );
     const most = Math.min(this.teamSize, MAX_BACKFILL_SEATS);
     if (typeof count !== "number" || !Number.isInteger(count) || count < 1 || count > most) {
       throw new MatchmakerError(
@@ -141,7 +149,7 @@ export class BackfillDesk {
   }
 
   /** Stop seeking replacements for a match (one team, or both); returns the seats no longer sought. */
-  cancel(matchId: string, team?: 0 | 1): number {
+  cancel(matchId: string, team?: number): number {
     let dropped = 0;
     for (const r of this.requests) {
       if (r.matchId !== matchId || (team !== undefined && r.team !== team)) continue;
@@ -287,7 +295,7 @@ export class BackfillDesk {
   }
 
   /** Seats of a team already sought. */
-  private sought(matchId: string, team: 0 | 1): number {
+  private sought(matchId: string, team: number): number {
     let n = 0;
     for (const r of this.requests)
       if (r.matchId === matchId && r.team === team && !r.cancelled) n += r.open + r.inFlight;
@@ -309,7 +317,7 @@ export class BackfillDesk {
  */
 export function requestBackfill(
   match: Pick<MatchInfo, "id" | "queueRoomId">,
-  team: 0 | 1,
+  team: number,
   count: number,
 ): Promise<BackfillReceipt> {
   if (!match.queueRoomId)
@@ -324,7 +332,7 @@ export function requestBackfill(
 }
 
 /** From a game room: stop seeking replacements (one team, or both). Resolves with the seats no longer sought. */
-export function cancelBackfill(match: Pick<MatchInfo, "id" | "queueRoomId">, team?: 0 | 1): Promise<number> {
+export function cancelBackfill(match: Pick<MatchInfo, "id" | "queueRoomId">, team?: number): Promise<number> {
   if (!match.queueRoomId)
     return Promise.reject(
       new MatchmakerError("invalid_request", "cancelBackfill: this match has no queueRoomId", "queueRoomId"),

@@ -50,6 +50,7 @@ import {
 } from "./state.js";
 import type { WaitingBreakdown } from "./status.js";
 import { recordTraffic, type TrafficRecorder } from "./traffic-trace.js";
+import { teamSizeOf } from "../core/shape.js";
 
 /** Marks a queue room class (`MatchmakerRoom` and its subclasses), so its definitions are listed from the start. */
 export const QUEUE_ROOM = Symbol.for("colyseus-matchmaker.queue-room");
@@ -155,7 +156,7 @@ export class QueueLife {
     if (!this.idleFigures) {
       this.idleFigures = new QueueFigures();
       this.idleFigures.policy = this.matchmaker.policy.name;
-      this.idleFigures.teamSize = this.config.teamSize;
+      this.idleFigures.teamSize = teamSizeOf(this.config.shape);
     }
     this.show(this.idleFigures, now);
     return this.metrics(this.idleFigures, null, now);

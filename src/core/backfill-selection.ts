@@ -10,8 +10,8 @@ import { meanRating, type Side, type Ticket } from "./types.js";
 export interface BackfillNeed {
   /** Empty seats to fill (1 to 16). */
   readonly count: number;
-  /** The team's side: tickets insisting on the other side do not fit. */
-  readonly side: Side;
+  /** The team's side in a two-team game: tickets insisting on the other side do not fit. */
+  readonly side?: Side;
   /** The rating to be close to (the team's mean). */
   readonly targetRating: number;
   /** In a queue with zones: the game's zone; only tickets waiting in it fit. */

@@ -5,7 +5,8 @@
  */
 import * as v from "valibot";
 import { ArrivalIndex, compareArrival } from "./arrival-order.js";
-import { assembleTeams, fitsWithBots, playersOf, type TeamSplit } from "./assembly.js";
+import { playersOf } from "./assembly.js";
+import { assembleGame, fitsGameWithBots, type GameSplit } from "./game-assembly.js";
 import { MatchmakerError } from "./errors.js";
 import {
   DEFAULT_IMBALANCE,
@@ -15,7 +16,20 @@ import {
   type ImbalanceSpec,
 } from "./imbalance.js";
 import type { AcceptanceWindow, Policy, PolicyParams, PolicyRegistry } from "./policy.js";
-import { checkTicketRoles, fitsWithBotsAndRoles, RoleTable } from "./role-rules.js";
+import { checkTicketRoles, RoleTable } from "./role-rules.js";
+import {
+  describeShape,
+  hasSides,
+  kindOf,
+  maxPartyOf,
+  minimumOf,
+  seatsOf,
+  shortSizes,
+  shrunk,
+  startsShort,
+  teamSizeOf,
+  type GameShape,
+} from "./shape.js";
 import { SideMix } from "./side-mix.js";
 import { RecentWindow, type ClassFigures, type MatchmakerStats } from "./stats.js";
 import { RecentOpponents } from "./recent-opponents.js";
@@ -34,6 +48,9 @@ const SIDE_MIX_ARRIVALS = 200;
 /** How many tickets per seat a bot game looks through for companions before it settles. */
 const BOT_GAME_SCAN_PER_SEAT = 8;
 
+/** How many overdue tickets a tick tries to start a short-handed game around. */
+const SHORT_GAME_ANCHORS = 8;
+
 /**
  * How many times in a row a tick polls the policy while it holds back tickets of blocked games (each
  * poll holds back at least one more); beyond that the rest waits for the next tick, which starts over.
@@ -48,7 +65,13 @@ const MAX_BLOCK_ROUNDS = 8;
  * zones.
  */
 export interface EngineSettings {
-  readonly teamSize: number;
+  /** The shape of every game: teams or a free-for-all, and the minimum a game may start with. */
+  readonly shape: GameShape;
+  /**
+   * With a shape whose minimum is below its full count: the wait (ms) after which a game starts
+   * short-handed, with at least the minimum of humans.
+   */
+  readonly shortHandedAfterMs?: number;
   readonly statsWindow: number;
   readonly maxWaitMs?: number;
   readonly fillWithBots: boolean;
@@ -89,13 +112,19 @@ const PlayerSchema = v.strictObject(
   unknownKeyMessage,
 );
 
-function ticketSchema(teamSize: number) {
+function ticketSchema(shape: GameShape) {
+  const most = maxPartyOf(shape);
   return v.object({
     id: v.pipe(v.string(), v.minLength(1, "must not be empty"), v.maxLength(128)),
     players: v.pipe(
       v.array(PlayerSchema),
       v.minLength(1, "a ticket needs at least one player"),
-      v.maxLength(teamSize, `a party has at most teamSize = ${teamSize} players`),
+      v.maxLength(
+        most,
+        shape.kind === "teams"
+          ? `a party has at most teamSize = ${most} players`
+          : `a party has at most ${most} players (the whole game)`,
+      ),
     ),
     enqueuedAt: v.pipe(v.number(), v.finite("must be a finite number")),
     side: v.optional(v.picklist(["A", "B"], "must be A or B")),
@@ -113,7 +142,14 @@ function ticketSchema(teamSize: number) {
  * entry's `Matchmaker`), which checks them and brings the default registry.
  */
 export class Matchmaker {
+  /** The shape of the queue's games. */
+  readonly shape: GameShape;
+  /** Players per team (1 in a free-for-all). */
   readonly teamSize: number;
+  /** Players in a full game. */
+  readonly seats: number;
+  /** With a minimum below the full game: the wait after which a game starts short-handed. */
+  readonly shortHandedAfterMs: number | undefined;
   readonly policy: Policy;
   readonly maxWaitMs: number | undefined;
   readonly fillWithBots: boolean;
@@ -161,6 +197,7 @@ export class Matchmaker {
   private matchSeq = 0;
   private readonly recentWaits: RecentWindow;
   private readonly recentImbalance: RecentWindow;
+  private readonly recentSpread: RecentWindow;
   private counters = {
     matchesFormed: 0,
     playersMatched: 0,
@@ -174,7 +211,10 @@ export class Matchmaker {
   constructor(settings: EngineSettings, registry: PolicyRegistry) {
     this.maxWaitMs = settings.maxWaitMs;
     this.fillWithBots = settings.fillWithBots;
-    this.teamSize = settings.teamSize;
+    this.shape = settings.shape;
+    this.teamSize = teamSizeOf(settings.shape);
+    this.seats = seatsOf(settings.shape);
+    this.shortHandedAfterMs = startsShort(settings.shape) ? settings.shortHandedAfterMs : undefined;
     this.roles = settings.roles;
     this.criteria = settings.criteria;
     this.roleTable = settings.roles && new RoleTable(settings.roles);
@@ -188,10 +228,11 @@ export class Matchmaker {
     this.onPolicyError = settings.onPolicyError;
     this.blocked = settings.blocked;
     const window = settings.statsWindow;
-    this.recentWaits = new RecentWindow(window * 2 * this.teamSize);
+    this.recentWaits = new RecentWindow(window * this.seats);
     this.recentImbalance = new RecentWindow(window);
+    this.recentSpread = new RecentWindow(window);
     this.sideMix = new SideMix(Math.max(SIDE_MIX_ARRIVALS, window));
-    this.validTicket = ticketSchema(this.teamSize);
+    this.validTicket = ticketSchema(this.shape);
     this.waitingBySide.set("A", this.waitingA).set("B", this.waitingB).set("any", this.waitingAny);
     this.recentOpponents =
       settings.avoidRecent === undefined
@@ -212,11 +253,14 @@ export class Matchmaker {
             this.zones.map((z) => z.name),
           )
         : undefined;
+    if (typeof policy === "string") checkPolicyShape(registry, policy, this.shape);
     const makeOwnPolicy = (): Policy =>
       typeof policy === "string"
         ? registry.create(
             policy,
             {
+              shape: this.shape,
+              seats: this.seats,
               teamSize: this.teamSize,
               imbalance: this.imbalance,
               ...(resolvedImbalance ? { imbalanceSpec: resolvedImbalance } : {}),
@@ -231,7 +275,7 @@ export class Matchmaker {
         : policy;
     // With a target wait, each zone's policy has its patience turned by its own controller.
     const makePolicy = (): Policy =>
-      settings.targetWait ? withTargetWait(makeOwnPolicy(), settings.targetWait, 2 * this.teamSize) : makeOwnPolicy();
+      settings.targetWait ? withTargetWait(makeOwnPolicy(), settings.targetWait, this.seats) : makeOwnPolicy();
     this.router = new ZoneRouter(this.zones, makePolicy);
     this.policy = this.router.zonePolicies.values().next().value!;
   }
@@ -291,7 +335,7 @@ export class Matchmaker {
 
   private enter(ticket: Ticket, now: number): void {
     // The schema runs only for a ticket that is not plainly well-formed (it then words the error).
-    if (!plainlyValidTicket(ticket, this.teamSize)) {
+    if (!plainlyValidTicket(ticket, maxPartyOf(this.shape))) {
       const result = v.safeParse(this.validTicket, ticket);
       if (!result.success)
         throw new MatchmakerError(
@@ -300,6 +344,12 @@ export class Matchmaker {
           firstIssueField(result.issues),
         );
     }
+    if (ticket.side !== undefined && !hasSides(this.shape))
+      throw new MatchmakerError(
+        "invalid_ticket",
+        `invalid ticket: side: this queue's games (${describeShape(this.shape)}) have no sides`,
+        "side",
+      );
     let zones: readonly string[] | undefined;
     let allowed: readonly string[] | undefined;
     if (this.zones) {
@@ -379,6 +429,7 @@ export class Matchmaker {
     const matches: Match[] = [];
     if (this.blocked) this.formAroundBlocks(now, matches);
     else this.formProposals(now, matches, undefined);
+    if (this.shortHandedAfterMs !== undefined) matches.push(...this.shortGames(now));
     if (this.fillWithBots) matches.push(...this.botGames(now));
     return matches;
   }
@@ -394,7 +445,7 @@ export class Matchmaker {
     let handedBack: Set<string> | undefined;
     let blockedGame = false;
     for (const { zone, tickets: proposal } of this.router.poll(now)) {
-      let split: TeamSplit;
+      let split: GameSplit;
       try {
         split = this.checkProposal(proposal);
       } catch (error) {
@@ -509,8 +560,14 @@ export class Matchmaker {
     let policyWakeup = this.router.nextWakeup(now);
     const widens = this.latency?.nextAt();
     if (widens !== undefined) policyWakeup = policyWakeup === undefined ? widens : Math.min(policyWakeup, widens);
-    const oldest = this.fillWithBots ? this.tickets.first() : undefined;
+    const oldest = this.tickets.first();
     if (!oldest) return policyWakeup;
+    // A short-handed game is due when the oldest ticket reaches the wait; once past it, arrivals
+    // (which tick anyway) are what can complete the minimum.
+    const shortAt = this.shortHandedAfterMs === undefined ? undefined : oldest.enqueuedAt + this.shortHandedAfterMs;
+    if (shortAt !== undefined && shortAt > now && this.waitingPlayerCount >= minimumOf(this.shape))
+      policyWakeup = policyWakeup === undefined ? shortAt : Math.min(policyWakeup, shortAt);
+    if (!this.fillWithBots) return policyWakeup;
     const botWakeup = oldest.enqueuedAt + this.maxWaitMs!;
     return policyWakeup === undefined ? botWakeup : Math.min(policyWakeup, botWakeup);
   }
@@ -528,7 +585,8 @@ export class Matchmaker {
       p95WaitMs,
       p99WaitMs,
       meanImbalance: this.recentImbalance.mean(),
-      recentMatches: this.recentImbalance.size,
+      meanSpread: this.recentSpread.mean(),
+      recentMatches: this.recentSpread.size,
       oldestWaitMs: oldest ? Math.max(0, now - oldest.enqueuedAt) : 0,
       bySide: classFigures(this.recentWaitsBySide, this.waitingBySide, ["A", "B", "any"]) as MatchmakerStats["bySide"],
       ...(this.zones
@@ -623,7 +681,7 @@ export class Matchmaker {
   }
 
   /** A team split for the proposal; throws `MatchmakerError("policy_contract")` if the proposal breaks the contract. */
-  private checkProposal(proposal: readonly Ticket[]): TeamSplit {
+  private checkProposal(proposal: readonly Ticket[]): GameSplit {
     const refuse = (problem: string): never => {
       throw new MatchmakerError("policy_contract", `policy ${this.policy.name}: ${problem}`, "policy");
     };
@@ -634,11 +692,11 @@ export class Matchmaker {
       ids.add(t.id);
     }
     return (
-      assembleTeams(proposal, this.teamSize, this.imbalance, this.roleTable) ??
+      assembleGame(proposal, this.shape, this.imbalance, this.roleTable) ??
       refuse(
         this.roleTable
-          ? "proposed tickets cannot form two full teams with one player per role"
-          : "proposed tickets cannot form two full teams",
+          ? `proposed tickets cannot form ${describeShape(this.shape)} with one player per role`
+          : `proposed tickets cannot form ${describeShape(this.shape)}`,
       )
     );
   }
@@ -649,51 +707,117 @@ export class Matchmaker {
    */
   private botGames(now: number): Match[] {
     const matches: Match[] = [];
-    const seats = 2 * this.teamSize;
     for (;;) {
       const oldest = this.tickets.first();
       if (!oldest || !reachedMaxWait(oldest, this.maxWaitMs!, now)) return matches;
-      const chosen: Ticket[] = [];
-      let players = 0;
-      // In a zoned queue everyone in the game must accept one common zone, the overdue ticket's first.
-      let common = this.zonesOf.get(oldest.id);
-      // Scanning is bounded: a pool that could fill the game would have been matched already.
-      for (const t of this.tickets.oldest(BOT_GAME_SCAN_PER_SEAT * seats)) {
-        const shared = common && common.filter((z) => this.zonesOf.get(t.id)!.includes(z));
-        if (shared && shared.length === 0) continue;
-        if (this.blocked && chosen.some((c) => blockedBetween(c, t, this.blocked!))) continue;
-        const fits = this.roleTable
-          ? fitsWithBotsAndRoles([...chosen, t], this.roleTable)
-          : fitsWithBots([...chosen, t], this.teamSize);
-        if (!fits) continue;
-        common = shared;
-        chosen.push(t);
-        players += t.players.length;
-        if (players === seats) break;
-      }
-      const id = this.nextMatchId();
-      const humans = playersOf(chosen);
-      const meanRating = humans.reduce((sum, p) => sum + p.rating, 0) / humans.length;
-      const bots: Ticket[] = [];
-      for (let i = 0; i < seats - players; i++) {
-        const botId = `${id}~bot${i + 1}`;
-        // In a role queue a bot plays whichever role is left.
-        bots.push({
-          id: botId,
-          players: [{ sessionId: botId, rating: meanRating, ...(this.roles ? { roles: this.roles } : {}) }],
-          enqueuedAt: now,
-        });
-      }
-      const split = assembleTeams([...chosen, ...bots], this.teamSize, this.imbalance, this.roleTable);
-      // An invariant, not a refusal: fitsWithBots(AndRoles) chose tickets that bots can complete.
-      if (!split) throw new Error(`invariant broken: bot game ${id} cannot be assembled`);
-      const played = this.latency && common ? this.latency.bestZone(chosen, common) : common?.[0];
-      for (const t of chosen) {
-        this.forget(t.id);
-        this.router.remove(t.id);
-      }
-      matches.push(this.record(this.buildMatch(split, chosen, bots.length, now, played, id)));
+      const { chosen, common } = this.gather(oldest, this.shape);
+      matches.push(this.startWithBots(chosen, common, now));
     }
+  }
+
+  /**
+   * Short-handed games (a shape whose minimum is below its full count): around each ticket that
+   * waited `shortHandedAfterMs`, oldest first, the largest game the waiting tickets can form with
+   * at least the minimum of humans; with `fillWithBots`, bots take the empty seats, otherwise they
+   * stay empty (`Match.emptySeats`).
+   */
+  private shortGames(now: number): Match[] {
+    const matches: Match[] = [];
+    const after = this.shortHandedAfterMs!;
+    const minimum = minimumOf(this.shape);
+    if (this.waitingPlayerCount < minimum) return matches;
+    const anchors: Ticket[] = [];
+    for (const t of this.tickets.oldest(SHORT_GAME_ANCHORS)) {
+      if (!reachedMaxWait(t, after, now)) break;
+      anchors.push(t);
+    }
+    for (const anchor of anchors) {
+      if (!this.waits(anchor) || this.waitingPlayerCount < minimum) continue;
+      if (this.fillWithBots) {
+        const { chosen, players, common } = this.gather(anchor, this.shape);
+        if (players >= minimum) matches.push(this.startWithBots(chosen, common, now));
+        continue;
+      }
+      for (const size of shortSizes(this.shape)) {
+        const shape = shrunk(this.shape, size);
+        const { chosen, players, common } = this.gather(anchor, shape);
+        if (players !== seatsOf(shape)) continue;
+        const split = assembleGame(chosen, shape, this.imbalance, this.roleTable);
+        if (!split) continue;
+        matches.push(this.start(split, chosen, 0, now, common, this.nextMatchId(), this.seats - players));
+        break;
+      }
+    }
+    return matches;
+  }
+
+  /**
+   * The overdue `anchor` and the oldest other tickets that still fit one game of `shape` with
+   * bots in the seats left (sharing a zone with the anchor, blocked from nobody chosen), until
+   * the game is full; scanning is bounded (a pool that could fill the game would have been
+   * matched already).
+   */
+  private gather(
+    anchor: Ticket,
+    shape: GameShape,
+  ): { chosen: Ticket[]; players: number; common: readonly string[] | undefined } {
+    const chosen: Ticket[] = [anchor];
+    let players = anchor.players.length;
+    // In a zoned queue everyone in the game must accept one common zone, the anchor's first.
+    let common = this.zonesOf.get(anchor.id);
+    const seats = seatsOf(shape);
+    if (!fitsGameWithBots(chosen, shape, this.roleTable)) return { chosen: [], players: 0, common };
+    for (const t of this.tickets.oldest(BOT_GAME_SCAN_PER_SEAT * seats)) {
+      if (players === seats) break;
+      if (t === anchor) continue;
+      const shared = common && common.filter((z) => this.zonesOf.get(t.id)!.includes(z));
+      if (shared && shared.length === 0) continue;
+      if (this.blocked && chosen.some((c) => blockedBetween(c, t, this.blocked!))) continue;
+      if (!fitsGameWithBots([...chosen, t], shape, this.roleTable)) continue;
+      common = shared;
+      chosen.push(t);
+      players += t.players.length;
+    }
+    return { chosen, players, common };
+  }
+
+  /** A game of `chosen` with bots in the empty seats of the full shape. */
+  private startWithBots(chosen: readonly Ticket[], common: readonly string[] | undefined, now: number): Match {
+    const id = this.nextMatchId();
+    const humans = playersOf(chosen);
+    const meanRating = humans.reduce((sum, p) => sum + p.rating, 0) / humans.length;
+    const bots: Ticket[] = [];
+    for (let i = 0; i < this.seats - humans.length; i++) {
+      const botId = `${id}~bot${i + 1}`;
+      // In a role queue a bot plays whichever role is left.
+      bots.push({
+        id: botId,
+        players: [{ sessionId: botId, rating: meanRating, ...(this.roles ? { roles: this.roles } : {}) }],
+        enqueuedAt: now,
+      });
+    }
+    const split = assembleGame([...chosen, ...bots], this.shape, this.imbalance, this.roleTable);
+    // An invariant, not a refusal: fitsGameWithBots chose tickets that bots can complete.
+    if (!split) throw new Error(`invariant broken: bot game ${id} cannot be assembled`);
+    return this.start(split, chosen, bots.length, now, common, id, 0);
+  }
+
+  /** Take `chosen` out of the queue and record their game. */
+  private start(
+    split: GameSplit,
+    chosen: readonly Ticket[],
+    bots: number,
+    now: number,
+    common: readonly string[] | undefined,
+    id: string,
+    emptySeats: number,
+  ): Match {
+    const played = this.latency && common ? this.latency.bestZone(chosen, common) : common?.[0];
+    for (const t of chosen) {
+      this.forget(t.id);
+      this.router.remove(t.id);
+    }
+    return this.record(this.buildMatch(split, chosen, bots, now, played, id, emptySeats));
   }
 
   private nextMatchId(): string {
@@ -701,66 +825,79 @@ export class Matchmaker {
   }
 
   private buildMatch(
-    split: TeamSplit,
+    split: GameSplit,
     tickets: readonly Ticket[],
     bots: number,
     now: number,
     zone: string | undefined,
     id = this.nextMatchId(),
+    emptySeats = 0,
   ): Match {
     const botIds = new Set<string>();
-    if (bots > 0) for (const t of [...split.teamA, ...split.teamB]) if (!tickets.includes(t)) botIds.add(t.id);
+    if (bots > 0) for (const team of split.teams) for (const t of team) if (!tickets.includes(t)) botIds.add(t.id);
     // The policy of the zone that formed the match knows each ticket's window.
     const policy = this.router.zonePolicies.get(zone) ?? this.policy;
-    const team = (side: Side, members: readonly Ticket[]): MatchTeam => {
-      const players: MatchedPlayer[] = [];
-      let sum = 0;
-      for (const t of members) {
-        const bot = botIds.has(t.id);
-        for (const p of t.players) {
-          const waitMs = bot ? 0 : Math.max(0, now - t.enqueuedAt);
-          const role = split.roles?.get(p.sessionId);
-          const window = bot ? undefined : policy.windowOf?.(t, now);
-          players.push({
-            sessionId: p.sessionId,
-            rating: p.rating,
-            ticketId: t.id,
-            waitMs,
-            ...(bot ? { bot: true as const } : {}),
-            ...(role !== undefined ? { role } : {}),
-            ...(window ? { window } : {}),
-            ...(p.playerId !== undefined ? { playerId: p.playerId } : {}),
-            ...(p.criteria ? { criteria: p.criteria } : {}),
-          });
-          sum += p.rating;
-        }
-      }
-      return { side, players, ticketIds: members.map((t) => t.id), ratingSum: sum };
+    const matched = (t: Ticket, p: Ticket["players"][number]): MatchedPlayer => {
+      const bot = botIds.has(t.id);
+      const role = split.roles?.get(p.sessionId);
+      const window = bot ? undefined : policy.windowOf?.(t, now);
+      return {
+        sessionId: p.sessionId,
+        rating: p.rating,
+        ticketId: t.id,
+        waitMs: bot ? 0 : Math.max(0, now - t.enqueuedAt),
+        ...(bot ? { bot: true as const } : {}),
+        ...(role !== undefined ? { role } : {}),
+        ...(window ? { window } : {}),
+        ...(p.playerId !== undefined ? { playerId: p.playerId } : {}),
+        ...(p.criteria ? { criteria: p.criteria } : {}),
+      };
     };
-    const teams = [team("A", split.teamA), team("B", split.teamB)] as const;
+    const teams: MatchTeam[] = [];
+    const sides = hasSides(this.shape);
+    if (this.shape.kind === "free-for-all") {
+      // Every player is a team of one; a party's members play in the same game, each for themselves.
+      for (const [t] of split.teams)
+        for (const p of t.players) teams.push({ players: [matched(t, p)], ticketIds: [t.id], ratingSum: p.rating });
+    } else {
+      split.teams.forEach((members, i) => {
+        const players: MatchedPlayer[] = [];
+        let sum = 0;
+        for (const t of members)
+          for (const p of t.players) {
+            players.push(matched(t, p));
+            sum += p.rating;
+          }
+        const side: Side | undefined = sides ? (i === 0 ? "A" : "B") : undefined;
+        teams.push({ ...(side ? { side } : {}), players, ticketIds: members.map((t) => t.id), ratingSum: sum });
+      });
+    }
     let min = Infinity;
     let max = -Infinity;
     let waitSum = 0;
     let maxWait = 0;
     let humans = 0;
-    for (const p of [...teams[0].players, ...teams[1].players]) {
-      if (p.bot) continue;
-      humans++;
-      min = Math.min(min, p.rating);
-      max = Math.max(max, p.rating);
-      waitSum += p.waitMs;
-      maxWait = Math.max(maxWait, p.waitMs);
-    }
+    for (const team of teams)
+      for (const p of team.players) {
+        if (p.bot) continue;
+        humans++;
+        min = Math.min(min, p.rating);
+        max = Math.max(max, p.rating);
+        waitSum += p.waitMs;
+        maxWait = Math.max(maxWait, p.waitMs);
+      }
     return {
       id,
       createdAt: now,
       teamSize: this.teamSize,
+      shape: this.shape,
       teams,
       tickets: [...tickets],
       bots,
+      ...(emptySeats > 0 ? { emptySeats } : {}),
       ...(zone !== undefined ? { zone } : {}),
       quality: {
-        imbalance: split.imbalance,
+        ...(split.imbalance !== undefined ? { imbalance: split.imbalance } : {}),
         spread: max - min,
         meanWaitMs: waitSum / humans,
         maxWaitMs: maxWait,
@@ -779,7 +916,7 @@ export class Matchmaker {
 
   private record(match: Match): Match {
     this.counters.matchesFormed++;
-    this.counters.playersMatched += 2 * this.teamSize - match.bots;
+    this.counters.playersMatched += this.seats - match.bots - (match.emptySeats ?? 0);
     this.counters.botsUsed += match.bots;
     for (const team of match.teams) for (const p of team.players) if (!p.bot) this.recentWaits.push(p.waitMs);
     for (const t of match.tickets) {
@@ -787,7 +924,8 @@ export class Matchmaker {
       windowFor(this.recentWaitsBySide, t.side ?? "any", this.recentWaits.capacity).push(wait);
       if (match.zone !== undefined) windowFor(this.recentWaitsByZone, match.zone, this.recentWaits.capacity).push(wait);
     }
-    this.recentImbalance.push(match.quality.imbalance);
+    if (match.quality.imbalance !== undefined) this.recentImbalance.push(match.quality.imbalance);
+    this.recentSpread.push(match.quality.spread);
     this.recentOpponents?.record(match);
     return match;
   }
@@ -853,6 +991,27 @@ function duplicateTicket(id: string): MatchmakerError {
 interface WaitingCount {
   tickets: number;
   players: number;
+}
+
+/**
+ * Refuses, at start-up, a policy whose definition does not serve the queue's shape (a
+ * definition that declares no shapes serves two teams only).
+ */
+function checkPolicyShape(registry: PolicyRegistry, name: string, shape: GameShape): void {
+  const definition = registry.all().find((d) => d.name === name);
+  if (!definition) return; // the registry names an unknown policy when it creates it
+  const served = definition.shapes ?? ["two-teams"];
+  if (served.includes(kindOf(shape))) return;
+  const serving = registry
+    .all()
+    .filter((d) => (d.shapes ?? ["two-teams"]).includes(kindOf(shape)))
+    .map((d) => d.name);
+  throw new MatchmakerError(
+    "invalid_config",
+    `policy "${name}" does not form games of ${describeShape(shape)}` +
+      (serving.length ? `; policies that do: ${serving.join(", ")}` : ""),
+    "policy",
+  );
 }
 
 /** Tickets held back from the policy during one tick (a queue with `blocked`; see `formAroundBlocks`). */

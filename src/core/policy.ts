@@ -6,11 +6,16 @@ import { MatchmakerError } from "./errors.js";
 import type { Criterion } from "./criteria.js";
 import type { ImbalanceFn, ResolvedImbalance } from "./imbalance.js";
 import type { RepeatAvoidance } from "./recent-opponents.js";
+import { twoTeams, type GameShape, type ShapeKind } from "./shape.js";
 import type { PlayerWindow, Ticket } from "./types.js";
 
 /** What every policy is given when it is created. */
 export interface PolicyContext {
-  /** Players per team; a game seats `2 * teamSize`. */
+  /** The shape of the queue's games (see `PolicyDefinition.shapes` for which a policy is given). */
+  readonly shape: GameShape;
+  /** Players in a full game: what every proposal must seat. */
+  readonly seats: number;
+  /** Players per team (1 in a free-for-all); a two-team game seats `2 * teamSize`. */
   readonly teamSize: number;
   /** The queue's imbalance function, for policies that weigh team balance. */
   readonly imbalance: ImbalanceFn;
@@ -54,7 +59,7 @@ export interface Policy {
   /** A ticket stops waiting (its player left). Unknown ids are ignored. */
   remove(ticketId: string): void;
   /**
-   * The games to form now, each a list of tickets that can fill 2 x teamSize seats: proposals
+   * The games to form now, each a list of tickets that can fill a game of the queue's shape: proposals
    * only; the engine's `Matchmaker.tick` checks, assembles and records them.
    */
   poll(now: number): Ticket[][];
@@ -103,6 +108,11 @@ export interface PolicyDefinition {
   readonly supportsRoles?: boolean;
   /** True for a policy that honours `PolicyContext.avoid` (recent-opponent avoidance). */
   readonly avoidsRepeats?: boolean;
+  /**
+   * The shapes of game it forms; absent: two teams only. A queue whose shape its policy does not
+   * serve is refused at start-up, naming both.
+   */
+  readonly shapes?: readonly ShapeKind[];
   /** Throws `MatchmakerError("invalid_config")` for parameters it does not accept. */
   create(context: PolicyContext, params: PolicyParams): Policy;
 }
@@ -160,4 +170,9 @@ export class PolicyRegistry {
   all(): PolicyDefinition[] {
     return [...this.definitions.values()];
   }
+}
+
+/** A policy context's shape fields for two teams of `teamSize` (for contexts built by hand, as tests do). */
+export function twoTeamFields(teamSize: number): Pick<PolicyContext, "shape" | "seats" | "teamSize"> {
+  return { shape: twoTeams(teamSize), seats: 2 * teamSize, teamSize };
 }

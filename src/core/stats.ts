@@ -181,8 +181,10 @@ export interface MatchmakerStats {
   readonly p50WaitMs: number;
   readonly p95WaitMs: number;
   readonly p99WaitMs: number;
-  /** Mean imbalance of recent matches. */
+  /** Mean imbalance of recent team matches (0 in a free-for-all, which has none). */
   readonly meanImbalance: number;
+  /** Mean rating spread (highest minus lowest human) of recent matches: a free-for-all's measure. */
+  readonly meanSpread: number;
   /** Matches the recent figures (waits, imbalance) cover: 0 before the first, when those figures mean "no data", not 0. */
   readonly recentMatches: number;
   /** Longest current wait among waiting tickets (ms). */

@@ -2,8 +2,9 @@
  * The engine's vocabulary: players, tickets (the unit that is never split) and matches.
  * Plain data only; no Colyseus import and no clock.
  */
+import type { GameShape } from "./shape.js";
 
-/** One of the two sides of a game. Team A always plays side A. */
+/** One of the two sides of a two-team game. Team A always plays side A. */
 export type Side = "A" | "B";
 
 /** A single human player waiting in a queue. */
@@ -38,7 +39,8 @@ export interface Player {
 }
 
 /**
- * A party of 1..teamSize players that always lands on one team together.
+ * A party of players that always lands on one team together (in a free-for-all: in one game),
+ * at most a team (a whole game in a free-for-all).
  * `enqueuedAt` is kept through re-queues so a player never loses their place.
  */
 export interface Ticket {
@@ -46,7 +48,7 @@ export interface Ticket {
   readonly players: readonly Player[];
   /** Time (ms, on the caller's clock) the ticket first entered the queue. */
   readonly enqueuedAt: number;
-  /** The side this party insists on; absent means choice-free. */
+  /** The side this party insists on, in a game of two teams; absent means choice-free. */
   readonly side?: Side;
   /** Zones this ticket accepts; absent means the queue's single zone. */
   readonly zones?: readonly string[];
@@ -78,9 +80,13 @@ export interface PlayerWindow {
   readonly width: number;
 }
 
-/** One team of exactly `teamSize` players. */
+/**
+ * One team: `teamSize` players (fewer in a game that started short-handed); in a free-for-all,
+ * one player.
+ */
 export interface MatchTeam {
-  readonly side: Side;
+  /** In a game of two teams, the side this team plays; absent in other shapes. */
+  readonly side?: Side;
   readonly players: readonly MatchedPlayer[];
   /** The tickets (parties) on this team, never split. */
   readonly ticketIds: readonly string[];
@@ -89,9 +95,12 @@ export interface MatchTeam {
 
 /** Figures that describe how good a match is. */
 export interface MatchQuality {
-  /** The configured imbalance of the chosen team split (0 is perfectly balanced). */
-  readonly imbalance: number;
-  /** Highest minus lowest rating among the human players. */
+  /**
+   * The configured imbalance of the chosen team split (0 is perfectly balanced); with more than
+   * two teams, the largest between any two. Absent in a free-for-all, where `spread` is the measure.
+   */
+  readonly imbalance?: number;
+  /** Highest minus lowest rating among the human players (a free-for-all's measure of a game). */
   readonly spread: number;
   readonly meanWaitMs: number;
   readonly maxWaitMs: number;
@@ -102,17 +111,28 @@ export interface MatchQuality {
   readonly dispersion?: Readonly<Record<string, number>>;
 }
 
-/** A game the engine decided to form: two teams, sides fixed, parties intact. */
+/** A game the engine decided to form: its teams (sides fixed in a two-team game), parties intact. */
 export interface Match {
   readonly id: string;
   readonly createdAt: number;
+  /** The queue's players per team (1 in a free-for-all). */
   readonly teamSize: number;
-  /** `[team on side A, team on side B]`. */
-  readonly teams: readonly [MatchTeam, MatchTeam];
+  /** The shape of the queue's games (this one may have started short-handed: see `emptySeats`). */
+  readonly shape: GameShape;
+  /**
+   * The teams, in order: `[side A, side B]` in a two-team game; in a free-for-all, one team per
+   * player. A player's team index is its position here.
+   */
+  readonly teams: readonly MatchTeam[];
   /** The human tickets this match consumed, as they were when waiting (for re-queueing on failure). */
   readonly tickets: readonly Ticket[];
   /** Seats filled by computer players (0 unless the queue fills with bots after a maximum wait). */
   readonly bots: number;
+  /**
+   * Seats of the full shape left empty: present in a game that started short-handed (see
+   * `shortHandedAfterMs`) and did not fill its seats with bots.
+   */
+  readonly emptySeats?: number;
   /** The zone that formed this match, in a queue with zones. */
   readonly zone?: string;
   readonly quality: MatchQuality;

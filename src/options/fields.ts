@@ -21,6 +21,7 @@ import { CriteriaSchema } from "../core/criteria.js";
 import { DEFAULT_IMBALANCE, type ImbalanceSpec } from "../core/imbalance.js";
 import { WAIT_ESTIMATE_DEFAULTS } from "../core/wait-estimate.js";
 import { DEFAULT_TARGET_WAIT_GAIN } from "../core/target-wait.js";
+import { MAX_FREE_FOR_ALL, MAX_TEAMS, MAX_TEAM_SIZE } from "../core/shape.js";
 import { parseAddressBlock } from "../server/ip-address.js";
 import type { PlayerRequest, TrustedPlayer } from "./player-options.js";
 import type { BlockRule } from "../core/blocks.js";
@@ -110,7 +111,10 @@ export const CLIENT_OPTION_NAMES = [
 
 /** The bounds of numeric queue options, for every view (the simulator's CLI reads them too). */
 export const LIMITS = {
-  teamSize: { min: 1, max: 16 },
+  teamSize: { min: 1, max: MAX_TEAM_SIZE },
+  teams: { min: 2, max: MAX_TEAMS },
+  maxPlayers: { min: 2, max: MAX_FREE_FOR_ALL },
+  countMultiple: { min: 1, max: MAX_FREE_FOR_ALL },
   tickMs: { min: 10, max: 60_000 },
   figuresIntervalMs: { min: 0, max: 60_000 },
   statusIntervalMs: { min: 0, max: 600_000 },
@@ -181,8 +185,43 @@ function ratingRange<S extends v.GenericSchema<unknown, { min: number; max: numb
  * (strict) schema adds {@link ROOM_FIELDS}.
  */
 export const ENGINE_FIELDS = {
-  /** Players per team, 1 to 16; each game seats `2 * teamSize`. */
-  teamSize: wholeNumber(LIMITS.teamSize),
+  /**
+   * Players per team, 1 to 16: a game is `teams` teams of `teamSize`. Give `teamSize` for a team
+   * game or `maxPlayers` alone for a free-for-all (one of the two is required).
+   */
+  teamSize: v.optional(wholeNumber(LIMITS.teamSize)),
+  /**
+   * Teams per game, 2 to 16, with `teamSize`; a team game seats no more than `MAX_TEAM_GAME`
+   * players (`teams` × `teamSize`). Sides A and B exist only with two teams. Absent: two teams.
+   */
+  teams: v.optional(wholeNumber(LIMITS.teams)),
+  /**
+   * Players per game, 2 to 200. Alone, a free-for-all of `maxPlayers` (Colyseus `QueueRoom`'s
+   * option of the same name); beside `teamSize`, it must equal `teams` × `teamSize`.
+   */
+  maxPlayers: v.optional(wholeNumber(LIMITS.maxPlayers)),
+  /**
+   * In a free-for-all: the fewest players a game may start with once its oldest player waited
+   * `shortHandedAfterMs`, 2 to 200 and at most `maxPlayers`. Absent: games start full.
+   */
+  minPlayers: v.optional(wholeNumber(LIMITS.maxPlayers)),
+  /**
+   * In a free-for-all that starts short-handed: its player count is a multiple of this, 1 to 200
+   * (Nakama's `count_multiple`), e.g. 2 for a game played in pairs. Absent: any count.
+   */
+  countMultiple: v.optional(wholeNumber(LIMITS.countMultiple)),
+  /**
+   * In a team game: the fewest players per team a game may start with once its oldest player
+   * waited `shortHandedAfterMs`, 1 to 16 and at most `teamSize` (every team then has the same
+   * number). Absent: games start full.
+   */
+  minTeamSize: v.optional(wholeNumber(LIMITS.teamSize)),
+  /**
+   * With `minPlayers` or `minTeamSize` below a full game: the wait (ms) after which a game
+   * starts short-handed, with the most humans the queue can seat and at least the minimum; with
+   * `fillWithBots`, bots take the empty seats.
+   */
+  shortHandedAfterMs: v.optional(milliseconds(1)),
   /**
    * How many recent matches the statistics cover, 1 to 100,000.
    * @defaultValue `200`

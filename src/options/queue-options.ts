@@ -13,6 +13,8 @@ import { resolveZones } from "../core/zones.js";
 import { DEFAULTS, ENGINE_FIELDS, ENGINE_ONLY_FIELDS, ROOM_FIELDS } from "./fields.js";
 import { checkQueueRoles } from "../core/role-rules.js";
 import { capabilitiesOf, defaultPolicy, optionRuleProblem, type PolicyCapabilities } from "./rules.js";
+import { isShapeProblem, shapeFromOptions } from "./shape-options.js";
+import type { GameShape } from "../core/shape.js";
 
 /**
  * The options a user writes for the field table `F`: each field's input type, read-only, keeping
@@ -47,14 +49,41 @@ export const ROOM_OPTIONS_LABEL = "MatchmakerRoom options";
 /** The label of errors about the engine's own options. */
 export const ENGINE_OPTIONS_LABEL = "matchmaker options";
 
-const EngineOptionsSchema = v.object({ ...ENGINE_FIELDS, ...ENGINE_ONLY_FIELDS });
-const RoomOptionsSchema = v.strictObject({ ...ENGINE_FIELDS, ...ROOM_FIELDS }, unknownKeyMessage);
+/** A game's size is required: `teamSize` for teams, or `maxPlayers` alone for a free-for-all. */
+const SIZE_REQUIRED = "is required (or give maxPlayers alone for a free-for-all)";
+
+const EngineOptionsSchema = v.pipe(
+  v.object({ ...ENGINE_FIELDS, ...ENGINE_ONLY_FIELDS }),
+  v.forward(
+    v.partialCheck(
+      [["teamSize"], ["maxPlayers"]],
+      (o) => o.teamSize !== undefined || o.maxPlayers !== undefined,
+      SIZE_REQUIRED,
+    ),
+    ["teamSize"],
+  ),
+);
+const RoomOptionsSchema = v.pipe(
+  v.strictObject({ ...ENGINE_FIELDS, ...ROOM_FIELDS }, unknownKeyMessage),
+  v.forward(
+    v.partialCheck(
+      [["teamSize"], ["maxPlayers"]],
+      (o) => o.teamSize !== undefined || o.maxPlayers !== undefined,
+      SIZE_REQUIRED,
+    ),
+    ["teamSize"],
+  ),
+);
 
 /** The engine's options as checked, with the defaults filled. */
-export type ResolvedEngineOptions = v.InferOutput<typeof EngineOptionsSchema>;
+export type ResolvedEngineOptions = v.InferOutput<typeof EngineOptionsSchema> & { readonly shape: GameShape };
 
 /** A queue's configuration as checked, with the defaults filled and the policy chosen. */
-export type ResolvedRoomOptions = Omit<v.InferOutput<typeof RoomOptionsSchema>, "policy"> & { policy: string };
+export type ResolvedRoomOptions = Omit<v.InferOutput<typeof RoomOptionsSchema>, "policy"> & {
+  policy: string;
+  /** The shape of the queue's games, from `teamSize`, `teams`, `maxPlayers` and the minimums. */
+  readonly shape: GameShape;
+};
 
 /**
  * Check the engine's options (the fields in `fields.ts` and the rules in `rules.ts`); throws
@@ -66,17 +95,17 @@ export function parseEngineOptions(
   capabilities: PolicyCapabilities = capabilitiesOf(),
 ): ResolvedEngineOptions {
   const parsed = parseWith(ENGINE_OPTIONS_LABEL, EngineOptionsSchema, options);
-  checkRules(ENGINE_OPTIONS_LABEL, { ...parsed, policy: options.policy }, capabilities);
-  return parsed;
+  const shape = checkRules(ENGINE_OPTIONS_LABEL, { ...parsed, policy: options.policy }, capabilities);
+  return { ...parsed, shape };
 }
 
 /** Check a queue's configuration; throws `MatchmakerError("invalid_config")` naming every bad field. */
 export function parseRoomOptions(options: unknown): ResolvedRoomOptions {
   const parsed = parseWith(ROOM_OPTIONS_LABEL, RoomOptionsSchema, options);
   if (parsed.zones) resolveZones(parsed.zones, ROOM_OPTIONS_LABEL);
-  checkRules(ROOM_OPTIONS_LABEL, parsed);
+  const shape = checkRules(ROOM_OPTIONS_LABEL, parsed);
   // A role queue's natural policy; an explicit one is kept (and refused above if it cannot serve roles).
-  return { ...parsed, policy: parsed.policy ?? defaultPolicy(parsed.roles) };
+  return { ...parsed, shape, policy: parsed.policy ?? defaultPolicy(parsed.roles) };
 }
 
 /**
@@ -155,14 +184,20 @@ function parseWith<S extends v.GenericSchema>(label: string, schema: S, input: u
   throw new MatchmakerError("invalid_config", `${label}: ${describeIssues(result.issues)}`, field);
 }
 
+/** The options' shape, once they follow every rule; throws `invalid_config` naming the option at fault. */
 function checkRules(
   label: string,
-  options: Parameters<typeof optionRuleProblem>[0],
+  options: Omit<Parameters<typeof optionRuleProblem>[0], "shape"> & Parameters<typeof shapeFromOptions>[0],
   capabilities?: PolicyCapabilities,
-) {
+): GameShape {
+  const refuse = (field: string, message: string): never => {
+    throw new MatchmakerError("invalid_config", `${label}: ${field}: ${message}`, field);
+  };
+  const shape = shapeFromOptions(options);
+  if (isShapeProblem(shape)) return refuse(shape.field, shape.message);
   // A role queue's roles first: the rules below read them.
-  if (options.roles) checkQueueRoles(options.roles, options.teamSize, label);
-  const problem = optionRuleProblem(options, capabilities);
-  if (problem)
-    throw new MatchmakerError("invalid_config", `${label}: ${problem.field}: ${problem.message}`, problem.field);
+  if (options.roles && shape.kind === "teams") checkQueueRoles(options.roles, shape.teamSize, label);
+  const problem = optionRuleProblem({ ...options, shape }, capabilities);
+  if (problem) refuse(problem.field, problem.message);
+  return shape;
 }

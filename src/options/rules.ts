@@ -5,6 +5,7 @@
  */
 import type { Policy, PolicyRegistry } from "../core/policy.js";
 import type { ZoneOption } from "../core/zones.js";
+import { describeShape, kindOf, type GameShape, type ShapeKind } from "../core/shape.js";
 import { defaultPolicies } from "../policies/default-registry.js";
 import { DEFAULTS } from "./fields.js";
 
@@ -22,6 +23,8 @@ export interface PolicyCapabilities {
   honouringAvoidRecent(): readonly string[];
   /** The policies that form role-valid games. */
   formingRoleGames(): readonly string[];
+  /** The policies that form games of a shape of this kind. */
+  formingShape(kind: ShapeKind): readonly string[];
 }
 
 /** What a policy registry's definitions say they can do, as the rules need it (names sorted). */
@@ -30,6 +33,12 @@ export function capabilitiesOf(registry: PolicyRegistry = defaultPolicies): Poli
     names: () => registry.names(),
     honouringAvoidRecent: () => registry.namesWith("avoidsRepeats").sort(),
     formingRoleGames: () => registry.namesWith("supportsRoles").sort(),
+    formingShape: (kind) =>
+      registry
+        .all()
+        .filter((d) => (d.shapes ?? ["two-teams"]).includes(kind))
+        .map((d) => d.name)
+        .sort(),
   };
 }
 
@@ -45,7 +54,7 @@ export function defaultPolicy(roles: readonly string[] | undefined): string {
 
 /** The options the rules look at (as parsed; `policy` may be an engine's policy instance). */
 export interface RuleInput {
-  readonly teamSize: number;
+  readonly shape: GameShape;
   readonly policy?: string | Policy;
   readonly roles?: readonly string[];
   readonly zones?: readonly ZoneOption[];
@@ -88,6 +97,13 @@ export function optionRuleProblem(
     }
     if (options.roles && !capabilities.formingRoleGames().includes(policy)) {
       return { field: "roles", message: `policy "${policy}" does not form role-valid games; use policy "roles"` };
+    }
+    const forming = capabilities.formingShape(kindOf(options.shape));
+    if (!forming.includes(policy)) {
+      return {
+        field: "policy",
+        message: `policy "${policy}" does not form games of ${describeShape(options.shape)} (${listed(forming)} do)`,
+      };
     }
   } else if (typeof policy !== "string" && options.zones && options.zones.length > 1) {
     return { field: "zones", message: "each zone needs its own policy; give the policy by name" };

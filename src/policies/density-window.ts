@@ -43,6 +43,7 @@
  * waiting, a silence step, geometric in the silence's length: about log(g·rate / 4) / log(1.1)
  * of them in a silence of g seconds) recomputes every waiting ticket's game.
  */
+import type { GameShape } from "../core/shape.js";
 import * as v from "valibot";
 import type { AcceptanceWindow, Policy, PolicyContext, PolicyDefinition, PolicyParams } from "../core/policy.js";
 import { DEFAULT_POPULATION, RatingRanks } from "../core/rating-ranks.js";
@@ -132,6 +133,7 @@ const isLive = (c: Candidate): boolean =>
 export class DensityWindowPolicy implements Policy {
   readonly name = "density-window";
   private readonly teamSize: number;
+  private readonly shape: GameShape;
   private readonly ranks: RatingRanks;
   private readonly rate = new ArrivalRate(RATE_WINDOW);
   private readonly range: number;
@@ -165,6 +167,7 @@ export class DensityWindowPolicy implements Policy {
     readonly options: DensityWindowOptions,
   ) {
     this.teamSize = context.teamSize;
+    this.shape = context.shape;
     this.ranks = RatingRanks.recent(options.population);
     this.range = context.ratingRange ? context.ratingRange.max - context.ratingRange.min : 1;
     this.tauMax = context.maxWaitMs === undefined ? undefined : context.maxWaitMs / 1000;
@@ -268,7 +271,7 @@ export class DensityWindowPolicy implements Policy {
     // Among the nearest tickets above the anchor, the game of the lowest positions (parties and sides honoured).
     const game = findOldestGame(
       near.map((e) => e.ticket),
-      this.teamSize,
+      this.shape,
     );
     if (!game || game[0] !== anchor.ticket) return;
     const members = game.map((t) => this.byId.get(t.id)!);

@@ -133,7 +133,7 @@ export class DifferenceWaitPolicy implements Policy {
     const others = [...this.loose.values()]
       .filter((t) => t !== ticket)
       .sort((a, b) => Math.abs(meanRating(a) - rating) - Math.abs(meanRating(b) - rating));
-    const game = findOldestGame([ticket, ...others], this.context.teamSize);
+    const game = findOldestGame([ticket, ...others], this.context.shape);
     return game?.[0] === ticket ? { tickets: game, spread: spreadOf(game) } : undefined;
   }
 

@@ -5,7 +5,8 @@
  * Tickets sit in one arrival order per class (party size x side). Only the oldest
  * `seats / size` tickets of a class can belong to the oldest game, so the search looks at a
  * bounded candidate list (about 4k·H(k) tickets) whatever the pool size: per join the work is
- * O(classes x log n) plus a search whose size depends on teamSize only.
+ * O(classes x log n) plus a search whose size depends on the game's size only. It serves every
+ * shape of game.
  *
  * With recent-opponent avoidance (`PolicyContext.avoid`) the search looks at every waiting
  * ticket (a repeat among the oldest must not hide another game): first for the oldest game
@@ -104,14 +105,14 @@ export class GreedyQueue {
    * oldest (or newest) `seats / party size` tickets, pushed onto `out` in service order.
    */
   candidates(out: Arrival[]): void {
-    const k = this.context.teamSize;
+    const { teamSize, seats: gameSeats } = this.context;
     const newest = this.order === "newest";
     let classesUsed = 0;
     for (const order of this.classes) {
       if (!order) continue;
       const sample = order.first();
       if (!sample) continue;
-      const seats = sample.side ? k : 2 * k;
+      const seats = sample.side ? teamSize : gameSeats;
       const cap = this.context.avoid ? Infinity : Math.floor(seats / sample.players.length);
       if (newest) order.collectNewest(cap, out);
       else order.collect(cap, out);
@@ -131,9 +132,9 @@ export class GreedyQueue {
     for (const arrival of gathered) candidates.push(arrival.ticket);
     const avoid = this.context.avoid;
     const game = !avoid
-      ? findOldestGame(candidates, this.context.teamSize)
-      : (findOldestGame(candidates, this.context.teamSize, (a, b) => !avoid.isRepeat(a, b, now)) ??
-        findOldestGame(candidates, this.context.teamSize, (a, b) => repeatAllowedAt(a, b, avoid) <= now));
+      ? findOldestGame(candidates, this.context.shape)
+      : (findOldestGame(candidates, this.context.shape, (a, b) => !avoid.isRepeat(a, b, now)) ??
+        findOldestGame(candidates, this.context.shape, (a, b) => repeatAllowedAt(a, b, avoid) <= now));
     if (!game) return undefined;
     const arrivals = game.map((t) => gathered[candidates.indexOf(t)]);
     for (const arrival of arrivals) this.remove(arrival);
@@ -204,7 +205,8 @@ export function withoutAvoidance(context: PolicyContext): PolicyContext {
 export const greedy: PolicyDefinition = {
   name: "greedy",
   avoidsRepeats: true,
-  summary: "Form a game as soon as 2 x teamSize players can be assembled, oldest tickets first.",
+  shapes: ["two-teams", "teams", "free-for-all"],
+  summary: "Form a game as soon as a game's players can be assembled, oldest tickets first.",
   create(context: PolicyContext, params: PolicyParams): Policy {
     parseConfig("greedy policy parameters", GreedyParams, params);
     return new GreedyPolicy(context);

@@ -208,7 +208,7 @@ export class MultiQueuePolicy implements Policy {
       .map((a) => a.ticket)
       .filter((t) => t !== ticket);
     // Include-first search: the result holds the ticket whenever some game does.
-    const game = findOldestGame([ticket, ...others], this.context.teamSize);
+    const game = findOldestGame([ticket, ...others], this.context.shape);
     return game?.[0] === ticket ? game : undefined;
   }
 

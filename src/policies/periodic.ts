@@ -84,9 +84,9 @@ export class PeriodicPolicy implements Policy {
     period.sort((a, b) => meanRating(a) - meanRating(b));
     const games: Ticket[][] = [];
     for (
-      let game = findOldestGame(period, this.context.teamSize);
+      let game = findOldestGame(period, this.context.shape);
       game;
-      game = findOldestGame(period, this.context.teamSize)
+      game = findOldestGame(period, this.context.shape)
     ) {
       for (const t of game) {
         this.remove(t.id);

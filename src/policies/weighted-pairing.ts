@@ -344,7 +344,7 @@ export class WeightedPairingPolicy implements Policy {
       .map((e) => e.ticket)
       .sort((a, b) => a.enqueuedAt - b.enqueuedAt);
     // The chooser first: the oldest game that includes it, if any does.
-    const game = findOldestGame([chooser, ...others], this.context.teamSize);
+    const game = findOldestGame([chooser, ...others], this.context.shape);
     return game && game[0] === chooser ? game : undefined;
   }
 }

@@ -158,7 +158,7 @@ export function measure(trace: SimulationTrace, options: MeasureOptions): Measur
   const dispersionSums = criteria && new Array<number>(criteria.length + 1).fill(0);
   for (const m of games) {
     if (criteria) scaledDispersions(m, options.ratingScale, criteria).forEach((q, d) => (dispersionSums![d] += q));
-    imbalance += m.quality.imbalance;
+    imbalance += m.quality.imbalance ?? 0;
     spread += m.quality.spread;
     bots += m.bots;
     // Schlup's cost counts waits in seconds.

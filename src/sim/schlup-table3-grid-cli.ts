@@ -9,6 +9,7 @@ import { ratingSumDifference } from "../core/imbalance.js";
 import { defaultPolicies } from "../policies/default-registry.js";
 import { keyValue, parseFlags, parseOrExplain, parseValue, UsageError, wholeInRange, withParam } from "./options.js";
 import { schlupGrid, schlupGridMarkdown, type SchlupGridOptions } from "./schlup-table3-grid.js";
+import { twoTeamFields } from "../core/policy.js";
 
 export const GRID_USAGE = `usage: npm run sim -- --schlup-grid [--policy NAME] [--set KEY=VALUE]... [--tickets N] [--seeds S] [--out FILE] [--json]
 
@@ -52,7 +53,7 @@ export function parseGridArgs(argv: readonly string[]): GridRequest {
     try {
       defaultPolicies.create(
         policy,
-        { teamSize: 1, imbalance: ratingSumDifference, maxWaitMs: 5000, ratingRange: { min: 0, max: 1 } },
+        { ...twoTeamFields(1), imbalance: ratingSumDifference, maxWaitMs: 5000, ratingRange: { min: 0, max: 1 } },
         params,
       );
     } catch (error) {

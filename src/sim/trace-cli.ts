@@ -18,6 +18,8 @@ import { measure, type Measures } from "./measures.js";
 import { keyValue, parseFlags, parseValue, UsageError } from "./options.js";
 import { writeOverlayPlot } from "./plot.js";
 import { compareMatches, replayExact, replayTrace, type ReplayOverride, type ReplayResult } from "./replay.js";
+import { teamSizeOf } from "../core/shape.js";
+import { resolveShape } from "../options/shape-options.js";
 
 export const TRACE_USAGE = `usage: npm run sim -- --trace FILE [--policy NAME] [--set KEY=VALUE ...] [--compare] [--plot FILE.svg] [--json]
 
@@ -173,7 +175,7 @@ export function measureReplay(trace: TrafficTrace, result: ReplayResult): Measur
   const first = result.arrivals[0]?.index ?? 0;
   const span = ratingSpan(trace);
   return measure(result, {
-    teamSize: trace.engine.teamSize,
+    teamSize: teamSizeOf(resolveShape(trace.engine)),
     warmup: first + Math.floor(result.arrivals.length / 10),
     ...(trace.engine.maxWaitMs !== undefined ? { maxWaitMs: trace.engine.maxWaitMs } : {}),
     ratingScale: span,

@@ -46,7 +46,7 @@ export function describeQueues(names?: readonly string[]): QueueDescription[] {
     const options = (handler.options ?? {}) as MatchmakerRoomOptions;
     return {
       name,
-      teamSize: options.teamSize,
+      teamSize: options.teamSize ?? 1,
       policy: options.policy ?? defaultPolicy(options.roles),
       zones: (options.zones ?? []).map(zoneName),
       latency:

@@ -6,13 +6,18 @@ import { ratingSumDifference, resolveImbalance, type ImbalanceFn } from "../../s
 import type { PolicyParams } from "../../src/core/policy.js";
 import type { BestGamePolicy } from "../../src/policies/best-game.js";
 import { defaultPolicies } from "../../src/policies/default-registry.js";
+import { twoTeamFields } from "../../src/core/policy.js";
 
 const imbalanceSpec = resolveImbalance({ kind: "rating-sum" });
 /** The same imbalance, not recognised as the rating-sum one: every set goes through the assembly. */
 const opaque: ImbalanceFn = (a, b) => ratingSumDifference(a, b);
 
 function make(teamSize: number, imbalance: ImbalanceFn, params: PolicyParams): BestGamePolicy {
-  return defaultPolicies.create("best-game", { teamSize, imbalance, imbalanceSpec }, params) as BestGamePolicy;
+  return defaultPolicies.create(
+    "best-game",
+    { ...twoTeamFields(teamSize), imbalance, imbalanceSpec },
+    params,
+  ) as BestGamePolicy;
 }
 
 /** best-game as the engine builds it for the rating-sum imbalance: it takes its fast paths. */

@@ -89,7 +89,7 @@ describe("a simulator trace replayed through the room", () => {
       const byMatch = new Map<string, { A: number[]; B: number[] }>();
       seats.forEach((seat, n) => {
         const game = byMatch.get(seat.matchId) ?? { A: [], B: [] };
-        game[seat.side].push(matched[n]);
+        game[seat.side!].push(matched[n]);
         byMatch.set(seat.matchId, game);
       });
       const roomGames = [...byMatch.values()].map((g) => key(g.A, g.B));

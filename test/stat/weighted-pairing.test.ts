@@ -18,6 +18,7 @@ import type { Ticket } from "../../src/core/types.js";
 import { WeightedPairingPolicy, type WeightedPairingOptions } from "../../src/policies/weighted-pairing.js";
 import { chiSquareTest, upperGamma } from "../helpers/goodness-of-fit.js";
 import { solo } from "../helpers/tickets.js";
+import { twoTeamFields } from "../../src/core/policy.js";
 
 const ALPHA = 0.01;
 
@@ -32,7 +33,7 @@ const OPTIONS: WeightedPairingOptions = {
 };
 
 function policy(options: Partial<WeightedPairingOptions>, avoid?: RepeatAvoidance): WeightedPairingPolicy {
-  const context: PolicyContext = { teamSize: 1, imbalance: ratingSumDifference, ...(avoid ? { avoid } : {}) };
+  const context: PolicyContext = { ...twoTeamFields(1), imbalance: ratingSumDifference, ...(avoid ? { avoid } : {}) };
   return new WeightedPairingPolicy(context, { ...OPTIONS, ...options });
 }
 

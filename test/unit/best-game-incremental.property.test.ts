@@ -12,11 +12,16 @@ import type { Ticket } from "../../src/core/types.js";
 import type { BestGamePolicy } from "../../src/policies/best-game.js";
 import { defaultPolicies } from "../../src/policies/default-registry.js";
 import { ids, party, sideArb } from "../helpers/tickets.js";
+import { twoTeamFields } from "../../src/core/policy.js";
 
 function make(k: number, spec: ImbalanceSpec, params: PolicyParams): BestGamePolicy {
   const imbalanceSpec = resolveImbalance(spec);
   const imbalance = imbalanceSpec.kind === "alman-mckay" ? almanMcKay(imbalanceSpec) : ratingSumDifference;
-  return defaultPolicies.create("best-game", { teamSize: k, imbalance, imbalanceSpec }, params) as BestGamePolicy;
+  return defaultPolicies.create(
+    "best-game",
+    { ...twoTeamFields(k), imbalance, imbalanceSpec },
+    params,
+  ) as BestGamePolicy;
 }
 
 type Op =

@@ -21,6 +21,7 @@ import { BestGamePolicy, lemma2Window } from "../../src/policies/best-game.js";
 import { defaultPolicies } from "../../src/policies/default-registry.js";
 import { expectEachTicketOnce, expectValidMatch } from "../helpers/match-checks.js";
 import { party, ticketSpecArb, type TicketSpec } from "../helpers/tickets.js";
+import { twoTeamFields } from "../../src/core/policy.js";
 
 type Op = { kind: "add"; spec: TicketSpec; at: number } | { kind: "remove"; pick: number };
 
@@ -99,7 +100,7 @@ class Session {
   constructor(k: number, spec: ResolvedImbalance, f: ImbalanceFn, params: Record<string, unknown>) {
     this.policy = defaultPolicies.create(
       "best-game",
-      { teamSize: k, imbalance: f, imbalanceSpec: spec },
+      { ...twoTeamFields(k), imbalance: f, imbalanceSpec: spec },
       params,
     ) as BestGamePolicy;
   }

@@ -20,6 +20,7 @@ import { defaultPolicies } from "../../src/policies/default-registry.js";
 import { simulate } from "../../src/sim/simulator.js";
 import { expectValidMatch } from "../helpers/match-checks.js";
 import { idSet, party, solo } from "../helpers/tickets.js";
+import { twoTeamFields } from "../../src/core/policy.js";
 
 function context(teamSize: number, spec: ImbalanceSpec = { kind: "rating-sum" }): PolicyContext {
   const imbalanceSpec = resolveImbalance(spec);
@@ -29,7 +30,7 @@ function context(teamSize: number, spec: ImbalanceSpec = { kind: "rating-sum" })
       : imbalanceSpec.kind === "high-low"
         ? highLowDifference(imbalanceSpec.threshold)
         : ratingSumDifference;
-  return { teamSize, imbalance, imbalanceSpec };
+  return { ...twoTeamFields(teamSize), imbalance, imbalanceSpec };
 }
 
 function policy(teamSize: number, params: PolicyParams = {}, spec?: ImbalanceSpec): BestGamePolicy {
@@ -227,7 +228,7 @@ describe("best-game: threshold and growth", () => {
       }).matches;
     const games = (matches: ReturnType<typeof run>) => matches.map((m) => [m.createdAt, ...idSet(m.tickets)]);
     const meanImbalance = (matches: ReturnType<typeof run>) =>
-      matches.reduce((sum, m) => sum + m.quality.imbalance, 0) / matches.length;
+      matches.reduce((sum, m) => sum + m.quality.imbalance!, 0) / matches.length;
     const greedy = run("greedy");
     expect(games(run("best-game"))).toEqual(games(greedy));
     const gathered = run("best-game", { threshold: 0.05, thresholdGrowthPerSecond: 0.02 });

@@ -9,6 +9,7 @@ import { greedy, GreedyPolicy } from "../../src/policies/greedy.js";
 import { ReferenceGreedy } from "../helpers/brute-force.js";
 import { expectValidMatch } from "../helpers/match-checks.js";
 import { idSet, ids, party, solo, ticketSpecArb, type TicketSpec } from "../helpers/tickets.js";
+import { twoTeamFields } from "../../src/core/policy.js";
 
 /** Enqueue and tick at the same instant, as the room does on every join. */
 function join(mm: Matchmaker, ticket: Ticket, now = ticket.enqueuedAt): Match[] {
@@ -121,7 +122,7 @@ describe("greedy: configuration and registry", () => {
     expect(error.message).toContain("no-such-policy");
     expect(error.message).toContain("greedy");
     expectError(
-      () => defaultPolicies.create("nope", { teamSize: 1, imbalance: ratingSumDifference }),
+      () => defaultPolicies.create("nope", { ...twoTeamFields(1), imbalance: ratingSumDifference }),
       "unknown_policy",
     );
   });

@@ -8,6 +8,7 @@ import { Random } from "../../src/sim/random.js";
 import { schlupTraffic } from "../../src/sim/schlup-table3.js";
 import { simulate } from "../../src/sim/simulator.js";
 import { PolicyRegistry } from "../../src/core/policy.js";
+import { twoTeamFields } from "../../src/core/policy.js";
 
 /** Every partial matching of m players as flat pairs. */
 function matchings(m: number): number[][] {
@@ -135,7 +136,7 @@ describe("online-dp policy", () => {
     const solution = solveOnlineDp({ lambda: 2, ratingBins: 4, steps: 4, pool: 1 });
     const create = (maxWaitMs: number | undefined, teamSize: number) =>
       onlineDpPolicy(solution).create(
-        { teamSize, imbalance: () => 0, ...(maxWaitMs !== undefined ? { maxWaitMs } : {}) },
+        { ...twoTeamFields(teamSize), imbalance: () => 0, ...(maxWaitMs !== undefined ? { maxWaitMs } : {}) },
         {},
       );
     expect(() => create(undefined, 1)).toThrow(/maximum wait/);

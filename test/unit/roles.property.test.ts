@@ -20,6 +20,7 @@ import {
   roleParty,
   roleSubsetArb,
 } from "../helpers/roles.js";
+import { twoTeamFields } from "../../src/core/policy.js";
 
 const rolesOf = (k: number): string[] => ROLE_NAMES.slice(0, k);
 
@@ -253,7 +254,11 @@ describe("Lemma 6's lower bound, which orders the lazy splits", () => {
     ({ k, ratings }, alpha, p, q, floor) => {
       const params = { alpha, p, q, floor };
       const f = almanMcKay(params);
-      const bound = lemma6Bound({ teamSize: k, imbalance: f, imbalanceSpec: { kind: "alman-mckay", ...params } })!;
+      const bound = lemma6Bound({
+        ...twoTeamFields(k),
+        imbalance: f,
+        imbalanceSpec: { kind: "alman-mckay", ...params },
+      })!;
       const players = ratings.map((rating, i) => ({ sessionId: `p${i}`, rating }));
       const b = bound(Math.min(...ratings), Math.max(...ratings));
       for (let mask = 0; mask < 1 << (2 * k); mask++) {

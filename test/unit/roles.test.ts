@@ -9,6 +9,7 @@ import { RolesPolicy } from "../../src/policies/roles.js";
 import { expectValidMatch } from "../helpers/match-checks.js";
 import { expectRoleValidMatch, roleParty, roleSolo } from "../helpers/roles.js";
 import { ids } from "../helpers/tickets.js";
+import { twoTeamFields } from "../../src/core/policy.js";
 
 const R3 = ["tank", "healer", "dps"];
 const R5 = ["top", "jungle", "mid", "bot", "support"];
@@ -291,7 +292,7 @@ describe("role queue matches", () => {
     expect(match.tickets.map((t) => t.id).sort()).toEqual(["t1", "t2"]);
     expect(match.quality.imbalance).toBe(10);
     const big = new RolesPolicy(
-      { teamSize: 1, imbalance: ratingSumDifference, roles: ["solo"] },
+      { ...twoTeamFields(1), imbalance: ratingSumDifference, roles: ["solo"] },
       { mode: "exact", threshold: Infinity, thresholdGrowthPerSecond: 0 },
     );
     for (let i = 0; i < 17; i++) big.add(roleSolo(`u${i}`, i, ["solo"]));

@@ -30,7 +30,9 @@ describe("join options", () => {
 
 describe("queue options", () => {
   it("names every bad field", () => {
-    expect(() => parseRoomOptions({})).toThrow("MatchmakerRoom options: teamSize: is required; gameRoom: is required");
+    expect(() => parseRoomOptions({})).toThrow(
+      "MatchmakerRoom options: gameRoom: is required; teamSize: is required (or give maxPlayers alone for a free-for-all)",
+    );
     expect(() => parseRoomOptions({ teamSize: 2, gameRoom: "g", tickMs: 5, foo: 1 })).toThrow(
       "MatchmakerRoom options: tickMs: must be at least 10; foo: unknown field",
     );

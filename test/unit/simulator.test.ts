@@ -10,6 +10,7 @@ import { simulate } from "../../src/sim/simulator.js";
 import { arrivals, type TrafficModel } from "../../src/sim/traffic.js";
 import { thrown } from "../helpers/thrown.js";
 import { uniformSolos } from "../helpers/traffic.js";
+import { twoTeams } from "../../src/core/shape.js";
 
 function take(model: TrafficModel, n: number, seed = 1) {
   const out = [];
@@ -108,6 +109,7 @@ function duel(ratingA: number, ratingB: number, waitA: number, waitB: number, bo
     id: "m",
     createdAt: 10_000,
     teamSize: 1,
+    shape: twoTeams(1),
     teams: [
       { side: "A", players: [player("a", ratingA, waitA)], ticketIds: ["a"], ratingSum: ratingA },
       { side: "B", players: [player("b", ratingB, waitB, bots > 0)], ticketIds: ["b"], ratingSum: ratingB },

@@ -15,8 +15,9 @@ import { simulate } from "../../src/sim/simulator.js";
 import type { TrafficModel } from "../../src/sim/traffic.js";
 import { expectValidMatch } from "../helpers/match-checks.js";
 import { party, sideArb, solo } from "../helpers/tickets.js";
+import { twoTeamFields } from "../../src/core/policy.js";
 
-const context = { teamSize: 1, imbalance: ratingSumDifference };
+const context = { ...twoTeamFields(1), imbalance: ratingSumDifference };
 
 describe("weighted-pairing parameters", () => {
   it("are named after the thread's three factors, with defaults from the queue", () => {

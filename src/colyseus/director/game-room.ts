@@ -6,6 +6,7 @@
  */
 import { matchMaker, type IRoomCache } from "@colyseus/core";
 import { MatchmakerError } from "../../core/errors.js";
+import type { GameShape } from "../../core/shape.js";
 import type { Match, PlayerWindow, Side } from "../../core/types.js";
 import { backfillRefusal, warnIfTakesClientsOwnJoins } from "./seat-gate.js";
 
@@ -21,15 +22,22 @@ export interface MatchInfo {
    * `requestBackfill(match, team, count)` for replacements when a player left.
    */
   readonly queueRoomId?: string;
+  /** Players per team (1 in a free-for-all). */
   readonly teamSize: number;
+  /** The shape of the queue's games: teams (how many, of how many) or a free-for-all. */
+  readonly shape: GameShape;
+  /** Seats of the full shape left empty, in a game that started short-handed without bots. */
+  readonly emptySeats?: number;
   /**
    * Whether the players' `playerId` and `rating` come from the server (the queue's `players`
    * option): only then may a game update ratings or records by `playerId`. Otherwise they are
    * what each client declared.
    */
   readonly trustedPlayers: boolean;
+  /** The teams in order (a player's team index is its team's position): `[side A, side B]` in a two-team game, one per player in a free-for-all. */
   readonly teams: ReadonlyArray<{
-    readonly side: Side;
+    /** In a two-team game, the side this team plays. */
+    readonly side?: Side;
     readonly players: ReadonlyArray<{
       readonly sessionId: string;
       /** The account, where the queue knows one (the server's with `trustedPlayers`, else the client's word). */
@@ -60,9 +68,10 @@ export interface MatchInfo {
 /** What a game room's `onJoin` receives as options for a seat the queue reserved. */
 export interface SeatOptions {
   readonly matchId: string;
-  readonly side: Side;
-  /** 0 for the team on side A, 1 for side B. */
-  readonly team: 0 | 1;
+  /** In a two-team game: the player's side. Absent in other shapes. */
+  readonly side?: Side;
+  /** The player's team index (`MatchInfo.teams`): 0 for side A and 1 for side B in a two-team game; in a free-for-all, the player's own. */
+  readonly team: number;
   readonly rating: number;
   /** In a role queue: the role this player plays. */
   readonly role?: string;
@@ -75,8 +84,10 @@ export interface SeatOptions {
 /** The `seat` message a queued client receives: a seat reservation plus its place in the game. */
 export type SeatMessage = ISeatReservation & {
   readonly matchId: string;
-  readonly side: Side;
-  readonly team: 0 | 1;
+  /** In a two-team game: the player's side. Absent in other shapes. */
+  readonly side?: Side;
+  /** The player's team index (see `SeatOptions.team`). */
+  readonly team: number;
   /** In a role queue: the role this player plays. */
   readonly role?: string;
   /** In a queue with zones: the match's zone. */
@@ -91,9 +102,11 @@ export function matchInfo(match: Match, queue: string, queueRoomId?: string, tru
     queue,
     ...(queueRoomId !== undefined ? { queueRoomId } : {}),
     teamSize: match.teamSize,
+    shape: match.shape,
+    ...(match.emptySeats ? { emptySeats: match.emptySeats } : {}),
     trustedPlayers,
     teams: match.teams.map((team) => ({
-      side: team.side,
+      ...(team.side ? { side: team.side } : {}),
       players: team.players.map((p) => ({
         sessionId: p.sessionId,
         ...(p.playerId !== undefined ? { playerId: p.playerId } : {}),
@@ -121,8 +134,8 @@ export function seatsOf(match: Match): Array<{ sessionId: string; options: SeatO
         sessionId: p.sessionId,
         options: {
           matchId: match.id,
-          side: team.side,
-          team: index as 0 | 1,
+          ...(team.side ? { side: team.side } : {}),
+          team: index,
           rating: p.rating,
           ...(p.role !== undefined ? { role: p.role } : {}),
           ...(match.zone !== undefined ? { zone: match.zone } : {}),

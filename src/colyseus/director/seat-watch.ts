@@ -18,8 +18,8 @@ import type { Ticket } from "../../core/types.js";
 /** One reserved seat the watch waits for. */
 export interface WatchedSeat {
   readonly sessionId: string;
-  /** 0 for the team on side A, 1 for side B. */
-  readonly team: 0 | 1;
+  /** The seat's team index (0 for side A, 1 for side B in a two-team game). */
+  readonly team: number;
   /** A replacement seat in a running game (`requestBackfill`). */
   readonly backfill: boolean;
 }

@@ -479,9 +479,10 @@ export class TicketDirector {
 }
 
 /** What the director reads from a seat message (a `SeatMessage`; tests may pass anything). */
-function seatFacts(seat: unknown): { roomId: string; matchId: string; team: 0 | 1; backfill: boolean } | undefined {
+function seatFacts(seat: unknown): { roomId: string; matchId: string; team: number; backfill: boolean } | undefined {
   if (typeof seat !== "object" || seat === null) return undefined;
   const { roomId, matchId, team, backfill } = seat as Record<string, unknown>;
   if (typeof roomId !== "string" || typeof matchId !== "string") return undefined;
-  return { roomId, matchId, team: team === 1 ? 1 : 0, backfill: backfill === true };
+  const index = typeof team === "number" && Number.isInteger(team) && team >= 0 ? team : 0;
+  return { roomId, matchId, team: index, backfill: backfill === true };
 }

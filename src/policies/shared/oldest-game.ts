@@ -1,9 +1,11 @@
 /**
  * The oldest assemblable game among candidate tickets given in arrival order: the subset
  * whose sorted arrival positions are lexicographically smallest among all subsets that can
- * be split into two teams of `teamSize` (parties intact, sides honoured) and, when `compatible` is
+ * form one game of the queue's shape (parties intact, sides honoured) and, when `compatible` is
  * given, whose tickets are pairwise compatible (e.g. no recent rematch).
  */
+import { canAssembleGame } from "../../core/game-assembly.js";
+import { seatsOf, type GameShape } from "../../core/shape.js";
 import type { Ticket } from "../../core/types.js";
 
 /** Search steps allowed when a pairwise predicate disables memoisation. */
@@ -11,10 +13,11 @@ const COMPATIBLE_SEARCH_STEPS = 20_000;
 
 export function findOldestGame(
   candidates: readonly Ticket[],
-  teamSize: number,
+  shape: GameShape,
   compatible?: (a: Ticket, b: Ticket) => boolean,
 ): Ticket[] | undefined {
-  const k = teamSize;
+  if (shape.kind !== "teams" || shape.teams !== 2) return findOldestFill(candidates, shape, compatible);
+  const k = shape.teamSize;
   const seats = 2 * k;
   if (!enoughSeats(candidates, k)) return undefined;
   const sizes = candidates.map((t) => t.players.length);
@@ -69,4 +72,60 @@ function enoughSeats(candidates: readonly Ticket[], k: number): boolean {
     if (t.side !== "A") onB += size;
   }
   return total >= 2 * k && onA >= k && onB >= k;
+}
+
+/**
+ * {@link findOldestGame} for shapes without sides (a free-for-all, more than two teams): the
+ * lexicographically first subset that seats exactly a game, whose parties the shape can place.
+ * Failures are memoised by position, players so far and the parties chosen (what placement
+ * depends on); a free-for-all places any parties that add up.
+ */
+function findOldestFill(
+  candidates: readonly Ticket[],
+  shape: GameShape,
+  compatible?: (a: Ticket, b: Ticket) => boolean,
+): Ticket[] | undefined {
+  const seats = seatsOf(shape);
+  const sizes = candidates.map((t) => t.players.length);
+  const remaining: number[] = new Array(candidates.length + 1).fill(0);
+  for (let i = candidates.length - 1; i >= 0; i--) remaining[i] = remaining[i + 1] + sizes[i];
+  if (remaining[0] < seats) return undefined;
+  const most = shape.kind === "teams" ? shape.teamSize : shape.players;
+  const chosen: number[] = [];
+  const dead = new Set<string>();
+  let steps = compatible ? COMPATIBLE_SEARCH_STEPS : Infinity;
+  // A free-for-all fits any parties that add up; teams need the parties' sizes (solos fill anything).
+  const partiesKey = (): string =>
+    shape.kind === "free-for-all"
+      ? ""
+      : chosen
+          .map((c) => sizes[c])
+          .filter((s) => s > 1)
+          .sort((a, b) => a - b)
+          .join(",");
+  const search = (i: number, total: number): boolean => {
+    if (total === seats)
+      return canAssembleGame(
+        chosen.map((c) => candidates[c]),
+        shape,
+      );
+    if (i >= candidates.length || total + remaining[i] < seats || --steps < 0) return false;
+    const key = compatible ? "" : `${i}|${total}|${partiesKey()}`;
+    if (!compatible && dead.has(key)) return false;
+    const size = sizes[i];
+    if (
+      total + size <= seats &&
+      size <= most &&
+      candidates[i].side === undefined &&
+      (!compatible || chosen.every((c) => compatible(candidates[c], candidates[i])))
+    ) {
+      chosen.push(i);
+      if (search(i + 1, total + size)) return true;
+      chosen.pop();
+    }
+    if (search(i + 1, total)) return true;
+    if (!compatible) dead.add(key);
+    return false;
+  };
+  return search(0, 0) ? chosen.map((i) => candidates[i]) : undefined;
 }
