@@ -711,7 +711,7 @@ export class Matchmaker {
       const oldest = this.tickets.first();
       if (!oldest || !reachedMaxWait(oldest, this.maxWaitMs!, now)) return matches;
       const { chosen, common } = this.gather(oldest, this.shape);
-      matches.push(this.startWithBots(chosen, common, now));
+      matches.push(this.startFull(chosen, common, now));
     }
   }
 
@@ -733,14 +733,17 @@ export class Matchmaker {
     }
     for (const anchor of anchors) {
       if (!this.waits(anchor) || this.waitingPlayerCount < minimum) continue;
-      if (this.fillWithBots) {
-        const { chosen, players, common } = this.gather(anchor, this.shape);
-        if (players >= minimum) matches.push(this.startWithBots(chosen, common, now));
+      // Everyone who could share a game with the anchor: a full game if they fill one.
+      const pool = this.gather(anchor, this.shape);
+      if (pool.players < minimum) continue;
+      if (this.fillWithBots || pool.players === this.seats) {
+        matches.push(this.startFull(pool.chosen, pool.common, now));
         continue;
       }
       for (const size of shortSizes(this.shape)) {
         const shape = shrunk(this.shape, size);
-        const { chosen, players, common } = this.gather(anchor, shape);
+        if (seatsOf(shape) > pool.players) continue;
+        const { chosen, players, common } = this.gather(anchor, shape, pool.chosen);
         if (players !== seatsOf(shape)) continue;
         const split = assembleGame(chosen, shape, this.imbalance, this.roleTable);
         if (!split) continue;
@@ -752,14 +755,15 @@ export class Matchmaker {
   }
 
   /**
-   * The overdue `anchor` and the oldest other tickets that still fit one game of `shape` with
-   * bots in the seats left (sharing a zone with the anchor, blocked from nobody chosen), until
-   * the game is full; scanning is bounded (a pool that could fill the game would have been
-   * matched already).
+   * The overdue `anchor` and the oldest other tickets (of `from`, else of the queue) that still
+   * fit one game of `shape` with bots in the seats left (sharing a zone with the anchor, blocked
+   * from nobody chosen), until the game is full; scanning the queue is bounded (a pool that could
+   * fill the game would have been matched already).
    */
   private gather(
     anchor: Ticket,
     shape: GameShape,
+    from?: readonly Ticket[],
   ): { chosen: Ticket[]; players: number; common: readonly string[] | undefined } {
     const chosen: Ticket[] = [anchor];
     let players = anchor.players.length;
@@ -767,7 +771,7 @@ export class Matchmaker {
     let common = this.zonesOf.get(anchor.id);
     const seats = seatsOf(shape);
     if (!fitsGameWithBots(chosen, shape, this.roleTable)) return { chosen: [], players: 0, common };
-    for (const t of this.tickets.oldest(BOT_GAME_SCAN_PER_SEAT * seats)) {
+    for (const t of from ?? this.tickets.oldest(BOT_GAME_SCAN_PER_SEAT * seats)) {
       if (players === seats) break;
       if (t === anchor) continue;
       const shared = common && common.filter((z) => this.zonesOf.get(t.id)!.includes(z));
@@ -781,8 +785,8 @@ export class Matchmaker {
     return { chosen, players, common };
   }
 
-  /** A game of `chosen` with bots in the empty seats of the full shape. */
-  private startWithBots(chosen: readonly Ticket[], common: readonly string[] | undefined, now: number): Match {
+  /** A full game of `chosen`, bots in its empty seats (none when `chosen` fills it). */
+  private startFull(chosen: readonly Ticket[], common: readonly string[] | undefined, now: number): Match {
     const id = this.nextMatchId();
     const humans = playersOf(chosen);
     const meanRating = humans.reduce((sum, p) => sum + p.rating, 0) / humans.length;
