@@ -9,7 +9,10 @@
  * placement that fits) and solos then go, strongest first, round by round, to the teams with
  * the lowest rating sums. With solos only that heuristic's rating-sum imbalance is at most the
  * highest minus the lowest rating in the game: in each round the weakest team so far takes the
- * strongest player, so no two teams' sums drift apart by more than one round's spread.
+ * strongest player, so no two teams' sums drift apart by more than one round's spread. A role
+ * queue past the limit first searches a bounded number of steps, pruned by the roles (keeping the
+ * best split found); only if that finds none does each solo go to the weakest team that can still
+ * give it a role.
  */
 import { assembleTeams, canAssemble, fitsWithBots, playersOf } from "./assembly.js";
 import type { ImbalanceFn } from "./imbalance.js";
@@ -33,6 +36,9 @@ export interface GameSplit {
  * way to the heuristic (4 teams of 2 solos: 105 ways; 3 teams of 4: 5,775; 4 of 4: 2,627,625).
  */
 export const EXACT_TEAM_SPLITS = 20_000;
+
+/** Steps of the exact search a role queue's game may take past {@link EXACT_TEAM_SPLITS}, keeping the best found. */
+const ROLE_SEARCH_STEPS = 50_000;
 
 /** Steps allowed to the search that places parties before solos. */
 const PARTY_PLACEMENT_STEPS = 100_000;
@@ -152,10 +158,12 @@ function assembleManyTeams(
   if (total !== teams * teamSize) return undefined;
   if (table && table.k !== teamSize) return undefined;
   const order = [...tickets].sort((a, b) => partySize(b) - partySize(a) || meanRating(b) - meanRating(a));
+  // A role queue's search is pruned by the roles; past the limit it keeps the best split found.
   const placed =
     splitCount(tickets.length, teams) <= EXACT_TEAM_SPLITS
-      ? bestPlacement(order, teams, teamSize, imbalance, table)
-      : heuristicPlacement(order, teams, teamSize, table);
+      ? bestPlacement(order, teams, teamSize, imbalance, table, Infinity)
+      : ((table && bestPlacement(order, teams, teamSize, imbalance, table, ROLE_SEARCH_STEPS)) ??
+        heuristicPlacement(order, teams, teamSize, table));
   if (!placed) return undefined;
   const players = placed.map(playersOf);
   const value = teamsImbalance(imbalance, players);
@@ -197,14 +205,17 @@ function bestPlacement(
   teams: number,
   teamSize: number,
   imbalance: ImbalanceFn,
-  table?: RoleTable,
+  table: RoleTable | undefined,
+  maxSteps: number,
 ): Ticket[][] | undefined {
+  let steps = maxSteps;
   const members: Ticket[][] = Array.from({ length: teams }, () => []);
   const room = new Array<number>(teams).fill(teamSize);
   const fills: RoleFill = Array.from({ length: teams }, () => [0]);
   let best: Ticket[][] | undefined;
   let bestValue = Infinity;
   const visit = (i: number): void => {
+    if (--steps < 0) return;
     if (i === order.length) {
       const value = teamsImbalance(imbalance, members.map(playersOf));
       if (value < bestValue) {
@@ -298,6 +309,7 @@ function heuristicPlacement(
   if (!members) return undefined;
   const sums = members.map((m) => m.reduce((s, t) => s + ratingSum(t), 0));
   const room = members.map((m) => teamSize - m.reduce((s, t) => s + partySize(t), 0));
+  if (table) return placeSolosByRole(members, solos, sums, room, table);
   let next = 0;
   while (next < solos.length) {
     const open = room.map((r, i) => i).filter((i) => room[i] > 0);
@@ -311,4 +323,30 @@ function heuristicPlacement(
     }
   }
   return room.every((r) => r === 0) ? members : undefined;
+}
+
+/**
+ * The heuristic's solos in a role queue: each, strongest first, to the weakest team with room
+ * that can still give it a role of its own; undefined when one fits nowhere (the game is then
+ * not formed, though a search might have found a split).
+ */
+function placeSolosByRole(
+  members: Ticket[][],
+  solos: readonly Ticket[],
+  sums: number[],
+  room: number[],
+  table: RoleTable,
+): Ticket[][] | undefined {
+  const fills = members.map((m) => m.reduce<readonly number[] | undefined>((f, t) => f && withRoles(f, t, table), [0]));
+  for (const solo of solos) {
+    const open = room.map((_, i) => i).filter((i) => room[i] > 0);
+    open.sort((a, b) => sums[a] - sums[b] || a - b);
+    const team = open.find((i) => fills[i] && withRoles(fills[i]!, solo, table));
+    if (team === undefined) return undefined;
+    fills[team] = withRoles(fills[team]!, solo, table);
+    members[team].push(solo);
+    sums[team] += solo.players[0].rating;
+    room[team]--;
+  }
+  return members;
 }

@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { assembleGame, canAssembleGame, fitsGameWithBots, teamsImbalance } from "../../src/core/game-assembly.js";
 import { ratingSumDifference } from "../../src/core/imbalance.js";
+import { RoleTable } from "../../src/core/role-rules.js";
 import type { GameShape } from "../../src/core/shape.js";
 import type { Match } from "../../src/core/types.js";
 import { Matchmaker } from "../../src/options/matchmaker.js";
@@ -135,6 +136,23 @@ describe("more than two teams", () => {
       }),
       { numRuns: 100 },
     );
+  });
+
+  it("assembly in a role queue of three teams of five (past the exact limit): one player per role on each team", () => {
+    const roles = ["top", "jungle", "mid", "bot", "support"];
+    const table = new RoleTable(roles);
+    const tickets = Array.from({ length: 15 }, (_, i) => ({
+      id: `s${i}`,
+      players: [{ sessionId: `s${i}`, rating: 1000 + 37 * i, roles: [roles[i % 5], roles[(i + 1) % 5]] }],
+      enqueuedAt: 0,
+    }));
+    const split = assembleGame(tickets, teams(3, 5), ratingSumDifference, table)!;
+    expect(split.teams.map((t) => t.length)).toEqual([5, 5, 5]);
+    for (const team of split.teams) {
+      const taken = team.map((t) => split.roles!.get(t.players[0].sessionId));
+      expect(new Set(taken)).toEqual(new Set(roles));
+      for (const t of team) expect(t.players[0].roles).toContain(split.roles!.get(t.players[0].sessionId));
+    }
   });
 
   it("fit checks agree with assembly on parties", () => {
