@@ -5,7 +5,7 @@
  * QueueRoom client in 3-player games (against QueueRoom and the matchmaker alike), `side` refused
  * in a free-for-all, a party in a free-for-all, and a ready check of three where one declines.
  */
-import { defineRoom, QueueRoom, Room, type Client } from "@colyseus/core";
+import { defineRoom, QueueRoom } from "@colyseus/core";
 import { boot, type ColyseusTestServer } from "@colyseus/testing";
 import config from "@colyseus/tools";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
@@ -13,22 +13,14 @@ import { playFromQueue } from "../../example-client/queue-room-client.js";
 import { defineQueue, type MatchInfo, type MatchmakerRoom } from "../../src/index.js";
 import type { MatchFoundMessage, PartyMessage, SeatMessage } from "../../src/client/index.js";
 import { join, joinError, type Player } from "../helpers/queue-client.js";
+import { countingRoom } from "../helpers/counting-room.js";
 import { recordingRoom } from "../helpers/recording-room.js";
 import { testPort, within } from "../helpers/sdk.js";
 
 const { room: ShapeGameRoom, record: played } = recordingRoom();
 
-/** The game room both QueueRoom and the matchmaker create for the QueueRoom client: it counts who arrives. */
-class AnyTable extends Room {
-  static joined = new Map<string, string[]>();
-  override onCreate(): void {
-    this.maxClients = 3;
-    AnyTable.joined.set(this.roomId, []);
-  }
-  override onJoin(client: Client): void {
-    AnyTable.joined.get(this.roomId)!.push(client.sessionId);
-  }
-}
+/** The game room both QueueRoom and the matchmaker create for the QueueRoom client. */
+const { room: AnyTable, joined: tables } = countingRoom(3);
 
 /** A queued player that also records every `clients` count it hears. */
 interface ShapePlayer extends Player {
@@ -280,9 +272,7 @@ describe("the room follows the shape of the games", () => {
       const roomIds = new Set(outcomes.map((o) => o.game.roomId));
       expect(roomIds.size).toBe(1);
       await vi.waitFor(() =>
-        expect(AnyTable.joined.get(outcomes[0]!.game.roomId)?.sort()).toEqual(
-          outcomes.map((o) => o.game.sessionId).sort(),
-        ),
+        expect(tables.get(outcomes[0]!.game.roomId)?.sort()).toEqual(outcomes.map((o) => o.game.sessionId).sort()),
       );
       for (const o of outcomes) {
         expect(o.clients.every((n) => Number.isInteger(n) && n >= 1 && n <= 3)).toBe(true);
