@@ -13,6 +13,7 @@ import { playFromQueue } from "../../example-client/queue-room-client.js";
 import { defineQueue, type MatchInfo, type MatchmakerRoom } from "../../src/index.js";
 import type { MatchFoundMessage, PartyMessage, SeatMessage } from "../../src/client/index.js";
 import { join, joinError, type Player } from "../helpers/queue-client.js";
+import { DemoGameRoom, type DemoGameState } from "../../example-server/DemoGameRoom.js";
 import { countingRoom } from "../helpers/counting-room.js";
 import { recordingRoom } from "../helpers/recording-room.js";
 import { testPort, within } from "../helpers/sdk.js";
@@ -59,6 +60,10 @@ describe("the room follows the shape of the games", () => {
             readyCheck: { timeoutMs: 30_000 },
           }),
           shape_game: defineRoom(ShapeGameRoom),
+          // The example server's game room, in a short-handed free-for-all and in four teams.
+          demo_2to4: defineQueue({ maxPlayers: 4, minPlayers: 2, shortHandedAfterMs: 200, gameRoom: "demo_game" }),
+          demo_4x2: defineQueue({ teamSize: 2, teams: 4, gameRoom: "demo_game" }),
+          demo_game: defineRoom(DemoGameRoom),
           // A QueueRoom client's two queues: Colyseus's own and the matchmaker, both 3-player games.
           colyseus_queue_3: defineRoom(QueueRoom, { matchRoomName: "any_table", maxPlayers: 3 }),
           matchmaker_queue_3: defineQueue({ maxPlayers: 3, gameRoom: "any_table", tickMs: 100 }),
@@ -259,6 +264,41 @@ describe("the room follows the shape of the games", () => {
     expect(seats.map((s) => s.team).sort()).toEqual([0, 1, 2]);
     expect(played.matches).toHaveLength(1);
     for (const p of [b!, c!, d]) await p.room.leave();
+  });
+
+  /** The game rooms a test entered (it leaves them at its end). */
+  const games: Array<{ leave(): Promise<unknown> }> = [];
+  /** Take every seat in the demo game room; resolves with the room once every seat shows its player arrived. */
+  const enterDemo = async (seats: readonly SeatMessage[]): Promise<DemoGameRoom> => {
+    for (const seat of seats) games.push(await server.sdk.consumeSeatReservation<DemoGameState>(seat));
+    const room = server.getRoomById<DemoGameRoom>(seats[0]!.roomId);
+    await vi.waitFor(() => expect([...room.state.seats.values()].filter((s) => s.arrived)).toHaveLength(seats.length));
+    return room;
+  };
+  it("the demo game seats a short-handed free-for-all by team index and shows its two empty seats", async () => {
+    const two = await Promise.all([1500, 1550].map((rating) => enter("demo_2to4", { rating })));
+    const seats = await seatsOf(two, "two seats");
+    const room = await enterDemo(seats);
+    expect(room.state.shape).toBe("a free-for-all of 4");
+    expect(room.state.emptySeats).toBe(2);
+    // Room for the empty seats: a game may fill them with requestBackfill.
+    expect(room.maxClients).toBe(4);
+    for (const seat of seats)
+      expect(room.state.seats.get(seat.sessionId)).toMatchObject({ team: seat.team, side: "", arrived: true });
+    for (const g of games.splice(0)) await g.leave();
+    for (const p of two) await p.room.leave();
+  });
+
+  it("the demo game seats four teams of two by team index", async () => {
+    const eight = await Promise.all([1, 2, 3, 4, 5, 6, 7, 8].map((i) => enter("demo_4x2", { rating: 1400 + 10 * i })));
+    const seats = await seatsOf(eight, "eight seats");
+    const room = await enterDemo(seats);
+    expect(room.state.shape).toBe("4 teams of 2");
+    expect(room.state.emptySeats).toBe(0);
+    const teams = [...room.state.seats.values()].map((s) => s.team);
+    expect([0, 1, 2, 3].map((t) => teams.filter((x) => x === t).length)).toEqual([2, 2, 2, 2]);
+    for (const g of games.splice(0)) await g.leave();
+    for (const p of eight) await p.room.leave();
   });
 
   for (const queueName of ["colyseus_queue_3", "matchmaker_queue_3"]) {
