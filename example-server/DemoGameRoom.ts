@@ -1,5 +1,7 @@
 /**
- * A stand-in for your game: it records the teams the matchmaker gave it and who arrived. It takes
+ * A stand-in for your game: it records the teams the matchmaker gave it (two teams with sides, more
+ * teams, or a free-for-all where each player is a team of one), the seats a short-handed game left
+ * empty, and who arrived. It takes
  * players only through the seats the queue reserved (`static onAuth = queueSeatsOnly`: a client's
  * own joinById or create is refused, so the seat options `onJoin` receives are the queue's), tells
  * the queue who entered (`playerArrived`, one line in `onJoin`) and marks the seats the queue
@@ -20,7 +22,10 @@ import {
 export const Seat = schema(
   {
     sessionId: t.string(),
-    side: t.string(),
+    /** The player's team index (`MatchInfo.teams`): in a free-for-all, its own. */
+    team: t.uint8().default(0),
+    /** "A" or "B" in a game of two teams; "" in other shapes, which have no sides. */
+    side: t.string().default(""),
     rating: t.number(),
     waitMs: t.number(),
     arrived: t.boolean().default(false),
@@ -35,8 +40,14 @@ export const DemoGameState = schema(
   {
     matchId: t.string(),
     queue: t.string(),
+    /** The game's shape in words: "2 teams of 2", "4 teams of 2", "a free-for-all of 3". */
+    shape: t.string(),
     imbalance: t.number().default(0),
+    /** Highest minus lowest human rating: a free-for-all's measure of a game. */
+    spread: t.number().default(0),
     seats: t.map(Seat),
+    /** Seats of the full game left empty: it started short-handed, without bots. */
+    emptySeats: t.uint8().default(0),
   },
   "DemoGameState",
 );
@@ -60,12 +71,19 @@ export class DemoGameRoom extends Room<{ state: DemoGameState }> implements NoSh
     this.match = match;
     this.state.matchId = match.id;
     this.state.queue = match.queue;
+    this.state.shape =
+      match.shape.kind === "teams"
+        ? `${match.shape.teams} teams of ${match.shape.teamSize}`
+        : `a free-for-all of ${match.shape.players}`;
     this.state.imbalance = match.quality.imbalance ?? 0;
+    this.state.spread = match.quality.spread;
+    this.state.emptySeats = match.emptySeats ?? 0;
     let seats = 0;
-    for (const team of match.teams) {
+    for (const [index, team] of match.teams.entries()) {
       for (const p of team.players) {
         const seat = new Seat();
         seat.sessionId = p.sessionId;
+        seat.team = index;
         seat.side = team.side ?? "";
         seat.rating = p.rating;
         seat.waitMs = p.waitMs;
@@ -75,20 +93,25 @@ export class DemoGameRoom extends Room<{ state: DemoGameState }> implements NoSh
         seats++;
       }
     }
-    this.maxClients = seats;
+    // Room for the empty seats too: the game may fill them with requestBackfill.
+    this.maxClients = seats + this.state.emptySeats;
   }
 
   override onJoin(client: Client, options: SeatOptions): void {
     let seat = this.expected.get(client.sessionId);
     if (!seat && options.backfill === true) {
-      // A replacement the game asked for with requestBackfill: a new seat on that side. These are
-      // the queue's seat options (queueSeatsOnly above): no client can send its own.
+      // A replacement the game asked for with requestBackfill: a new seat on that team (an empty
+      // seat's, in a short-handed game). These are the queue's seat options (queueSeatsOnly above):
+      // no client can send its own.
       seat = new Seat();
       seat.sessionId = client.sessionId;
+      seat.team = options.team;
       seat.side = options.side ?? "";
       seat.rating = options.rating;
+      if (options.team >= this.match.teams.length && this.state.emptySeats > 0) this.state.emptySeats--;
     }
-    if (!seat || seat.side !== (options.side ?? "")) throw new Error("this seat was not reserved for you");
+    if (!seat || seat.team !== options.team || seat.side !== (options.side ?? ""))
+      throw new Error("this seat was not reserved for you");
     this.expected.delete(client.sessionId);
     seat.arrived = true;
     this.state.seats.set(client.sessionId, seat);

@@ -17,7 +17,6 @@ import {
 import { MatchmakerError } from "../core/errors.js";
 import type { Matchmaker } from "../core/matchmaker.js";
 import { meanRating, type Match, type Ticket } from "../core/types.js";
-import { teamSizeOf } from "../core/shape.js";
 import type { WaitEstimator } from "../core/wait-estimate.js";
 import { BackfillDesk, type BackfillReceipt } from "./backfill-desk.js";
 import { registerQueue, unregisterQueue, type QueueMetrics } from "./metrics.js";
@@ -39,7 +38,7 @@ import { processAddressLimits, type QueueAddressLimits } from "./address-limits.
 import { carriesForwardingHeaders, clientAddress } from "./client-address.js";
 import { processSpawnBackoffs, type SpawnBackoff } from "./spawn-backoff.js";
 import { WaitingRoster, type SampleTicket } from "./queue-view.js";
-import { withRoster, MatchmakerState, QueueFigures, showTotals } from "./state.js";
+import { withRoster, MatchmakerState, queueFigures, showTotals } from "./state.js";
 import { FiguresRefresh, StatusNotifier, type WaitingTicket } from "./status-notifier.js";
 import { PacedTask, type PaceClock } from "./paced-task.js";
 import { isSharedPresence, startDurability, type DurableQueue } from "./durable/durable-queue.js";
@@ -68,7 +67,8 @@ import { configureQueue, processQueueLives, QUEUE_ROOM, type QueueLife } from ".
  * - receive `status` ({@link StatusMessage}) on entering the queue, then only when something moved
  *   (estimate, window, the count's bucket), at most once per `statusIntervalMs`; derive the waited time;
  * - receive `clients` (a number: players waiting in the queue, or in the client's busiest zone),
- *   as Colyseus's `QueueRoom` sends it, with a status whose count moved;
+ *   as Colyseus's `QueueRoom` sends it, with a status whose count moved; once matched, the match's
+ *   human players (its group, in every shape);
  * - optionally send `confirm` after taking the seat (QueueRoom's flow): the queue lets you go.
  *
  * Server side: {@link MatchmakerRoom.getMetrics}, {@link MatchmakerRoom.requestBackfill} (a game
@@ -177,7 +177,7 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
     this.joinValidator = joinOptionsSchema(
       { min: this.config.rating.min, max: this.config.rating.max },
       this.config.roles,
-      teamSizeOf(this.config.shape),
+      this.config.shape,
       this.matchmaker.zones,
       this.matchmaker.latencyZones,
       this.matchmaker.criteria,
@@ -226,9 +226,7 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
       // Every seat is followed until its player enters the game room (`playerArrived`).
       seatWatch: colyseusSeatWatch(this.config.gameRoom, this.paceClock),
     });
-    this.state.figures = new QueueFigures();
-    this.state.figures.policy = this.matchmaker.policy.name;
-    this.state.figures.teamSize = teamSizeOf(this.config.shape);
+    this.state.figures = queueFigures(this.matchmaker.policy.name, this.config.shape);
     const estimate = waitEstimatorOptionsOf(this.config);
     this.status = new StatusNotifier({
       estimator: this.estimator,
@@ -731,8 +729,10 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
   }
 
   /**
-   * Server-side API for game rooms: ask for `count` replacements on `team` (0: side A, 1: side B)
-   * of a running match this queue formed. The best waiting tickets that fit (closest to the
+   * Server-side API for game rooms: ask for `count` replacements on `team` (its index in
+   * `MatchInfo.teams`: 0 for side A and 1 for side B in a two-team game; in a free-for-all, a
+   * player's own team of one seat, or an empty seat of a game that started short-handed, from
+   * `teams.length` on) of a running match this queue formed. The best waiting tickets that fit (closest to the
    * team's mean rating, whole parties filling the seats exactly, sides honoured) get seats in
    * that game room, ahead of new matches; a request not filled at once is retried on every tick
    * until filled or cancelled. A game room in any process calls it with
@@ -762,7 +762,7 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
     }
   }
 
-  /** Stop seeking replacements for a match (one team, or both); returns the seats no longer sought. */
+  /** Stop seeking replacements for a match (one team, or all); returns the seats no longer sought. */
   cancelBackfill(matchId: string, team?: number): number {
     const dropped = this.backfill.cancel(matchId, team);
     this.figuresThrottle.request();
@@ -797,38 +797,35 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
 
   /** The backfill desk, reaching into the queue through narrow callbacks. */
   private createBackfillDesk(): BackfillDesk {
-    return new BackfillDesk(
-      {
-        queue: this.roomName,
-        waiting: () => this.matchmaker.waiting(),
-        zonesOf: (ticket) => this.matchmaker.zonesOfTicket(ticket.id) ?? ticket.zones,
-        withdraw: (ticket) => this.session.takeForBackfill(ticket.id, this.now()) !== undefined,
-        restore: (tickets) => {
-          for (const t of tickets) this.session.backfillFailed(t, this.now());
-          this.figuresThrottle.request();
-        },
-        auth: (id) => this.clients.getById(id)?.auth,
-        blocked: this.config.blocked,
-        seatTicket: (ticket, seats) => {
-          const seated = this.session.backfillSeated(ticket, seats);
-          this.holdWhileSeatsOpen();
-          if (seated.length > 0) {
-            this.estimator.record(ticket, this.now() - ticket.enqueuedAt);
-            this.status.estimatesMoved();
-          }
-          return seated;
-        },
-        count: (what, n) => {
-          const totals = this.life.totals;
-          if (what === "requested") totals.backfillRequested += n;
-          else if (what === "filled") totals.backfillFilled += n;
-          else totals.backfillFailures += n;
-          showTotals(this.state.figures, totals);
-          this.state.figures.backfillPending = this.backfill.pending;
-        },
+    return new BackfillDesk({
+      queue: this.roomName,
+      waiting: () => this.matchmaker.waiting(),
+      zonesOf: (ticket) => this.matchmaker.zonesOfTicket(ticket.id) ?? ticket.zones,
+      withdraw: (ticket) => this.session.takeForBackfill(ticket.id, this.now()) !== undefined,
+      restore: (tickets) => {
+        for (const t of tickets) this.session.backfillFailed(t, this.now());
+        this.figuresThrottle.request();
       },
-      teamSizeOf(this.config.shape),
-    );
+      auth: (id) => this.clients.getById(id)?.auth,
+      blocked: this.config.blocked,
+      seatTicket: (ticket, seats) => {
+        const seated = this.session.backfillSeated(ticket, seats);
+        this.holdWhileSeatsOpen();
+        if (seated.length > 0) {
+          this.estimator.record(ticket, this.now() - ticket.enqueuedAt);
+          this.status.estimatesMoved();
+        }
+        return seated;
+      },
+      count: (what, n) => {
+        const totals = this.life.totals;
+        if (what === "requested") totals.backfillRequested += n;
+        else if (what === "filled") totals.backfillFilled += n;
+        else totals.backfillFailures += n;
+        showTotals(this.state.figures, totals);
+        this.state.figures.backfillPending = this.backfill.pending;
+      },
+    });
   }
 }
 

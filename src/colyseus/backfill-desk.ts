@@ -1,5 +1,7 @@
 /**
- * Backfill: a game room whose player left asks its queue for replacements on one team. The
+ * Backfill: a game room whose player left asks its queue for replacements on one team (by its
+ * index in `MatchInfo.teams`; in a free-for-all each player is a team of one seat, and the seats a
+ * short-handed game left empty are the teams after its players'). The
  * queue remembers the game room of every match it started; a request waits, ahead of new
  * matches, until the best waiting tickets that fit are found (see `selectPartialBackfill`);
  * they are withdrawn from the engine, seated in that same game room and sent `seat`. If the
@@ -11,6 +13,7 @@ import { logger, matchMaker } from "@colyseus/core";
 import { MAX_BACKFILL_SEATS, selectPartialBackfill } from "../core/backfill-selection.js";
 import { accountOf, blockedPair, type BlockRule } from "../core/blocks.js";
 import { MatchmakerError } from "../core/errors.js";
+import { teamCountOf, teamSizeOf } from "../core/shape.js";
 import type { Match, Player, Side, Ticket } from "../core/types.js";
 import { reserveBackfillSeats, type MatchInfo, type SeatMessage, type SeatRequest } from "./director/game-room.js";
 
@@ -49,7 +52,12 @@ export interface BackfillHost {
 interface TrackedMatch {
   readonly roomId: string;
   readonly zone: string | undefined;
+  /** Every team of the full shape, in order (a short-handed free-for-all's empty seats last, with no ratings). */
   readonly teams: Array<{ side?: Side; ratings: number[] }>;
+  /** Seats per team: the most replacements one team may seek. */
+  readonly teamSize: number;
+  /** The mean rating of its players when it formed: the target of a team that has none. */
+  readonly meanRating: number;
   /**
    * The accounts of its human players when it formed (`playerId`, else the session id). Not its
    * replacements: one whose seat went unused is back in the queue and may be offered it again.
@@ -78,18 +86,24 @@ export class BackfillDesk {
   private readonly matches = new Map<string, TrackedMatch>();
   private readonly requests: Request[] = [];
 
-  constructor(
-    private readonly host: BackfillHost,
-    private readonly teamSize: number,
-  ) {}
+  constructor(private readonly host: BackfillHost) {}
 
   /** Remember the game room a match was seated in, so that it may ask for replacements. */
   trackMatch(match: Match | MatchInfo, roomId: string): void {
     if (this.matches.size >= MAX_TRACKED_MATCHES) this.forget(this.matches.keys().next().value!);
+    const teams: TrackedMatch["teams"] = match.teams.map((team) => ({
+      ...(team.side ? { side: team.side } : {}),
+      ratings: team.players.map((p) => p.rating),
+    }));
+    // A free-for-all that started short-handed: its empty seats are teams of their own, to fill.
+    for (let i = teams.length; i < teamCountOf(match.shape); i++) teams.push({ ratings: [] });
+    const ratings = teams.flatMap((t) => t.ratings);
     this.matches.set(match.id, {
       roomId,
       zone: match.zone,
-      teams: match.teams.map((team) => ({ side: team.side, ratings: team.players.map((p) => p.rating) })),
+      teams,
+      teamSize: teamSizeOf(match.shape),
+      meanRating: ratings.reduce((s, x) => s + x, 0) / Math.max(1, ratings.length),
       accounts: new Set(
         match.teams.flatMap((team) => team.players.filter((p) => !p.bot).map((p) => accountOf(p as Player))),
       ),
@@ -115,7 +129,8 @@ export class BackfillDesk {
         "matchId",
       );
     }
-    const teams = this.matches.get(matchId)!.teams.length;
+    const tracked = this.matches.get(matchId)!;
+    const teams = tracked.teams.length;
     if (typeof team !== "number" || !Number.isInteger(team) || team < 0 || team >= teams)
       throw new MatchmakerError(
         "invalid_request",
@@ -124,7 +139,7 @@ export class BackfillDesk {
           : `requestBackfill: team: must be a team index from 0 to ${teams - 1}`,
         "team",
       );
-    const most = Math.min(this.teamSize, MAX_BACKFILL_SEATS);
+    const most = Math.min(tracked.teamSize, MAX_BACKFILL_SEATS);
     if (typeof count !== "number" || !Number.isInteger(count) || count < 1 || count > most) {
       throw new MatchmakerError(
         "invalid_request",
@@ -148,7 +163,7 @@ export class BackfillDesk {
     return { matchId, team, pending: sought + count };
   }
 
-  /** Stop seeking replacements for a match (one team, or both); returns the seats no longer sought. */
+  /** Stop seeking replacements for a match (one team, or all); returns the seats no longer sought. */
   cancel(matchId: string, team?: number): number {
     let dropped = 0;
     for (const r of this.requests) {
@@ -180,10 +195,11 @@ export class BackfillDesk {
         continue;
       }
       const team = match.teams[r.team];
-      const target = team.ratings.reduce((s, x) => s + x, 0) / Math.max(1, team.ratings.length);
+      const target =
+        team.ratings.length > 0 ? team.ratings.reduce((s, x) => s + x, 0) / team.ratings.length : match.meanRating;
       const need = {
         count: r.open,
-        side: team.side,
+        ...(team.side ? { side: team.side } : {}),
         targetRating: target,
         ...(match.zone !== undefined ? { zone: match.zone } : {}),
       };
@@ -206,7 +222,7 @@ export class BackfillDesk {
         sessionId: p.sessionId,
         options: {
           matchId: r.matchId,
-          side,
+          ...(side ? { side } : {}),
           team: r.team,
           rating: p.rating,
           ...(match.zone !== undefined ? { zone: match.zone } : {}),
@@ -310,8 +326,10 @@ export class BackfillDesk {
 }
 
 /**
- * From a game room: ask the queue that formed `match` for `count` replacements on `team`
- * (0: side A, 1: side B). Works across processes (it is a `matchMaker.remoteRoomCall` to the
+ * From a game room: ask the queue that formed `match` for `count` replacements on `team` (its
+ * index in `match.teams`: 0 for side A and 1 for side B in a two-team game; in a free-for-all, the
+ * leaver's own team, one seat, or an empty seat's index from `match.teams.length` on in a game
+ * that started short-handed). Works across processes (it is a `matchMaker.remoteRoomCall` to the
  * queue's room). Resolves with the seats of that team still sought; rejects when the queue
  * refuses (unknown match, bad team or count) or is gone.
  */
@@ -331,7 +349,7 @@ export function requestBackfill(
   ]) as Promise<BackfillReceipt>;
 }
 
-/** From a game room: stop seeking replacements (one team, or both). Resolves with the seats no longer sought. */
+/** From a game room: stop seeking replacements (one team, or all). Resolves with the seats no longer sought. */
 export function cancelBackfill(match: Pick<MatchInfo, "id" | "queueRoomId">, team?: number): Promise<number> {
   if (!match.queueRoomId)
     return Promise.reject(

@@ -1,6 +1,6 @@
 /**
  * Each client's join options: untrusted, checked at the edge against the queue's configuration
- * (its rating range, roles, team size and zones). Their shape, `JoinOptions`, is declared beside the
+ * (its rating range, roles, the shape of its games and its zones). Their shape, `JoinOptions`, is declared beside the
  * queue's own options (`src/options/player-options.ts`).
  */
 import * as v from "valibot";
@@ -11,6 +11,7 @@ import { MAX_REPORTED_LATENCY_MS } from "../core/zone-latency.js";
 import { PARTY_CODE_PATTERN } from "./parties.js";
 import type { Criterion } from "../core/criteria.js";
 import type { JoinOptions } from "../options/player-options.js";
+import { describeShape, hasSides, maxPartyOf, type GameShape } from "../core/shape.js";
 
 /**
  * Join options a queue refuses by name, with the message (`"rating"` refuses `rank` too), e.g.
@@ -18,10 +19,21 @@ import type { JoinOptions } from "../options/player-options.js";
  */
 export type RefusedJoinOptions = Readonly<Partial<Record<keyof JoinOptions, string>>>;
 
-/** The join option `party`: `{ size }`, 2 to teamSize; refused in a 1v1 queue. */
-function joinPartySchema(teamSize: number | undefined): v.GenericSchema<unknown, { size: number } | undefined> {
-  if (teamSize === undefined || teamSize < 2)
-    return v.optional(v.custom<{ size: number }>(() => false, "this queue has no parties (1v1)"));
+/**
+ * The join option `party`: `{ size }`, 2 to the largest party of the queue's shape (a team; in a
+ * free-for-all, a whole game); refused where that is one player (1v1, teams of 1) or the queue
+ * states no shape.
+ */
+function joinPartySchema(shape: GameShape | undefined): v.GenericSchema<unknown, { size: number } | undefined> {
+  const most = shape === undefined ? 1 : maxPartyOf(shape);
+  if (shape === undefined || most < 2) {
+    const which = shape === undefined || (shape.kind === "teams" && shape.teams === 2) ? "1v1" : describeShape(shape);
+    return v.optional(v.custom<{ size: number }>(() => false, `this queue has no parties (${which})`));
+  }
+  const limit =
+    shape.kind === "teams"
+      ? `must be at most ${most} (the team size)`
+      : `must be at most ${most} (a free-for-all's party plays in one game of ${most}, each member for themselves)`;
   return v.optional(
     v.strictObject(
       {
@@ -29,12 +41,19 @@ function joinPartySchema(teamSize: number | undefined): v.GenericSchema<unknown,
           v.number(notANumber),
           v.integer("must be an integer"),
           v.minValue(2, "must be at least 2"),
-          v.maxValue(teamSize, `must be at most ${teamSize} (the team size)`),
+          v.maxValue(most, limit),
         ),
       },
       unknownKeyMessage,
     ),
   );
+}
+
+/** The join option `side`: `"A"` or `"B"` in a game of two teams; refused by name in any other shape. */
+function joinSideSchema(shape: GameShape | undefined): v.GenericSchema<unknown, "A" | "B" | undefined> {
+  if (shape !== undefined && !hasSides(shape))
+    return v.optional(v.custom<"A" | "B">(() => false, `this queue's games (${describeShape(shape)}) have no sides`));
+  return v.optional(v.picklist(["A", "B"], 'must be "A" or "B"'));
 }
 
 /** The join option `roles`: required and checked against the queue's roles in a role queue, refused otherwise. */
@@ -163,18 +182,18 @@ export function refusedSchema(message: string) {
  */
 export function joinOptionsSchema(...queue: Parameters<typeof joinSchema>): JoinValidator {
   const schema = joinSchema(...queue);
-  const [range, queueRoles, , , latencyZones, criteria, refused] = queue;
+  const [range, queueRoles, shape, , latencyZones, criteria, refused] = queue;
   // Where `{ rating, side? }` is a complete join (no roles, latencies or criteria asked for, no
   // field refused by name), it is checked by hand.
   if (!queueRoles && !latencyZones && !criteria && !refused)
-    plainJoinRanges.set(schema, { min: range.min, max: range.max });
+    plainJoinRanges.set(schema, { min: range.min, max: range.max, sides: shape === undefined || hasSides(shape) });
   return schema;
 }
 
 function joinSchema(
   range: { min: number; max: number },
   queueRoles?: readonly string[],
-  teamSize?: number,
+  shape?: GameShape,
   queueZones?: readonly ZoneSpec[],
   latencyZones?: readonly string[],
   criteria?: readonly Criterion[],
@@ -183,13 +202,13 @@ function joinSchema(
   const base = {
     rating: v.optional(ratingSchema(range)),
     rank: v.optional(ratingSchema(range)),
-    side: v.optional(v.picklist(["A", "B"], 'must be "A" or "B"')),
+    side: joinSideSchema(shape),
     uncertainty: v.optional(uncertaintySchema),
     roles: joinRolesSchema(queueRoles),
     zones: joinZonesSchema(queueZones),
     latencies: joinLatenciesSchema(latencyZones),
     criteria: joinCriteriaSchema(criteria),
-    party: joinPartySchema(teamSize),
+    party: joinPartySchema(shape),
     partyCode: v.optional(
       v.pipe(v.string("must be a party code"), v.regex(PARTY_CODE_PATTERN, "must be a party code")),
     ),
@@ -240,8 +259,18 @@ function pathItem(input: Record<string, unknown>, key: string): v.ObjectPathItem
 
 export type JoinValidator = ReturnType<typeof joinSchema>;
 
-/** The rating range of each validator for which a plain join (see {@link plainJoin}) is complete. */
-const plainJoinRanges = new WeakMap<JoinValidator, { readonly min: number; readonly max: number }>();
+/**
+ * The rating range of each validator for which a plain join (see {@link plainJoin}) is complete,
+ * and whether its queue has sides.
+ */
+const plainJoinRanges = new WeakMap<JoinValidator, PlainJoinQueue>();
+
+interface PlainJoinQueue {
+  readonly min: number;
+  readonly max: number;
+  /** False in a shape without sides: a join with `side` goes through the schema, which refuses it. */
+  readonly sides: boolean;
+}
 
 /**
  * The common join, `{ rating }` or `{ rank }`, with or without `side`, checked by hand: the
@@ -249,7 +278,7 @@ const plainJoinRanges = new WeakMap<JoinValidator, { readonly min: number; reado
  * queue may take). Anything else, valid or not, is undefined and goes through the schema, which
  * names what is wrong.
  */
-function plainJoin(input: unknown, range: { readonly min: number; readonly max: number }): JoinOptions | undefined {
+function plainJoin(input: unknown, range: PlainJoinQueue): JoinOptions | undefined {
   if (typeof input !== "object" || input === null || Object.getPrototypeOf(input) !== Object.prototype)
     return undefined;
   const o = input as Record<string, unknown>;
@@ -260,7 +289,7 @@ function plainJoin(input: unknown, range: { readonly min: number; readonly max: 
   if (typeof rating !== "number" || !Number.isFinite(rating) || rating < range.min || rating > range.max)
     return undefined;
   if (o.side === undefined) return { rating };
-  return o.side === "A" || o.side === "B" ? { side: o.side, rating } : undefined;
+  return range.sides && (o.side === "A" || o.side === "B") ? { side: o.side, rating } : undefined;
 }
 
 /**

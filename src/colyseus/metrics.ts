@@ -8,6 +8,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { SampleTicket } from "./queue-view.js";
 import type { HourTotals } from "./last-hour.js";
+import type { ShapeKind } from "../core/shape.js";
 
 /** One queue room's figures, as plain JSON (the same figures its schema state shows the monitor). */
 export interface QueueMetrics {
@@ -16,12 +17,21 @@ export interface QueueMetrics {
   /** The queue's room in this process, or null when none is live here (between bursts, or on another process). */
   readonly roomId: string | null;
   readonly policy: string;
+  /** The shape of the queue's games: `"two-teams"`, `"teams"` (more than two) or `"free-for-all"`. */
+  readonly shapeKind: ShapeKind;
+  /** Teams per game (in a free-for-all, one per player). */
+  readonly teams: number;
+  /** Players per team (1 in a free-for-all). */
   readonly teamSize: number;
+  /** Players in a full game. */
+  readonly maxPlayers: number;
+  /** The fewest humans a game starts with (below `maxPlayers` where games may start short-handed). */
+  readonly minPlayers: number;
   readonly waitingPlayers: number;
   readonly waitingTickets: number;
   /** Waiting players by party size (`"1"`, `"2"`, …). */
   readonly waitingByPartySize: Readonly<Record<string, number>>;
-  /** Waiting players by side preference (`"A"`, `"B"`, `"any"`). */
+  /** Waiting players by side preference (`"A"`, `"B"`, `"any"`; all `"any"` in shapes without sides). */
   readonly waitingBySide: Readonly<Record<string, number>>;
   /** Waiting players by zone (a ticket accepting several zones counts in each). */
   readonly waitingByZone: Readonly<Record<string, number>>;
@@ -40,8 +50,10 @@ export interface QueueMetrics {
   readonly p50WaitMs: number | null;
   readonly p95WaitMs: number | null;
   readonly p99WaitMs: number | null;
-  /** Mean imbalance of recent matches; null with no recent match. */
+  /** Mean imbalance of recent team matches; null with no recent match, and in a free-for-all (which has none). */
   readonly meanImbalance: number | null;
+  /** Mean rating spread (highest minus lowest human) of recent matches, a free-for-all's measure of a game; null with no recent match. */
+  readonly meanSpread: number | null;
   /** The longest current wait among waiting tickets (ms); null when nobody waits. */
   readonly oldestWaitMs: number | null;
   /**
@@ -103,6 +115,8 @@ export type FiguresLike = Omit<
   | "p95WaitMs"
   | "p99WaitMs"
   | "meanImbalance"
+  | "meanSpread"
+  | "shapeKind"
   | "oldestWaitMs"
   | "lastHour"
   | "waitingByPartySize"
@@ -121,6 +135,8 @@ export type FiguresLike = Omit<
   readonly p95WaitMs: number;
   readonly p99WaitMs: number;
   readonly meanImbalance: number;
+  readonly meanSpread: number;
+  readonly shapeKind: string;
 };
 
 /** What the metrics add to the schema figures (not synchronized to players: they move on every look). */
@@ -144,7 +160,11 @@ export function figuresToMetrics(
     queue,
     roomId,
     policy: f.policy,
+    shapeKind: f.shapeKind as ShapeKind,
+    teams: f.teams,
     teamSize: f.teamSize,
+    maxPlayers: f.maxPlayers,
+    minPlayers: f.minPlayers,
     waitingPlayers: f.waitingPlayers,
     waitingTickets: f.waitingTickets,
     waitingByPartySize: counts(f.waitingByPartySize),
@@ -160,7 +180,8 @@ export function figuresToMetrics(
     p50WaitMs: recent(f.p50WaitMs),
     p95WaitMs: recent(f.p95WaitMs),
     p99WaitMs: recent(f.p99WaitMs),
-    meanImbalance: recent(f.meanImbalance),
+    meanImbalance: f.shapeKind === "free-for-all" ? null : recent(f.meanImbalance),
+    meanSpread: recent(f.meanSpread),
     oldestWaitMs: f.waitingTickets > 0 && oldestWaitMs !== undefined ? oldestWaitMs : null,
     lastHour: extras.lastHour ?? { matches: 0, playersSeated: 0, noShows: 0, requeued: 0 },
     declines: f.declines,
@@ -262,7 +283,30 @@ const each = (label: string, values: (m: QueueMetrics) => Readonly<Record<string
 const seconds = (ms: Readonly<Record<string, number>>) =>
   Object.fromEntries(Object.entries(ms).map(([k, v]) => [k, v / 1000]));
 
+/** The figures by side, only in queues whose games have sides (two teams). */
+const withSides =
+  (samples: Family["samples"]): Family["samples"] =>
+  (m) =>
+    m.shapeKind === "two-teams" ? samples(m) : [];
+
 const FAMILIES: Family[] = [
+  {
+    name: "matchmaker_game_shape_info",
+    type: "gauge",
+    help: "The shape of the queue's games (always 1): kind (two-teams, teams, free-for-all), teams per game, players per team, players in a full game, fewest humans a game starts with.",
+    samples: (m) => [
+      [
+        {
+          kind: m.shapeKind,
+          teams: String(m.teams),
+          team_size: String(m.teamSize),
+          max_players: String(m.maxPlayers),
+          min_players: String(m.minPlayers),
+        },
+        1,
+      ],
+    ],
+  },
   {
     name: "matchmaker_waiting_players",
     type: "gauge",
@@ -284,8 +328,8 @@ const FAMILIES: Family[] = [
   {
     name: "matchmaker_waiting_players_by_side",
     type: "gauge",
-    help: "Waiting players by side preference (A, B, any).",
-    samples: each("side", (m) => m.waitingBySide),
+    help: "Waiting players by side preference (A, B, any); only in queues of two teams.",
+    samples: withSides(each("side", (m) => m.waitingBySide)),
   },
   {
     name: "matchmaker_waiting_players_by_zone",
@@ -345,8 +389,8 @@ const FAMILIES: Family[] = [
   {
     name: "matchmaker_recent_wait_mean_seconds_by_side",
     type: "gauge",
-    help: "Mean wait of recently matched tickets by side preference (A, B, any).",
-    samples: each("side", (m) => seconds(m.meanWaitMsBySide)),
+    help: "Mean wait of recently matched tickets by side preference (A, B, any); only in queues of two teams.",
+    samples: withSides(each("side", (m) => seconds(m.meanWaitMsBySide))),
   },
   {
     name: "matchmaker_recent_wait_mean_seconds_by_zone",
@@ -357,14 +401,20 @@ const FAMILIES: Family[] = [
   {
     name: "matchmaker_side_mix_unstable",
     type: "gauge",
-    help: "1 when |side A - side B| >= choice-free over the recent arrivals (waits of the surplus side grow without bound).",
-    samples: one((m) => Number(m.sideMixUnstable)),
+    help: "1 when |side A - side B| >= choice-free over the recent arrivals (waits of the surplus side grow without bound); only in queues of two teams.",
+    samples: withSides(one((m) => Number(m.sideMixUnstable))),
   },
   {
     name: "matchmaker_recent_imbalance_mean",
     type: "gauge",
-    help: "Mean imbalance of recent matches.",
+    help: "Mean imbalance of recent team matches (absent in a free-for-all).",
     samples: one((m) => m.meanImbalance),
+  },
+  {
+    name: "matchmaker_recent_spread_mean",
+    type: "gauge",
+    help: "Mean rating spread (highest minus lowest human) of recent matches: a free-for-all's measure of a game.",
+    samples: one((m) => m.meanSpread),
   },
   {
     name: "matchmaker_declines_total",

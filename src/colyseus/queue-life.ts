@@ -41,7 +41,8 @@ import { figuresToMetrics, listIdleQueues, type QueueMetrics } from "./metrics.j
 import { processOffenceLedgers } from "./offences.js";
 import {
   newQueueTotals,
-  QueueFigures,
+  queueFigures,
+  type QueueFigures,
   showEngineStats,
   showOffenceCounts,
   showTotals,
@@ -50,7 +51,6 @@ import {
 } from "./state.js";
 import type { WaitingBreakdown } from "./status.js";
 import { recordTraffic, type TrafficRecorder } from "./traffic-trace.js";
-import { teamSizeOf } from "../core/shape.js";
 
 /** Marks a queue room class (`MatchmakerRoom` and its subclasses), so its definitions are listed from the start. */
 export const QUEUE_ROOM = Symbol.for("colyseus-matchmaker.queue-room");
@@ -153,11 +153,7 @@ export class QueueLife {
 
   /** This queue's figures while no room of it lives in this process: its totals, nobody waiting. */
   idleMetrics(now: number): QueueMetrics {
-    if (!this.idleFigures) {
-      this.idleFigures = new QueueFigures();
-      this.idleFigures.policy = this.matchmaker.policy.name;
-      this.idleFigures.teamSize = teamSizeOf(this.config.shape);
-    }
+    this.idleFigures ??= queueFigures(this.matchmaker.policy.name, this.config.shape);
     this.show(this.idleFigures, now);
     return this.metrics(this.idleFigures, null, now);
   }

@@ -7,6 +7,7 @@
  */
 import { schema, t, type MapSchema, type SchemaType } from "@colyseus/schema";
 import type { ClassFigures, MatchmakerStats } from "../core/stats.js";
+import { kindOf, minimumOf, seatsOf, teamCountOf, teamSizeOf, type GameShape } from "../core/shape.js";
 import type { WaitingBreakdown } from "./status.js";
 import type { WaitingRoster } from "./queue-view.js";
 import type { SeatOutcome } from "./director/tickets.js";
@@ -32,7 +33,16 @@ export type WaitingEntry = SchemaType<typeof WaitingEntry>;
 export const QueueFigures = schema(
   {
     policy: t.string().default(""),
+    /** The shape of the queue's games: `"two-teams"`, `"teams"` (more than two) or `"free-for-all"`. */
+    shapeKind: t.string().default("two-teams"),
+    /** Teams per game (in a free-for-all, one per player). */
+    teams: t.uint8().default(2),
+    /** Players per team (1 in a free-for-all). */
     teamSize: t.uint8().default(1),
+    /** Players in a full game (`teams` × `teamSize`). */
+    maxPlayers: t.uint16().default(2),
+    /** The fewest humans a game starts with (below `maxPlayers` in a queue whose games may start short-handed). */
+    minPlayers: t.uint16().default(2),
     waitingPlayers: t.number().default(0),
     waitingTickets: t.number().default(0),
     /** Waiting players by party size ("1", "2", …); refreshed at most once per heartbeat (`tickMs`). */
@@ -52,7 +62,10 @@ export const QueueFigures = schema(
     p50WaitMs: t.number().default(0),
     p95WaitMs: t.number().default(0),
     p99WaitMs: t.number().default(0),
+    /** Mean imbalance of recent matches (team games; 0 in a free-for-all, which has none: see `meanSpread`). */
     meanImbalance: t.number().default(0),
+    /** Mean rating spread (highest minus lowest human) of recent matches: a free-for-all's measure of a game. */
+    meanSpread: t.number().default(0),
     /** Matches the recent figures (waits, imbalance) cover: while 0, those figures mean "no matches yet", not 0. */
     recentMatches: t.number().default(0),
     /** Players removed at the ready check (declined, timed out, or did not return in time). */
@@ -212,11 +225,24 @@ export function showEngineStats(figures: QueueFigures, stats: MatchmakerStats): 
   f.p95WaitMs = stats.p95WaitMs;
   f.p99WaitMs = stats.p99WaitMs;
   f.meanImbalance = stats.meanImbalance;
+  f.meanSpread = stats.meanSpread;
   f.recentMatches = stats.recentMatches;
   f.sideMixUnstable = stats.sideMix.unstable;
   syncCounts(f.meanWaitMsBySide, recentMeans(stats.bySide));
   syncCounts(f.meanWaitMsByZone, recentMeans(stats.byZone ?? {}));
   f.policyStatus = stats.policyStatus ? JSON.stringify(stats.policyStatus) : "";
+}
+
+/** Fresh figures for a queue: its policy and the shape of its games (which never change for its life). */
+export function queueFigures(policy: string, shape: GameShape): QueueFigures {
+  const f = new QueueFigures();
+  f.policy = policy;
+  f.shapeKind = kindOf(shape);
+  f.teams = teamCountOf(shape);
+  f.teamSize = teamSizeOf(shape);
+  f.maxPlayers = seatsOf(shape);
+  f.minPlayers = minimumOf(shape);
+  return f;
 }
 
 /** Copy the waiting breakdown (players by party size, side and zone) into the shared figures. */

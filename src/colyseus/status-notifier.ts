@@ -59,8 +59,6 @@ interface Told {
   window: AcceptanceWindow | undefined;
   /** The buckets of the queue's and the ticket's zones' counts, as one string. */
   buckets: string;
-  /** QueueRoom's `clients`: the last group size sent. */
-  clients: number;
 }
 
 const SECOND = 1000;
@@ -93,8 +91,8 @@ export class StatusNotifier {
   private readonly zonesAtEntry = new Map<string, readonly string[]>();
   /** Tickets whose first status waits for `flushEntering`. */
   private readonly held = new Set<string>();
-  /** Players told `clients` already (QueueRoom sends it at least once to everyone). */
-  private readonly toldClients = new Set<string>();
+  /** The `clients` count each player was last told (QueueRoom sends it at least once to everyone). */
+  private readonly toldClients = new Map<string, number>();
   /** Messages sent, by type (for tests and the load harness). */
   readonly sent = { status: 0, clients: 0 };
   /** Bumped when a status may have moved for many tickets: a count changed bucket, or the estimates changed. */
@@ -172,12 +170,14 @@ export class StatusNotifier {
   }
 
   /**
-   * Players just matched: like QueueRoom, every queued client hears `clients` at least once, so
-   * one matched before it was told anything is told the size of its group (the match's players).
+   * Players just matched (the match's humans): like QueueRoom's group, each hears `clients` with
+   * the size of its group, the match's human players (whatever the shape: two teams, more, or a
+   * free-for-all), unless that is the count it was last told.
    */
   matched(playerIds: readonly string[]): void {
     for (const id of playerIds) {
-      if (!this.toldClients.has(id) && this.options.send(id, "clients", playerIds.length)) this.sent.clients++;
+      if (this.toldClients.get(id) !== playerIds.length && this.options.send(id, "clients", playerIds.length))
+        this.sent.clients++;
       this.toldClients.delete(id);
     }
   }
@@ -262,13 +262,13 @@ export class StatusNotifier {
       if (!this.options.send(p.sessionId, "status", message)) continue;
       this.sent.status++;
       delivered = true;
-      if (before?.clients !== group || !this.toldClients.has(p.sessionId)) {
+      if (this.toldClients.get(p.sessionId) !== group) {
         if (this.options.send(p.sessionId, "clients", group)) this.sent.clients++;
-        this.toldClients.add(p.sessionId);
+        this.toldClients.set(p.sessionId, group);
       }
     }
     // A ticket whose players are all disconnected is looked at again on the next sweep.
-    if (delivered) this.told.set(ticket.id, { at: now, estimate: estimateMs, window, buckets, clients: group });
+    if (delivered) this.told.set(ticket.id, { at: now, estimate: estimateMs, window, buckets });
   }
 
   private count(ticket: Ticket, zones: readonly string[], sign: 1 | -1): void {

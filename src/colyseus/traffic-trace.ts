@@ -7,7 +7,7 @@
  *   its zones and its `enqueuedAt`); `requeue`: it came back after a failed match, keeping its
  *   original `enqueuedAt`;
  * - `leave`: a waiting ticket left; `match`: a game took it (the tickets of each game, side A's
- *   first, and its bots);
+ *   first, every team's in other shapes than two teams, and its bots);
  * - `tick`: the engine ran its policy (`Matchmaker.tick`) at that time. The room ticks on every
  *   join and leave, on its heartbeat and at the policy's wake-ups, on its own clock: replaying the
  *   recorded ticks with the recorded times through the same policy forms the same games, whatever
@@ -93,7 +93,7 @@ export class TrafficRecorder {
     const t = this.time(now);
     this.push({ t, e: "tick" });
     for (const m of matches) {
-      const side = (i: 0 | 1) =>
+      const side = (i: number) =>
         m.teams[i].ticketIds.flatMap((id) => {
           const n = this.numbers.get(id);
           return n === undefined ? [] : [n];
@@ -103,6 +103,8 @@ export class TrafficRecorder {
         e: "match",
         a: side(0),
         b: side(1),
+        // Games of other shapes than two teams: every team's tickets (a free-for-all party's, once per member).
+        ...(m.teams.length !== 2 ? { teams: m.teams.map((_, i) => side(i)) } : {}),
         bots: m.bots,
         ...(m.zone !== undefined ? { zone: m.zone } : {}),
       });

@@ -1,6 +1,6 @@
 /**
  * Choosing replacements for a running game (backfill): among the waiting tickets that may play
- * on the team's side, the parties that fill the empty seats exactly (never split), preferring
+ * on the team (on its side, in a game of two teams; shapes without sides have no side to honour), the parties that fill the empty seats exactly (never split), preferring
  * the ratings closest to the team's, then the longest waits. Pure: the caller withdraws the
  * chosen tickets from the engine and puts them back if the seats cannot be reserved.
  */
@@ -8,9 +8,12 @@ import { meanRating, type Side, type Ticket } from "./types.js";
 
 /** The seats a game wants filled on one team. */
 export interface BackfillNeed {
-  /** Empty seats to fill (1 to 16). */
+  /** Empty seats to fill (1 to 16; at most the team's size, 1 in a free-for-all). */
   readonly count: number;
-  /** The team's side in a two-team game: tickets insisting on the other side do not fit. */
+  /**
+   * The team's side in a two-team game: tickets insisting on the other side do not fit. Absent in
+   * shapes without sides, where no ticket carries one (the queue refuses `side` at join).
+   */
   readonly side?: Side;
   /** The rating to be close to (the team's mean). */
   readonly targetRating: number;

@@ -16,7 +16,10 @@ import type { MatchmakerRoomOptions } from "./queue-options.js";
 export interface JoinOptions {
   /** The player's rating, within the queue's configured range (sent as `rating` or `rank`). */
   rating: number;
-  /** The side this player insists on; absent means either side. */
+  /**
+   * The side this player insists on; absent means either side. Only in a queue of two teams: a
+   * queue of other games (more teams, a free-for-all) refuses it by name.
+   */
   side?: Side;
   /** How uncertain the rating is (standard deviation), for the `win-probability` imbalance. */
   uncertainty?: number;
@@ -31,8 +34,9 @@ export interface JoinOptions {
    */
   zones?: string[];
   /**
-   * Open a party of `size` players (2 to the queue's teamSize) led by this player; the leader
-   * receives the party's code in a `party` message. Cannot be combined with `partyCode`.
+   * Open a party of `size` players led by this player: 2 to the queue's team size (in a
+   * free-for-all, to the game's size: the party plays in one game, each member for themselves).
+   * The leader receives the party's code in a `party` message. Cannot be combined with `partyCode`.
    */
   party?: { size: number };
   /** Join the party with this code (from its leader). Members do not choose a `side`: the leader does. */

@@ -42,12 +42,16 @@ export type TraceEvent =
   | TraceArrival
   | { readonly t: number; readonly e: "leave"; readonly ticket: number }
   | { readonly t: number; readonly e: "tick" }
-  /** A game formed at the tick before it: side A's tickets, side B's, and its bots. */
+  /**
+   * A game formed at the tick before it: side A's tickets, side B's (the first two teams' in other
+   * shapes), every team's in order in shapes other than two teams, and its bots.
+   */
   | {
       readonly t: number;
       readonly e: "match";
       readonly a: readonly number[];
       readonly b: readonly number[];
+      readonly teams?: readonly (readonly number[])[];
       readonly bots: number;
       readonly zone?: string;
     };
@@ -92,8 +96,13 @@ export function checkTrace(value: unknown): TrafficTrace {
   if (!t || typeof t !== "object" || t.format !== TRACE_FORMAT)
     refuse("format", `not a traffic trace (expected "format": "${TRACE_FORMAT}")`);
   if (t.version !== 1) refuse("version", `traffic trace version ${String(t.version)} is not supported (1 is)`);
-  if (!t.engine || typeof t.engine.policy !== "string" || !Number.isInteger(t.engine.teamSize))
-    refuse("engine", "traffic trace: engine options missing (policy, teamSize)");
+  // A game's size: teamSize (teams), or maxPlayers alone (a free-for-all).
+  if (
+    !t.engine ||
+    typeof t.engine.policy !== "string" ||
+    !(Number.isInteger(t.engine.teamSize) || Number.isInteger(t.engine.maxPlayers))
+  )
+    refuse("engine", "traffic trace: engine options missing (policy, and teamSize or maxPlayers)");
   if (!Array.isArray(t.events)) refuse("events", "traffic trace: events missing");
   for (const [i, e] of t.events.entries()) {
     if (!e || typeof e.t !== "number" || !Number.isFinite(e.t))

@@ -17,7 +17,9 @@ export function recordingRoom(): { room: typeof Room; record: GameRecord } {
     override onCreate(options: { match: MatchInfo }): void {
       record.matches.push(options.match);
       this.match = options.match;
-      this.maxClients = options.match.teamSize * 2;
+      // Every seat of a full game, whatever its shape (a short-handed game's empty seats too).
+      const seated = options.match.teams.reduce((n, team) => n + team.players.length, 0);
+      this.maxClients = seated + (options.match.emptySeats ?? 0);
     }
     override onJoin(client: Client, seat: SeatOptions): void {
       record.joined.push({ sessionId: client.sessionId, seat });

@@ -22,9 +22,7 @@ class BackfillDemoRoom extends DemoGameRoom {
     const seat = this.state.seats.get(client.sessionId);
     if (!seat) return;
     this.state.seats.delete(client.sessionId);
-    requestBackfill(this.match, seat.side === "A" ? 0 : 1, 1).catch((error) =>
-      console.error("requestBackfill failed:", error),
-    );
+    requestBackfill(this.match, seat.team, 1).catch((error) => console.error("requestBackfill failed:", error));
   }
 }
 

@@ -1,22 +1,14 @@
-import { defineRoom, QueueRoom, Room, type Client } from "@colyseus/core";
+import { defineRoom, QueueRoom } from "@colyseus/core";
 import { boot, type ColyseusTestServer } from "@colyseus/testing";
 import config from "@colyseus/tools";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { playFromQueue } from "../../example-client/queue-room-client.js";
 import { defineQueue } from "../../src/index.js";
+import { countingRoom } from "../helpers/counting-room.js";
 import { testPort, within } from "../helpers/sdk.js";
 
-/** A game room either queue may create: it only counts who arrives. */
-class AnyGame extends Room {
-  static joined = new Map<string, string[]>();
-  override onCreate(): void {
-    this.maxClients = 2;
-    AnyGame.joined.set(this.roomId, []);
-  }
-  override onJoin(client: Client): void {
-    AnyGame.joined.get(this.roomId)!.push(client.sessionId);
-  }
-}
+/** A game room either queue may create. */
+const { room: AnyGame, joined } = countingRoom(2);
 
 describe("a QueueRoom client against a MatchmakerRoom", () => {
   let server: ColyseusTestServer;
@@ -48,7 +40,7 @@ describe("a QueueRoom client against a MatchmakerRoom", () => {
       const [a, b] = outcomes;
       expect(a.game.roomId).toBe(b.game.roomId);
       await vi.waitFor(() =>
-        expect(AnyGame.joined.get(a.game.roomId)?.sort()).toEqual([a.game.sessionId, b.game.sessionId].sort()),
+        expect(joined.get(a.game.roomId)?.sort()).toEqual([a.game.sessionId, b.game.sessionId].sort()),
       );
       // `clients` counts arrived, and after `confirm` the queue closed the connection normally.
       for (const o of outcomes) {

@@ -28,7 +28,7 @@ const PORT = testPort(152);
 class ReplacingDemoRoom extends DemoGameRoom {
   override onLeave(client: Client): void {
     const seat = this.state.seats.get(client.sessionId);
-    if (seat) void requestBackfill(this.match, seat.side === "A" ? 0 : 1, 1).catch(() => undefined);
+    if (seat) void requestBackfill(this.match, seat.team, 1).catch(() => undefined);
   }
 }
 
@@ -45,7 +45,7 @@ class OpenGameRoom extends Room {
   }
   override onLeave(client: Client): void {
     const team = this.match.teams.findIndex((t) => t.players.some((p) => p.sessionId === client.sessionId));
-    if (team !== -1) void requestBackfill(this.match, team as 0 | 1, 1).catch(() => undefined);
+    if (team !== -1) void requestBackfill(this.match, team, 1).catch(() => undefined);
   }
 }
 

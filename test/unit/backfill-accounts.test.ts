@@ -23,23 +23,20 @@ function desk(waiting: Ticket[], blocks?: BlockList) {
   const [match] = mm.tick(0) as [Match];
   /** The accounts the desk chose at its last `serve` (it asks `withdraw` for each). */
   let choice: string[] = [];
-  const backfill = new BackfillDesk(
-    {
-      queue: "q",
-      waiting: () => waiting,
-      zonesOf: () => undefined,
-      withdraw: (t) => {
-        choice.push(t.players[0]!.playerId!);
-        return false;
-      },
-      restore: () => undefined,
-      auth: () => undefined,
-      seatTicket: () => [],
-      count: () => undefined,
-      ...(blocks ? { blocked: (a: string, b: string) => blocks.has(a, b) } : {}),
+  const backfill = new BackfillDesk({
+    queue: "q",
+    waiting: () => waiting,
+    zonesOf: () => undefined,
+    withdraw: (t) => {
+      choice.push(t.players[0]!.playerId!);
+      return false;
     },
-    2,
-  );
+    restore: () => undefined,
+    auth: () => undefined,
+    seatTicket: () => [],
+    count: () => undefined,
+    ...(blocks ? { blocked: (a: string, b: string) => blocks.has(a, b) } : {}),
+  });
   const serve = () => {
     choice = [];
     backfill.serve();

@@ -17,6 +17,7 @@ import { recordTraffic } from "../../src/colyseus/traffic-trace.js";
 import { compareMatches, replayExact } from "../../src/sim/replay.js";
 import { arrivals } from "../../src/sim/traffic.js";
 import { simulate } from "../../src/sim/simulator.js";
+import { twoTeams } from "../../src/core/shape.js";
 
 const THINK = [{ name: "think", min: 0, max: 60 }];
 
@@ -306,7 +307,7 @@ describe("a traffic trace of a queue with criteria", () => {
 });
 
 describe("join options with criteria", () => {
-  const schema = joinOptionsSchema({ min: 0, max: 3000 }, undefined, 2, undefined, undefined, [
+  const schema = joinOptionsSchema({ min: 0, max: 3000 }, undefined, twoTeams(2), undefined, undefined, [
     { name: "think", min: 0, max: 60, weight: 1 },
   ]);
   const problem = (input: unknown) => {

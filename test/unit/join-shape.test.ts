@@ -10,6 +10,7 @@ import {
   RESERVED_JOIN_KEYS,
 } from "../../src/colyseus/join-options.js";
 import { MatchmakerError } from "../../src/core/errors.js";
+import { twoTeams } from "../../src/core/shape.js";
 
 /** `depth` arrays nested in one another, as JSON.parse builds them (no recursion here either). */
 function nested(depth: number): unknown {
@@ -19,7 +20,7 @@ function nested(depth: number): unknown {
 }
 
 describe("join options' shape limits", () => {
-  const validator = joinOptionsSchema({ min: 0, max: 10_000 }, undefined, 5);
+  const validator = joinOptionsSchema({ min: 0, max: 10_000 }, undefined, twoTeams(5));
 
   it("accepts every real join option well within the limits", () => {
     const join = { rating: 1500, side: "A", uncertainty: 50, party: { size: 3 }, playerId: "account-42" };

@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
 import { checkJoinOptions, joinOptionsSchema } from "../../src/colyseus/join-options.js";
+import { twoTeams } from "../../src/core/shape.js";
 
 /** checkJoinOptions's answer: the options, or "refused". */
 function answer(check: () => unknown): unknown {
@@ -53,7 +54,7 @@ describe("the plain join's fast check", () => {
   });
 
   it("is not used where a join needs more than a rating (a role queue)", () => {
-    const validator = joinOptionsSchema({ min: 0, max: 3000 }, ["tank", "healer"], 2);
+    const validator = joinOptionsSchema({ min: 0, max: 3000 }, ["tank", "healer"], twoTeams(2));
     expect(answer(() => checkJoinOptions(validator, { rating: 1500 }))).toBe("refused");
     expect(answer(() => checkJoinOptions(validator, { rating: 1500, roles: ["tank"] }))).toEqual({
       rating: 1500,

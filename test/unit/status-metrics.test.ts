@@ -78,7 +78,11 @@ describe("prometheusText", () => {
     queue: 'we"ird\\queue\n',
     roomId: "r1",
     policy: "greedy",
+    shapeKind: "two-teams",
+    teams: 2,
     teamSize: 1,
+    maxPlayers: 2,
+    minPlayers: 2,
     waitingPlayers: 2,
     waitingTickets: 2,
     waitingByPartySize: { "1": 2 },
@@ -94,6 +98,7 @@ describe("prometheusText", () => {
     p95WaitMs: 2000,
     p99WaitMs: 2500,
     meanImbalance: 3,
+    meanSpread: 40,
     recentMatches: 5,
     oldestWaitMs: 700,
     lastHour: { matches: 2, playersSeated: 4, noShows: 1, requeued: 1 },
@@ -157,6 +162,7 @@ describe("prometheusText", () => {
       p95WaitMs: null,
       p99WaitMs: null,
       meanImbalance: null,
+      meanSpread: null,
       oldestWaitMs: null,
     };
     const lines = prometheusText([idle]).split("\n");
@@ -164,6 +170,7 @@ describe("prometheusText", () => {
       "matchmaker_recent_wait_seconds",
       "matchmaker_recent_wait_mean_seconds",
       "matchmaker_recent_imbalance_mean",
+      "matchmaker_recent_spread_mean",
       "matchmaker_oldest_wait_seconds",
     ])
       expect(lines.filter((l) => l.startsWith(family + "{"))).toEqual([]);
@@ -172,6 +179,42 @@ describe("prometheusText", () => {
     expect(lines).toContain('matchmaker_waiting_players{queue="idle"} 0');
     expect(lines).toContain('matchmaker_queue_room_live{queue="idle"} 0');
     expect(lines).toContain('matchmaker_recent_matches{queue="idle"} 0');
+  });
+
+  it("states each queue's shape; a free-for-all has its spread, and no imbalance or side figures", () => {
+    const twoTeams = prometheusText([{ ...metrics, queue: "duel" }]).split("\n");
+    expect(twoTeams).toContain(
+      'matchmaker_game_shape_info{queue="duel",kind="two-teams",teams="2",team_size="1",max_players="2",min_players="2"} 1',
+    );
+    // A two-team queue keeps every figure it had, the spread beside them.
+    expect(twoTeams).toContain('matchmaker_recent_imbalance_mean{queue="duel"} 3');
+    expect(twoTeams).toContain('matchmaker_recent_spread_mean{queue="duel"} 40');
+    expect(twoTeams).toContain('matchmaker_waiting_players_by_side{queue="duel",side="any"} 2');
+    expect(twoTeams).toContain('matchmaker_side_mix_unstable{queue="duel"} 1');
+
+    const ffa: QueueMetrics = {
+      ...metrics,
+      queue: "ffa",
+      shapeKind: "free-for-all",
+      teams: 4,
+      teamSize: 1,
+      maxPlayers: 4,
+      minPlayers: 2,
+      meanImbalance: null,
+      sideMixUnstable: false,
+    };
+    const lines = prometheusText([ffa]).split("\n");
+    expect(lines).toContain(
+      'matchmaker_game_shape_info{queue="ffa",kind="free-for-all",teams="4",team_size="1",max_players="4",min_players="2"} 1',
+    );
+    expect(lines).toContain('matchmaker_recent_spread_mean{queue="ffa"} 40');
+    for (const family of [
+      "matchmaker_recent_imbalance_mean",
+      "matchmaker_waiting_players_by_side",
+      "matchmaker_recent_wait_mean_seconds_by_side",
+      "matchmaker_side_mix_unstable",
+    ])
+      expect(lines.filter((l) => l.startsWith(family + "{"))).toEqual([]);
   });
 
   it("labels by queue name; a second room of one name live at once also carries its room id", () => {

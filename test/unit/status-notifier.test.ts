@@ -79,6 +79,30 @@ describe("StatusNotifier", () => {
     expect(sent.filter((m) => m.type === "status")).toHaveLength(1);
   });
 
+  it("matched players hear their match's human count, unless it is the count they were last told", () => {
+    const { n, sent } = notifier();
+    for (const id of ["a", "b", "c", "d"]) n.waiting(ticket(id), 0);
+    // Each was told the count as it entered: a 1, b 2, c 3, d 4.
+    const lastTold = (id: string) => sent.filter((m) => m.to === id && m.type === "clients").at(-1)?.payload;
+    expect(["a", "b", "c", "d"].map(lastTold)).toEqual([1, 2, 3, 4]);
+    sent.length = 0;
+    // A free-for-all of 3 takes b, c and d: b and d hear 3 (their game's size); c was told 3 already.
+    for (const id of ["b", "c", "d"]) n.notWaiting(id);
+    n.matched(["b", "c", "d"]);
+    expect(sent).toEqual([
+      { to: "b", type: "clients", payload: 3 },
+      { to: "d", type: "clients", payload: 3 },
+    ]);
+    // A player never told anything (matched at once) hears its match's count too.
+    sent.length = 0;
+    n.notWaiting("a");
+    n.matched(["a", "x"]);
+    expect(sent).toEqual([
+      { to: "a", type: "clients", payload: 2 },
+      { to: "x", type: "clients", payload: 2 },
+    ]);
+  });
+
   it("time-driven windows keep the sweep going, a slice per tick", () => {
     const { n } = notifier(true);
     for (let i = 0; i < 100; i++) n.waiting(ticket(`t${i}`), 0);

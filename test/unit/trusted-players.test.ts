@@ -16,6 +16,7 @@ import {
 } from "../../src/colyseus/trusted-players.js";
 import { DEFAULTS } from "../../src/options/fields.js";
 import { parseRoomOptions } from "../../src/options/index.js";
+import { twoTeams } from "../../src/core/shape.js";
 
 const range = { min: 0, max: 3000 };
 const criteria = [{ name: "think", min: 0, max: 60, weight: 1 }];
@@ -67,7 +68,7 @@ describe("the join options a queue with players refuses", () => {
     const validator = joinOptionsSchema(
       range,
       undefined,
-      2,
+      twoTeams(2),
       undefined,
       undefined,
       undefined,

@@ -13,6 +13,7 @@ import { parseRoomOptions } from "../../src/options/index.js";
 import { joinOptionsSchema, parseJoinOptions } from "../../src/colyseus/join-options.js";
 import { resolveZones } from "../../src/core/zones.js";
 import { thrown } from "../helpers/thrown.js";
+import { twoTeams } from "../../src/core/shape.js";
 
 const ZONES = ["eu", "us", "asia"];
 
@@ -168,7 +169,7 @@ describe("latency options", () => {
 describe("the join option latencies", () => {
   const parse = (zones: readonly string[] | undefined, latencyZones: readonly string[] | undefined, input: unknown) =>
     parseJoinOptions(
-      joinOptionsSchema({ min: 0, max: 3000 }, undefined, 1, zones && resolveZones(zones), latencyZones),
+      joinOptionsSchema({ min: 0, max: 3000 }, undefined, twoTeams(1), zones && resolveZones(zones), latencyZones),
       input,
     );
 

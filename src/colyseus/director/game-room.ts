@@ -156,7 +156,7 @@ export function seatMessage(room: IRoomCache, seat: SeatRequest): SeatMessage {
   return {
     ...matchMaker.buildSeatReservation(room, seat.sessionId),
     matchId,
-    side,
+    ...(side !== undefined ? { side } : {}),
     team,
     ...(role !== undefined ? { role } : {}),
     ...(zone !== undefined ? { zone } : {}),
