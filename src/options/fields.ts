@@ -197,7 +197,9 @@ export const ENGINE_FIELDS = {
   teams: v.optional(wholeNumber(LIMITS.teams)),
   /**
    * Players per game, 2 to 200. Alone, a free-for-all of `maxPlayers` (Colyseus `QueueRoom`'s
-   * option of the same name); beside `teamSize`, it must equal `teams` × `teamSize`.
+   * option of the same name); beside `teamSize`, games of `maxPlayers / teamSize` teams (as
+   * QueueRoom's `maxPlayers` with `maxTeamSize`), and beside `teams` too it must equal `teams` ×
+   * `teamSize`.
    */
   maxPlayers: v.optional(wholeNumber(LIMITS.maxPlayers)),
   /**

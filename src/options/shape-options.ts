@@ -37,7 +37,11 @@ export function shapeFromOptions(options: ShapeInput): GameShape | OptionProblem
     if (min < 2 || min > maxPlayers) return { field: "minPlayers", message: `must be 2 to maxPlayers (${maxPlayers})` };
     shape = { kind: "free-for-all", players: maxPlayers, minPlayers: min, countMultiple: countMultiple ?? 1 };
   } else {
-    const t = teams ?? 2;
+    // QueueRoom's maxPlayers beside its team size: as many teams as fill the game.
+    if (teams === undefined && maxPlayers !== undefined && maxPlayers % teamSize !== 0)
+      return { field: "maxPlayers", message: `must be a multiple of teamSize (${teamSize})` };
+    const t = teams ?? (maxPlayers !== undefined ? maxPlayers / teamSize : 2);
+    if (t < 2) return { field: "maxPlayers", message: `must be at least 2 × teamSize (${2 * teamSize}): two teams` };
     if (t * teamSize > MAX_TEAM_GAME)
       return {
         field: "teams",

@@ -247,8 +247,12 @@ describe("shape options", () => {
   it("name the option at fault", () => {
     expect(() => new Matchmaker({ policy: "greedy" })).toThrow(/teamSize: is required \(or give maxPlayers alone/);
     expect(() => new Matchmaker({ teamSize: 2, maxPlayers: 5 })).toThrow(
+      /maxPlayers: must be a multiple of teamSize \(2\)/,
+    );
+    expect(() => new Matchmaker({ teamSize: 2, teams: 2, maxPlayers: 6 })).toThrow(
       /maxPlayers: must equal teams × teamSize \(2 × 2 = 4\)/,
     );
+    expect(() => new Matchmaker({ teamSize: 2, maxPlayers: 2 })).toThrow(/maxPlayers: must be at least 2 × teamSize/);
     expect(() => new Matchmaker({ maxPlayers: 4, minPlayers: 2 })).toThrow(/minPlayers: needs shortHandedAfterMs/);
     expect(() => new Matchmaker({ maxPlayers: 4, minTeamSize: 2 })).toThrow(/minTeamSize: a free-for-all has no teams/);
     expect(() => new Matchmaker({ teamSize: 2, minPlayers: 2 })).toThrow(
@@ -271,7 +275,8 @@ describe("shape options", () => {
   });
 
   it("QueueRoom's maxPlayers beside teamSize is the same two-team game", () => {
-    const mm = new Matchmaker({ teamSize: 2, maxPlayers: 4, policy: "greedy" });
-    expect(mm.shape).toEqual(teams(2, 2));
+    expect(new Matchmaker({ teamSize: 2, maxPlayers: 4, policy: "greedy" }).shape).toEqual(teams(2, 2));
+    // QueueRoom's maxPlayers 6 with maxTeamSize 2: three teams of two.
+    expect(new Matchmaker({ teamSize: 2, maxPlayers: 6, policy: "greedy" }).shape).toEqual(teams(3, 2));
   });
 });
