@@ -18,7 +18,7 @@ import { measure, type Measures } from "./measures.js";
 import { keyValue, parseFlags, parseValue, UsageError } from "./options.js";
 import { writeOverlayPlot } from "./plot.js";
 import { compareMatches, replayExact, replayTrace, type ReplayOverride, type ReplayResult } from "./replay.js";
-import { teamSizeOf } from "../core/shape.js";
+import { describeShape } from "../core/shape.js";
 import { resolveShape } from "../options/shape-options.js";
 
 export const TRACE_USAGE = `usage: npm run sim -- --trace FILE [--policy NAME] [--set KEY=VALUE ...] [--compare] [--plot FILE.svg] [--json]
@@ -175,7 +175,6 @@ export function measureReplay(trace: TrafficTrace, result: ReplayResult): Measur
   const first = result.arrivals[0]?.index ?? 0;
   const span = ratingSpan(trace);
   return measure(result, {
-    teamSize: teamSizeOf(resolveShape(trace.engine)),
     warmup: first + Math.floor(result.arrivals.length / 10),
     ...(trace.engine.maxWaitMs !== undefined ? { maxWaitMs: trace.engine.maxWaitMs } : {}),
     ratingScale: span,
@@ -266,7 +265,7 @@ export async function runTrace(
     return 2;
   }
   const arrivals = trace.events.filter((e) => e.e === "arrive").length;
-  const header = `trace: queue ${trace.queue ?? "?"}, policy ${trace.engine.policy}, ${arrivals} arrivals, ${trace.events.length} events${trace.dropped > 0 ? `, ${trace.dropped} events lost off the ring's start` : ""}`;
+  const header = `trace: queue ${trace.queue ?? "?"}, ${describeShape(resolveShape(trace.engine))}, policy ${trace.engine.policy}, ${arrivals} arrivals, ${trace.events.length} events${trace.dropped > 0 ? `, ${trace.dropped} events lost off the ring's start` : ""}`;
   if (request.compare) {
     const runs = compareOnTrace(trace, COMPARE_SERIES, onProgress);
     if (request.plot) {
