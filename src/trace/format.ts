@@ -45,8 +45,7 @@ export interface TraceArrival {
  * free-for-all has one team per player, so a party's ticket is on as many teams as it has players).
  */
 export type TraceMatch = { readonly t: number; readonly e: "match"; readonly bots: number; readonly zone?: string } & (
-  | { readonly a: readonly number[]; readonly b: readonly number[] }
-  | { readonly teams: readonly (readonly number[])[] }
+  { readonly a: readonly number[]; readonly b: readonly number[] } | { readonly teams: readonly (readonly number[])[] }
 );
 
 export type TraceEvent =

@@ -45,10 +45,22 @@ describe("npm run sim: options", () => {
     [["--policy", "greedy", "--players", "3", "--team-size", "1"], /--players: a free-for-all has no teams/],
     [["--policy", "greedy", "--players", "3", "--parties", "4:1"], /--parties: must be a whole number from 1 to 3/],
     [["--policy", "greedy", "--teams", "3", "--sides", "A:1,any:1"], /sides A and B exist only in games of two teams/],
-    [["--policy", "greedy", "--players", "4", "--min-players", "2"], /--min-players \(minPlayers\): needs shortHandedAfterMs/],
-    [["--policy", "greedy", "--short-handed-after", "5"], /--short-handed-after \(shortHandedAfterMs\): needs minTeamSize/],
-    [["--policy", "greedy", "--players", "3", "--min-team-size", "1"], /--min-team-size \(minTeamSize\): a free-for-all/],
-    [["--policy", "greedy", "--players", "3", "--max-wait", "5", "--opt"], /--opt: the offline optimum is for team size 1/],
+    [
+      ["--policy", "greedy", "--players", "4", "--min-players", "2"],
+      /--min-players \(minPlayers\): needs shortHandedAfterMs/,
+    ],
+    [
+      ["--policy", "greedy", "--short-handed-after", "5"],
+      /--short-handed-after \(shortHandedAfterMs\): needs minTeamSize/,
+    ],
+    [
+      ["--policy", "greedy", "--players", "3", "--min-team-size", "1"],
+      /--min-team-size \(minTeamSize\): a free-for-all/,
+    ],
+    [
+      ["--policy", "greedy", "--players", "3", "--max-wait", "5", "--opt"],
+      /--opt: the offline optimum is for team size 1/,
+    ],
     [
       ["--policy", "greedy", "--teams", "3", "--skill", "two-type:0.5", "--imbalance-cost", "1"],
       /--imbalance-cost: Wu's H-count imbalance is between two teams/,
