@@ -9,6 +9,8 @@ import type { Match } from "../../src/core/types.js";
 import { recordTraffic, TrafficRecorder } from "../../src/colyseus/traffic-trace.js";
 import { compareMatches, MAX_DRAIN_MS, replayExact, replayTrace } from "../../src/sim/replay.js";
 import { checkTrace } from "../../src/trace/format.js";
+import { compareOnTrace } from "../../src/sim/trace-cli.js";
+import { defaultPolicies } from "../../src/policies/default-registry.js";
 import { arrivals } from "../../src/sim/traffic.js";
 import { Random } from "../../src/sim/random.js";
 import { thrown } from "../helpers/thrown.js";
@@ -127,6 +129,15 @@ describe("traffic trace", () => {
       for (const [i, e] of matches.entries()) expect("teams" in e && e.teams.length).toBe(live[i].teams.length);
       expect(compareMatches(replayExact(trace))).toEqual({ recorded: live.length, replayed: live.length, same: true });
     }
+  });
+
+  it("compares on a free-for-all's trace only the policies that form its games", () => {
+    const { recorder } = liveQueue({ maxPlayers: 3, policy: "greedy", ratingRange: { min: 0, max: 3000 } }, 200, 6);
+    const runs = compareOnTrace(recorder.trace());
+    const policies = new Set(runs.map((r) => r.policy));
+    for (const name of ["greedy", "periodic", "multi-queue"]) expect(policies).toContain(name);
+    for (const name of policies) expect(defaultPolicies.get(name).shapes).toContain("free-for-all");
+    for (const r of runs) expect(r.measures.meanImbalance).toBeNull();
   });
 
   it("replays a trace recorded before shapes (teamSize alone, sides a and b)", () => {
