@@ -6,8 +6,8 @@
  * - `arrive`: a ticket started waiting (its players' ratings, roles and uncertainties, its side,
  *   its zones and its `enqueuedAt`); `requeue`: it came back after a failed match, keeping its
  *   original `enqueuedAt`;
- * - `leave`: a waiting ticket left; `match`: a game took it (the tickets of each game, side A's
- *   first, every team's in other shapes than two teams, and its bots);
+ * - `leave`: a waiting ticket left; `match`: a game took it (the tickets of each team, side A's
+ *   first in a game of two teams, and its bots);
  * - `tick`: the engine ran its policy (`Matchmaker.tick`) at that time. The room ticks on every
  *   join and leave, on its heartbeat and at the policy's wake-ups, on its own clock: replaying the
  *   recorded ticks with the recorded times through the same policy forms the same games, whatever
@@ -24,6 +24,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Matchmaker } from "../core/matchmaker.js";
 import type { MatchmakerOptions } from "../options/matchmaker.js";
 import type { Match, Ticket } from "../core/types.js";
+import { hasSides } from "../core/shape.js";
 import {
   TRACE_FORMAT,
   traceEngineOptions,
@@ -93,18 +94,17 @@ export class TrafficRecorder {
     const t = this.time(now);
     this.push({ t, e: "tick" });
     for (const m of matches) {
-      const side = (i: number) =>
-        m.teams[i].ticketIds.flatMap((id) => {
+      // Bots have no number: their teams' lists leave them out.
+      const teams = m.teams.map((team) =>
+        team.ticketIds.flatMap((id) => {
           const n = this.numbers.get(id);
           return n === undefined ? [] : [n];
-        });
+        }),
+      );
       this.push({
         t,
         e: "match",
-        a: side(0),
-        b: side(1),
-        // Games of other shapes than two teams: every team's tickets (a free-for-all party's, once per member).
-        ...(m.teams.length !== 2 ? { teams: m.teams.map((_, i) => side(i)) } : {}),
+        ...(hasSides(m.shape) ? { a: teams[0], b: teams[1] } : { teams }),
         bots: m.bots,
         ...(m.zone !== undefined ? { zone: m.zone } : {}),
       });

@@ -15,7 +15,7 @@ import {
   type ImbalanceFn,
   type ImbalanceSpec,
 } from "./imbalance.js";
-import type { AcceptanceWindow, Policy, PolicyParams, PolicyRegistry } from "./policy.js";
+import { servesShape, type AcceptanceWindow, type Policy, type PolicyParams, type PolicyRegistry } from "./policy.js";
 import { checkTicketRoles, RoleTable } from "./role-rules.js";
 import {
   describeShape,
@@ -1004,11 +1004,10 @@ interface WaitingCount {
 function checkPolicyShape(registry: PolicyRegistry, name: string, shape: GameShape): void {
   const definition = registry.all().find((d) => d.name === name);
   if (!definition) return; // the registry names an unknown policy when it creates it
-  const served = definition.shapes ?? ["two-teams"];
-  if (served.includes(kindOf(shape))) return;
+  if (servesShape(definition, kindOf(shape))) return;
   const serving = registry
     .all()
-    .filter((d) => (d.shapes ?? ["two-teams"]).includes(kindOf(shape)))
+    .filter((d) => servesShape(d, kindOf(shape)))
     .map((d) => d.name);
   throw new MatchmakerError(
     "invalid_config",

@@ -172,6 +172,11 @@ export class PolicyRegistry {
   }
 }
 
+/** True when `definition` forms games of this kind of shape (one that declares no shapes serves two teams only). */
+export function servesShape(definition: PolicyDefinition, kind: ShapeKind): boolean {
+  return (definition.shapes ?? ["two-teams"]).includes(kind);
+}
+
 /** A policy context's shape fields for two teams of `teamSize` (for contexts built by hand, as tests do). */
 export function twoTeamFields(teamSize: number): Pick<PolicyContext, "shape" | "seats" | "teamSize"> {
   return { shape: twoTeams(teamSize), seats: 2 * teamSize, teamSize };

@@ -3,7 +3,7 @@
  * once and run by every view: the engine at construction, the room at creation and at
  * `defineQueue`. Each rule names the option at fault.
  */
-import type { Policy, PolicyRegistry } from "../core/policy.js";
+import { servesShape, type Policy, type PolicyRegistry } from "../core/policy.js";
 import type { ZoneOption } from "../core/zones.js";
 import { describeShape, kindOf, type GameShape, type ShapeKind } from "../core/shape.js";
 import { defaultPolicies } from "../policies/default-registry.js";
@@ -36,7 +36,7 @@ export function capabilitiesOf(registry: PolicyRegistry = defaultPolicies): Poli
     formingShape: (kind) =>
       registry
         .all()
-        .filter((d) => (d.shapes ?? ["two-teams"]).includes(kind))
+        .filter((d) => servesShape(d, kind))
         .map((d) => d.name)
         .sort(),
   };

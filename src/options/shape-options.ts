@@ -19,6 +19,24 @@ export interface ShapeInput {
   readonly roles?: readonly string[];
 }
 
+/** The options that state a game's shape, beside which nothing else does. */
+export const SHAPE_OPTIONS = [
+  "teamSize",
+  "teams",
+  "maxPlayers",
+  "minPlayers",
+  "countMultiple",
+  "minTeamSize",
+  "shortHandedAfterMs",
+] as const satisfies readonly (keyof ShapeInput)[];
+
+/** The options of {@link SHAPE_OPTIONS} that `options` gives (the others left out, not undefined). */
+export function shapeOptionsIn(options: ShapeInput): ShapeInput {
+  const picked: Record<string, number> = {};
+  for (const key of SHAPE_OPTIONS) if (options[key] !== undefined) picked[key] = options[key];
+  return picked;
+}
+
 /** The shape the options describe, or the first option at fault. */
 export function shapeFromOptions(options: ShapeInput): GameShape | OptionProblem {
   const { teamSize, teams, maxPlayers, minPlayers, countMultiple, minTeamSize } = options;
@@ -85,4 +103,23 @@ export function resolveShape(options: ShapeInput, label = "matchmaker options"):
   if (isShapeProblem(shape))
     throw new MatchmakerError("invalid_config", `${label}: ${shape.field}: ${shape.message}`, shape.field);
   return shape;
+}
+
+/**
+ * The options that state `shape` (the inverse of {@link shapeFromOptions}): a team game's
+ * `teamSize`, `teams` and `minTeamSize`, a free-for-all's `maxPlayers`, `minPlayers` and
+ * `countMultiple`; a minimum equal to the full game is left out.
+ */
+export function optionsOfShape(shape: GameShape): ShapeInput {
+  if (shape.kind === "teams")
+    return {
+      teamSize: shape.teamSize,
+      ...(shape.teams !== 2 ? { teams: shape.teams } : {}),
+      ...(shape.minTeamSize < shape.teamSize ? { minTeamSize: shape.minTeamSize } : {}),
+    };
+  return {
+    maxPlayers: shape.players,
+    ...(shape.minPlayers < shape.players ? { minPlayers: shape.minPlayers } : {}),
+    ...(shape.countMultiple !== 1 ? { countMultiple: shape.countMultiple } : {}),
+  };
 }

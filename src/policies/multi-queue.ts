@@ -3,7 +3,9 @@
  * its own in which a game forms as soon as it can (oldest first). A ticket that waits tau_max
  * looks into the neighbouring ranges, then theirs, and so on (radius growth), taking the
  * oldest players that fit; if the whole pool cannot fill its game, the engine's bots do.
- * Eq. (7) gives its cost, eq. (9) the best r; `r: "auto"` applies eq. (9) online.
+ * Eq. (7) gives its cost, eq. (9) the best r; `r: "auto"` applies eq. (9) online, with k the
+ * players per game (`context.seats`): the text's algorithm is for games of any k, so every
+ * shape is served (each range's queue assembles the queue's shape).
  *
  * With criteria beside the rating (the queue's `criteria`, Schlup's D > 1) there is one queue
  * per combination of ranges (the text's figure 1, "queue matrix for criteria C1 and C2"): `r` is
@@ -263,7 +265,7 @@ export class MultiQueuePolicy implements Policy {
     this.arrivalsSinceReview = 0;
     const a = this.rate.perSecond();
     if (a === undefined) return;
-    const k = 2 * this.context.teamSize;
+    const k = this.context.seats;
     const tauMax = this.context.maxWaitMs! / 1000;
     const d = this.dimensions.length;
     const weights = this.dimensions.map((dim) => dim.weight);
@@ -304,6 +306,7 @@ export const multiQueue: PolicyDefinition = {
   name: "multi-queue",
   summary:
     "Schlup's A_MQ: r rating ranges, each matched greedily; after tau_max the search grows to neighbouring ranges.",
+  shapes: ["two-teams", "teams", "free-for-all"],
   create(context: PolicyContext, params: PolicyParams): Policy {
     const parsed = parseConfig("multi-queue policy parameters", MultiQueueParams, params);
     if (parsed.r === "auto" && context.maxWaitMs === undefined) {

@@ -1,8 +1,9 @@
 /**
  * `periodic` (Schlup's A_PM): collect arrivals in a FIFO queue; when x games' worth of players
- * wait, or the oldest has waited tau_max, sort the first n = m − m mod (2k) players by rating
- * and match consecutive runs. Eq. (5) gives its cost, eq. (6) the best period; `x: "auto"`
- * applies eq. (6) to the arrival rate measured online.
+ * wait, or the oldest has waited tau_max, sort the first n = m − m mod k players by rating and
+ * match consecutive runs, k being the players per game (`context.seats`: 2m for two teams of m,
+ * k for a free-for-all of k; the text's algorithm is for any k). Eq. (5) gives its cost, eq. (6)
+ * the best period; `x: "auto"` applies eq. (6) to the arrival rate measured online.
  */
 import * as v from "valibot";
 import { ArrivalIndex } from "../core/arrival-order.js";
@@ -61,14 +62,14 @@ export class PeriodicPolicy implements Policy {
     if (this.x !== "auto") return this.x;
     const a = this.rate.perSecond();
     if (a === undefined) return 1;
-    const k = 2 * this.context.teamSize;
+    const k = this.context.seats;
     const tauMax = this.context.maxWaitMs! / 1000;
     const nOpt = schlupPeriodicOptimalN(k, a, tauMax);
     return bestIntegerAround(nOpt / k, (x) => schlupPeriodicCost(k, x * k, a, tauMax));
   }
 
   poll(now: number): Ticket[][] {
-    const seats = 2 * this.context.teamSize;
+    const seats = this.context.seats;
     if (this.waitingPlayers < seats) return [];
     const full = this.waitingPlayers >= this.gamesPerPeriod() * seats;
     if (!full && !this.oldestReachedMaxWait(now)) return [];
@@ -115,6 +116,7 @@ export class PeriodicPolicy implements Policy {
 export const periodic: PolicyDefinition = {
   name: "periodic",
   summary: "Schlup's A_PM: wait for x games' worth of players (or tau_max), sort by rating, match consecutive runs.",
+  shapes: ["two-teams", "teams", "free-for-all"],
   create(context: PolicyContext, params: PolicyParams): Policy {
     const { x } = parseConfig("periodic policy parameters", PeriodicParams, params);
     if (x === "auto" && context.maxWaitMs === undefined) {

@@ -4,12 +4,16 @@
  */
 import { criterionValue, dimensionsOf, schlupFactors, scaled, type Criterion } from "../core/criteria.js";
 import { nearestRank } from "../core/stats.js";
+import { hasSides, seatsOf } from "../core/shape.js";
 import type { Match, Ticket } from "../core/types.js";
 import type { SimulationTrace } from "./simulator.js";
 
 export interface MeasureOptions {
-  /** Players per team. */
-  readonly teamSize: number;
+  /**
+   * Players per team: optional, and not needed; each game's players come from its own shape
+   * (`Match.shape`), whatever the shape.
+   */
+  readonly teamSize?: number;
   /** Arrivals left out of the statistics (their games too). */
   readonly warmup: number;
   /** Schlup's tau_max in milliseconds; without it there is no Schlup cost. */
@@ -32,10 +36,11 @@ export interface Measures {
   readonly p50Wait: number;
   readonly p95Wait: number;
   readonly p99Wait: number;
-  /** Mean wait per class: `party:N`, `side:A`, `side:B`, `side:any`. */
+  /** Mean wait per class: `party:N`, and in games of two teams `side:A`, `side:B`, `side:any`. */
   readonly waitByClass: Readonly<Record<string, number>>;
-  readonly meanImbalance: number;
-  /** Mean of (highest − lowest human rating) per game. */
+  /** Mean team imbalance per game; null when no game has teams to compare (a free-for-all). */
+  readonly meanImbalance: number | null;
+  /** Mean of (highest − lowest human rating) per game: a free-for-all's measure of a game. */
   readonly meanSpread: number;
   /** Eq. (1) of Schlup per game; null without a maximum wait. */
   readonly schlupCostPerGame: number | null;
@@ -54,8 +59,10 @@ export interface Measures {
 
 /**
  * Schlup's eq. (1) for one game: Σ_d f_d·q_d + Σ τ/τ_max, a bot counting q = 1 and τ = τ_max.
- * Without `criteria`, one criterion (the rating) with f = k; with them, every criterion's
- * dispersion on its range scaled to [0, 1], weighted f_d = k·w_d / Σw (see `schlupFactors`).
+ * k is the game's players (every shape's: two teams of m seat 2m, a free-for-all of k seats k;
+ * a game that started short-handed without bots counts the players it has). Without
+ * `criteria`, one criterion (the rating) with f = k; with them, every criterion's dispersion on
+ * its range scaled to [0, 1], weighted f_d = k·w_d / Σw (see `schlupFactors`).
  */
 export function schlupGameCost(
   match: Match,
@@ -64,7 +71,7 @@ export function schlupGameCost(
   criteria?: readonly Criterion[],
 ): number {
   if (criteria && criteria.length > 0) return schlupGameCostD(match, tauMax, scale, criteria);
-  const seats = 2 * match.teamSize;
+  const seats = playersIn(match);
   // Ratings are scaled to the criterion's [0, 1] and clamped there (a normal skill model has tails).
   const criterion = (rating: number) => Math.min(1, Math.max(0, (rating - scale.min) / (scale.max - scale.min)));
   let low = Infinity;
@@ -110,14 +117,19 @@ function schlupGameCostD(
   scale: { min: number; max: number },
   criteria: readonly Criterion[],
 ): number {
-  const factors = schlupFactors(dimensionsOf(scale, criteria), 2 * match.teamSize);
+  const factors = schlupFactors(dimensionsOf(scale, criteria), playersIn(match));
   let cost = match.bots; // each bot waits tau_max by definition
   for (const team of match.teams) for (const p of team.players) if (!p.bot) cost += p.waitMs / 1000 / tauMax;
   scaledDispersions(match, scale, criteria).forEach((q, d) => (cost += factors[d] * q));
   return cost;
 }
 
-/** |number of H players (rating 1) on side A − on side B|, Wu's imbalance I. */
+/** Players in `match`, bots included: its shape's seats less any left empty. */
+function playersIn(match: Match): number {
+  return seatsOf(match.shape) - (match.emptySeats ?? 0);
+}
+
+/** |number of H players (rating 1) on side A − on side B|, Wu's imbalance I (a game of two teams). */
 export function wuImbalance(match: Match): number {
   const h = (i: 0 | 1) => match.teams[i].players.filter((p) => !p.bot && p.rating === 1).length;
   return Math.abs(h(0) - h(1));
@@ -147,30 +159,35 @@ export function measure(trace: SimulationTrace, options: MeasureOptions): Measur
     byClass.set(key, c);
   };
   let imbalance = 0;
+  let imbalanced = 0; // games with teams to compare
   let spread = 0;
   let bots = 0;
   let schlup = 0;
   let wuImbalanceCost = 0;
   let latencySum = 0;
   let latencyCount = 0;
-  const seats = 2 * options.teamSize;
   const criteria = options.criteria && options.criteria.length > 0 ? options.criteria : undefined;
   const dispersionSums = criteria && new Array<number>(criteria.length + 1).fill(0);
   for (const m of games) {
     if (criteria) scaledDispersions(m, options.ratingScale, criteria).forEach((q, d) => (dispersionSums![d] += q));
-    imbalance += m.quality.imbalance ?? 0;
+    if (m.quality.imbalance !== undefined) {
+      imbalance += m.quality.imbalance;
+      imbalanced++;
+    }
     spread += m.quality.spread;
     bots += m.bots;
     // Schlup's cost counts waits in seconds.
     if (options.maxWaitMs !== undefined)
       schlup += schlupGameCost(m, options.maxWaitMs / 1000, options.ratingScale, criteria);
-    wuImbalanceCost += (options.imbalanceCost ?? 0) * wuImbalance(m) * seats;
+    if (options.imbalanceCost && hasSides(m.shape))
+      wuImbalanceCost += options.imbalanceCost * wuImbalance(m) * playersIn(m);
+    const sides = hasSides(m.shape);
     for (const t of m.tickets) {
       const wait = (m.createdAt - t.enqueuedAt) / 1000;
       for (let i = 0; i < t.players.length; i++) {
         waits.push(wait);
         addClass(`party:${t.players.length}`, wait);
-        addClass(`side:${t.side ?? "any"}`, wait);
+        if (sides) addClass(`side:${t.side ?? "any"}`, wait);
         if (t.zones) addClass(`zone:${t.zones.join("+")}`, wait);
         const latencies = t.players[i].latencies;
         if (latencies && m.zone !== undefined) {
@@ -203,7 +220,7 @@ export function measure(trace: SimulationTrace, options: MeasureOptions): Measur
     p95Wait: nearestRank(sorted, 95),
     p99Wait: nearestRank(sorted, 99),
     waitByClass: Object.fromEntries([...byClass].sort().map(([k, c]) => [k, c.sum / c.count])),
-    meanImbalance: imbalance / (games.length || 1),
+    meanImbalance: imbalanced > 0 ? imbalance / imbalanced : null,
     meanSpread: spread / (games.length || 1),
     schlupCostPerGame: options.maxWaitMs === undefined ? null : schlup / (games.length || 1),
     wuCostPerTime: (waits.reduce((s, w) => s + w, 0) + wuImbalanceCost) / span,

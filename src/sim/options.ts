@@ -10,11 +10,16 @@ import { LIMITS } from "../options/fields.js";
 import type { SkillModel, TrafficCriterion, TrafficModel, Weighted } from "./traffic.js";
 import { CRITERION_NAME, MAX_CRITERIA } from "../core/criteria.js";
 import { MAX_REPORTED_LATENCY_MS, type LatencyRule } from "../core/zone-latency.js";
+import { hasSides, maxPartyOf, seatsOf, type GameShape } from "../core/shape.js";
+import { isShapeProblem, shapeFromOptions, type ShapeInput } from "../options/shape-options.js";
 
 export interface SimulationRequest {
   readonly policy: string;
   readonly params: Readonly<Record<string, unknown>>;
-  readonly teamSize: number;
+  /** The shape of the games (`--team-size`, `--teams`, `--players` and the minimums). */
+  readonly shape: GameShape;
+  /** `--short-handed-after`, in seconds: with a minimum below a full game, when a game may start short. */
+  readonly shortHandedAfter?: number;
   readonly traffic: TrafficModel;
   /** `--max-wait`, in seconds as the command line takes it (the simulator's `maxWaitMs` / 1000). */
   readonly maxWait?: number;
@@ -89,7 +94,14 @@ export const USAGE = `usage: npm run sim -- --policy NAME [options]
   --policy NAME            a registered policy (${"{policies}"})
   --set KEY=VALUE          a policy parameter, repeatable (e.g. --set r=6, --set x=auto); a
                            dotted KEY sets a nested one (--set criteria.think.initial=0.1)
-  --team-size K            players per team; a game seats 2K (default 1)
+  --team-size K            players per team; two teams seat 2K (default 1)
+  --teams T                teams per game, with --team-size (default 2; sides A and B
+                           exist only with two)
+  --players K              a free-for-all of K players (instead of --team-size, --teams)
+  --min-team-size M        with --short-handed-after: teams may start with M players each
+  --min-players N          with --short-handed-after: a free-for-all may start with N
+  --count-multiple M       a short-handed free-for-all seats a multiple of M (default 1)
+  --short-handed-after T   seconds after which a game may start short-handed (at the minimum)
   --arrivals poisson|regular   arrival process (default poisson)
   --rate A                 tickets per second (default 1)
   --rate A..B              a rate rising linearly from A to B (Schlup's Table 2, e.g. 0..2):
@@ -131,6 +143,12 @@ export function parseSimulationArgs(argv: readonly string[]): SimulationRequest 
     policy: { type: "string" },
     set: { type: "string", multiple: true },
     "team-size": { type: "string" },
+    teams: { type: "string" },
+    players: { type: "string" },
+    "min-team-size": { type: "string" },
+    "min-players": { type: "string" },
+    "count-multiple": { type: "string" },
+    "short-handed-after": { type: "string" },
     arrivals: { type: "string" },
     rate: { type: "string" },
     parties: { type: "string" },
@@ -170,10 +188,15 @@ export function parseSimulationArgs(argv: readonly string[]): SimulationRequest 
   if (imbalanceCost > 0 && skill.kind !== "two-type") {
     throw new UsageError("--imbalance-cost: Wu's H-count imbalance needs --skill two-type:Q");
   }
-  const teamSize =
-    o["team-size"] === undefined ? 1 : integer("--team-size", o["team-size"], LIMITS.teamSize.min, LIMITS.teamSize.max);
-  const parties = weights("--parties", o.parties ?? "1:1", (s) => integer("--parties", s, 1, teamSize));
+  const shortHandedAfter =
+    o["short-handed-after"] === undefined ? undefined : positive("--short-handed-after", o["short-handed-after"]);
+  const shape = parseShape(o, shortHandedAfter);
+  if (imbalanceCost > 0 && !hasSides(shape))
+    throw new UsageError("--imbalance-cost: Wu's H-count imbalance is between two teams; leave out --teams, --players");
+  const parties = weights("--parties", o.parties ?? "1:1", (s) => integer("--parties", s, 1, maxPartyOf(shape)));
   const sides = weights("--sides", o.sides ?? "any:1", (s) => {
+    if ((s === "A" || s === "B") && !hasSides(shape))
+      throw new UsageError(`--sides: "${s}": sides A and B exist only in games of two teams`);
     if (s === "A" || s === "B") return s as Side;
     if (s === "any") return undefined;
     throw new UsageError(`--sides: "${s}" is not A, B or any`);
@@ -206,8 +229,8 @@ export function parseSimulationArgs(argv: readonly string[]): SimulationRequest 
   if (o.plot !== undefined && !sweep)
     throw new UsageError("--plot: needs --sweep (the plot is wait against cost over the sweep)");
   if (o.plot !== undefined && !o.plot.endsWith(".svg")) throw new UsageError("--plot: the file name must end in .svg");
-  if (o.opt && teamSize !== 1)
-    throw new UsageError("--opt: the offline optimum is for team size 1 (one-versus-one games)");
+  if (o.opt && seatsOf(shape) !== 2)
+    throw new UsageError("--opt: the offline optimum is for team size 1 (one-versus-one games) or --players 2");
   for (const flag of ["avoid-recent-fallback", "avoid-recent-span"] as const) {
     if (o[flag] !== undefined && o["avoid-recent"] === undefined)
       throw new UsageError(`--${flag}: needs --avoid-recent`);
@@ -249,7 +272,8 @@ export function parseSimulationArgs(argv: readonly string[]): SimulationRequest 
   return {
     policy: o.policy,
     params,
-    teamSize,
+    shape,
+    ...(shortHandedAfter !== undefined ? { shortHandedAfter } : {}),
     traffic: {
       arrivals: choice("--arrivals", o.arrivals ?? "poisson", ["poisson", "regular"] as const),
       ...parseRate(o.rate ?? "1", o.duration, o.tickets),
@@ -275,6 +299,47 @@ export function parseSimulationArgs(argv: readonly string[]): SimulationRequest 
     ...(o.plot !== undefined ? { plot: o.plot } : {}),
     ...(sweep ? { sweep } : {}),
   };
+}
+
+/** Each shape option's flag, for refusals. */
+const SHAPE_FLAGS: Readonly<Record<string, string>> = {
+  teamSize: "--team-size",
+  teams: "--teams",
+  maxPlayers: "--players",
+  minPlayers: "--min-players",
+  countMultiple: "--count-multiple",
+  minTeamSize: "--min-team-size",
+  shortHandedAfterMs: "--short-handed-after",
+};
+
+/**
+ * The games' shape from `--team-size` (default 1), `--teams`, `--players` and the minimums; the
+ * queue options' own rules (`shapeFromOptions`) decide, and a refusal names the flag and the option.
+ */
+function parseShape(
+  o: Partial<Record<"team-size" | "teams" | "players" | "min-team-size" | "min-players" | "count-multiple", string>>,
+  shortHandedAfter: number | undefined,
+): GameShape {
+  const whole = (flag: keyof typeof o, limits: { min: number; max: number }) => {
+    const text = o[flag];
+    return text === undefined ? undefined : integer(`--${flag}`, text, limits.min, limits.max);
+  };
+  const players = whole("players", LIMITS.maxPlayers);
+  if (players !== undefined && (o["team-size"] !== undefined || o.teams !== undefined))
+    throw new UsageError("--players: a free-for-all has no teams; leave out --team-size and --teams");
+  const input: ShapeInput = {
+    teamSize: players === undefined ? (whole("team-size", LIMITS.teamSize) ?? 1) : undefined,
+    teams: whole("teams", LIMITS.teams),
+    maxPlayers: players,
+    minTeamSize: whole("min-team-size", LIMITS.teamSize),
+    minPlayers: whole("min-players", LIMITS.maxPlayers),
+    countMultiple: whole("count-multiple", LIMITS.countMultiple),
+    shortHandedAfterMs: shortHandedAfter === undefined ? undefined : Math.ceil(shortHandedAfter * 1000),
+  };
+  const shape = shapeFromOptions(input);
+  if (isShapeProblem(shape))
+    throw new UsageError(`${SHAPE_FLAGS[shape.field] ?? shape.field} (${shape.field}): ${shape.message}`);
+  return shape;
 }
 
 /** `think:1,region:2:normal:0.5:0.1`: criteria beside the rating, each with a weight and a value model. */

@@ -7,8 +7,9 @@
  * every waiting client by rank and walks the sorted list, putting each client in the current group
  * unless `compare` refuses it (QueueRoom's default: |rank − group's mean rank| < 10 or at most 2 ×
  * the group's mean rank, nearly always true for positive ratings), in which case a new group
- * starts; a group that reaches `maxPlayers` (2 × teamSize) is ready and plays. Nothing forms
- * between cycles (a join only queues). Its incomplete-group and priority options are off by
+ * starts; a group that reaches `maxPlayers` (the queue's players per game, `context.seats`: 2 ×
+ * teamSize in two teams, k in a free-for-all of k) is ready and plays. Nothing forms between
+ * cycles (a join only queues). Its incomplete-group and priority options are off by
  * default there and not modelled; parties are counted by seats.
  */
 import type { Policy, PolicyContext, PolicyDefinition, PolicyParams } from "../core/policy.js";
@@ -75,10 +76,13 @@ class QueueRoomModel implements Policy {
 /** The model as a policy definition (`cycleMs`: QueueRoom's `cycleTickInterval`, default 1000). */
 export const queueRoomModel: PolicyDefinition = {
   name: "queue-room",
-  summary: "A model of Colyseus's QueueRoom: every second, sort by rank and cut consecutive groups of 2 x teamSize.",
+  summary:
+    "A model of Colyseus's QueueRoom: every second, sort by rank and cut consecutive groups of a game's players.",
+  // QueueRoom groups clients without teams; the engine seats each group in the queue's shape.
+  shapes: ["two-teams", "teams", "free-for-all"],
   create(context: PolicyContext, params: PolicyParams): Policy {
     const cycleMs = typeof params.cycleMs === "number" && params.cycleMs > 0 ? params.cycleMs : 1000;
-    return new QueueRoomModel(2 * context.teamSize, cycleMs);
+    return new QueueRoomModel(context.seats, cycleMs);
   },
 };
 

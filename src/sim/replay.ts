@@ -16,7 +16,7 @@ import { MatchmakerError } from "../core/errors.js";
 import { Matchmaker, type MatchmakerOptions } from "../options/matchmaker.js";
 import type { PolicyParams, PolicyRegistry } from "../core/policy.js";
 import type { Match, Ticket } from "../core/types.js";
-import type { TraceArrival, TraceEngineOptions, TrafficTrace } from "../trace/format.js";
+import { matchTeams, type TraceArrival, type TraceEngineOptions, type TrafficTrace } from "../trace/format.js";
 import type { SimulationTrace } from "./simulator.js";
 import type { Arrival } from "./traffic.js";
 
@@ -42,19 +42,21 @@ export function traceTicket(a: TraceArrival): Ticket {
   };
 }
 
-/** A game as "side A tickets | side B tickets" (ticket numbers, sorted): equal keys, equal games. */
+/**
+ * A game as its teams' tickets, "side A | side B" in a game of two teams (ticket numbers, sorted
+ * within each team; bots left out): equal keys, equal games.
+ */
 export type GameKey = string;
 
-export function gameKey(a: readonly number[], b: readonly number[]): GameKey {
-  const sorted = (xs: readonly number[]) => [...xs].sort((x, y) => x - y).join(",");
-  return `${sorted(a)}|${sorted(b)}`;
+export function gameKey(teams: readonly (readonly number[])[]): GameKey {
+  return teams.map((team) => [...team].sort((x, y) => x - y).join(",")).join("|");
 }
 
 /** The key of a match formed on replayed tickets (`t<number>`). */
 export function matchKey(match: Match): GameKey {
-  const numbers = (i: 0 | 1) =>
-    match.teams[i].ticketIds.filter((id) => !id.includes("~")).map((id) => Number(id.slice(1)));
-  return gameKey(numbers(0), numbers(1));
+  return gameKey(
+    match.teams.map((team) => team.ticketIds.filter((id) => !id.includes("~")).map((id) => Number(id.slice(1)))),
+  );
 }
 
 export interface ReplayResult extends SimulationTrace {
@@ -115,7 +117,7 @@ export function replayExact(trace: TrafficTrace, override: Pick<ReplayOverride, 
         run.formed(engine.tick(e.t));
         break;
       case "match":
-        recorded.push(gameKey(e.a, e.b));
+        recorded.push(gameKey(matchTeams(e)));
         break;
     }
   }
@@ -134,7 +136,7 @@ export function replayTrace(trace: TrafficTrace, override: ReplayOverride = {}):
   const run = new RunLog();
   const recorded: GameKey[] = [];
   const events = trace.events.filter((e) => e.e === "arrive" || e.e === "leave");
-  for (const e of trace.events) if (e.e === "match") recorded.push(gameKey(e.a, e.b));
+  for (const e of trace.events) if (e.e === "match") recorded.push(gameKey(matchTeams(e)));
   let now = events.length > 0 ? Math.min(...events.slice(0, 1).map((e) => e.t)) : 0;
   let i = 0;
   let idle = 0;
@@ -225,6 +227,7 @@ class RunLog {
     const waiting = new Set([...engine.waiting()].map((t) => t.id));
     const end = Number.isFinite(now) ? now : 0;
     return {
+      shape: engine.shape,
       arrivals: this.arrivals,
       matches: this.matches,
       unmatched: this.arrivals.filter((a) => waiting.has(a.ticket.id)),

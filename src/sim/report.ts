@@ -1,6 +1,7 @@
 /** The CLI's output: a readable table, or one JSON object per run. */
 import Table from "cli-table3";
 import type { SimulationReport } from "./run.js";
+import { describeShape } from "../core/shape.js";
 
 const fixed = (n: number | null | undefined, digits = 3) => (n === null || n === undefined ? "–" : n.toFixed(digits));
 
@@ -11,6 +12,7 @@ export function reportTable(reports: readonly SimulationReport[]): string {
     style: { head: [], border: [] },
   });
   const row = (name: string, value: (r: SimulationReport) => string) => table.push([name, ...reports.map(value)]);
+  row("shape", (r) => describeShape(r.shape));
   row("tickets / players", (r) => `${r.tickets} / ${r.players}`);
   row("games (bots)", (r) => `${r.games} (${r.bots})`);
   row("mean wait s", (r) => fixed(r.meanWait));

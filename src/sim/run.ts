@@ -7,10 +7,14 @@ import { schlupOptimum } from "./optimum.js";
 import { withParam, type SimulationRequest } from "./options.js";
 import { simulate, type SimulationTrace } from "./simulator.js";
 import { criteriaOf, ratingScale } from "./traffic.js";
+import type { GameShape } from "../core/shape.js";
+import { optionsOfShape } from "../options/shape-options.js";
 
 /** One row of results: the `--json` object of the CLI. */
 export interface SimulationReport extends Measures {
   readonly policy: string;
+  /** The shape of the run's games. */
+  readonly shape: GameShape;
   readonly params: Readonly<Record<string, unknown>>;
   /** Eq. (1) cost per game of the offline optimum on the same arrivals (with `--opt`). */
   readonly optCostPerGame?: number;
@@ -43,7 +47,10 @@ function runOne(
   const trace = simulate({
     policy: request.policy,
     params,
-    teamSize: request.teamSize,
+    ...optionsOfShape(request.shape),
+    ...(request.shortHandedAfter !== undefined
+      ? { shortHandedAfterMs: Math.ceil(request.shortHandedAfter * 1000) }
+      : {}),
     traffic: request.traffic,
     ...(request.imbalance ? { imbalance: request.imbalance } : {}),
     ...(request.maxWait !== undefined ? { maxWaitMs: request.maxWait * 1000 } : {}),
@@ -56,7 +63,6 @@ function runOne(
   });
   const scale = ratingScale(request.traffic.skill);
   const measures = measure(trace, {
-    teamSize: request.teamSize,
     warmup: request.warmup ?? Math.floor(trace.arrivals.length / 10),
     ...(request.maxWait !== undefined ? { maxWaitMs: request.maxWait * 1000 } : {}),
     imbalanceCost: request.imbalanceCost,
@@ -65,6 +71,7 @@ function runOne(
   });
   const report: SimulationReport = {
     policy: request.policy,
+    shape: trace.shape,
     params,
     ...measures,
     sideMixUnstable: trace.stats.sideMix.unstable,

@@ -11,14 +11,20 @@ import type { PolicyParams, PolicyRegistry } from "../core/policy.js";
 import type { Match } from "../core/types.js";
 import type { LatencyRule } from "../core/zone-latency.js";
 import type { MatchmakerStats } from "../core/stats.js";
+import type { GameShape } from "../core/shape.js";
+import { shapeOptionsIn, type SHAPE_OPTIONS } from "../options/shape-options.js";
 import { arrivals, criteriaOf, ratingScale, zoneNames, type Arrival, type TrafficModel } from "./traffic.js";
 
-export interface SimulationConfig {
+/**
+ * One run. The shape of its games is stated as a queue states it (docs/shapes.md): `teamSize`
+ * (two teams of it; with `teams`, that many teams) or `maxPlayers` alone (a free-for-all), and
+ * the minimums with `shortHandedAfterMs`; the engine checks them.
+ */
+export interface SimulationConfig extends Pick<MatchmakerOptions, (typeof SHAPE_OPTIONS)[number]> {
   readonly policy: string;
   readonly params?: PolicyParams;
   /** Where `policy` is looked up (default: the built-in policies). */
   readonly policies?: PolicyRegistry;
-  readonly teamSize: number;
   readonly traffic: TrafficModel;
   /** Milliseconds after which bots fill a waiting ticket's game (Schlup's tau_max). */
   readonly maxWaitMs?: number;
@@ -42,6 +48,8 @@ export interface SimulationConfig {
 
 /** Everything a run produced, for the measures and for the offline optimum. */
 export interface SimulationTrace {
+  /** The shape of the run's games (a game that started short-handed says so in `emptySeats`). */
+  readonly shape: GameShape;
   readonly arrivals: readonly Arrival[];
   readonly matches: readonly Match[];
   /** Arrivals still waiting when the run ended (only possible without a maximum wait). */
@@ -76,7 +84,7 @@ export function simulate(config: SimulationConfig): SimulationTrace {
   parseConfig("simulation", RunSettings, config);
   const maxWaitMs = config.maxWaitMs;
   const options: MatchmakerOptions = {
-    teamSize: config.teamSize,
+    ...shapeOptionsIn(config),
     policy: config.policy,
     params: config.params ?? {},
     ...(config.policies ? { policies: config.policies } : {}),
@@ -137,6 +145,7 @@ export function simulate(config: SimulationConfig): SimulationTrace {
   }
   const waiting = new Set([...engine.waiting()].map((t) => t.id));
   return {
+    shape: engine.shape,
     arrivals: seen,
     matches,
     unmatched: seen.filter((a) => waiting.has(a.ticket.id)),

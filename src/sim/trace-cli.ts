@@ -11,14 +11,14 @@
  */
 import { readFileSync } from "node:fs";
 import Table from "cli-table3";
-import type { PolicyParams } from "../core/policy.js";
+import { servesShape, type PolicyParams } from "../core/policy.js";
 import { checkTrace, type TrafficTrace } from "../trace/format.js";
 import { defaultPolicies } from "../policies/default-registry.js";
 import { measure, type Measures } from "./measures.js";
 import { keyValue, parseFlags, parseValue, UsageError } from "./options.js";
 import { writeOverlayPlot } from "./plot.js";
 import { compareMatches, replayExact, replayTrace, type ReplayOverride, type ReplayResult } from "./replay.js";
-import { teamSizeOf } from "../core/shape.js";
+import { describeShape, kindOf } from "../core/shape.js";
 import { resolveShape } from "../options/shape-options.js";
 
 export const TRACE_USAGE = `usage: npm run sim -- --trace FILE [--policy NAME] [--set KEY=VALUE ...] [--compare] [--plot FILE.svg] [--json]
@@ -175,14 +175,16 @@ export function measureReplay(trace: TrafficTrace, result: ReplayResult): Measur
   const first = result.arrivals[0]?.index ?? 0;
   const span = ratingSpan(trace);
   return measure(result, {
-    teamSize: teamSizeOf(resolveShape(trace.engine)),
     warmup: first + Math.floor(result.arrivals.length / 10),
     ...(trace.engine.maxWaitMs !== undefined ? { maxWaitMs: trace.engine.maxWaitMs } : {}),
     ratingScale: span,
   });
 }
 
-/** Every series over its sweep on the trace's traffic, with the frontier marked. */
+/**
+ * Every series over its sweep on the trace's traffic, with the frontier marked; a series whose
+ * policy does not form games of the trace's shape is left out.
+ */
 export function compareOnTrace(
   trace: TrafficTrace,
   series: readonly CompareSeries[] = COMPARE_SERIES,
@@ -190,7 +192,9 @@ export function compareOnTrace(
 ): CompareRun[] {
   const sd = ratingSd(trace);
   const ratingRange = ratingSpan(trace);
-  const plan = series.flatMap((s) =>
+  const kind = kindOf(resolveShape(trace.engine));
+  const served = series.filter((s) => servesShape(defaultPolicies.get(s.policy), kind));
+  const plan = served.flatMap((s) =>
     s.targetWaits
       ? s.targetWaits.flatMap((target) =>
           s.runs(sd).map((params) => ({ s, params, target: Math.round(target * 1000) as number | undefined })),
@@ -266,7 +270,7 @@ export async function runTrace(
     return 2;
   }
   const arrivals = trace.events.filter((e) => e.e === "arrive").length;
-  const header = `trace: queue ${trace.queue ?? "?"}, policy ${trace.engine.policy}, ${arrivals} arrivals, ${trace.events.length} events${trace.dropped > 0 ? `, ${trace.dropped} events lost off the ring's start` : ""}`;
+  const header = `trace: queue ${trace.queue ?? "?"}, ${describeShape(resolveShape(trace.engine))}, policy ${trace.engine.policy}, ${arrivals} arrivals, ${trace.events.length} events${trace.dropped > 0 ? `, ${trace.dropped} events lost off the ring's start` : ""}`;
   if (request.compare) {
     const runs = compareOnTrace(trace, COMPARE_SERIES, onProgress);
     if (request.plot) {

@@ -10,6 +10,7 @@
 import { MatchmakerError } from "../core/errors.js";
 import type { MatchmakerOptions } from "../options/matchmaker.js";
 import type { Side } from "../core/types.js";
+import { isShapeProblem, shapeFromOptions } from "../options/shape-options.js";
 
 /** The engine options a trace carries (what replaying it through the same engine needs). */
 export type TraceEngineOptions = Omit<MatchmakerOptions, "policies" | "onPolicyError" | "policy" | "matchIdPrefix"> & {
@@ -38,23 +39,25 @@ export interface TraceArrival {
   readonly zones?: readonly string[];
 }
 
+/**
+ * A game formed at the tick before it, and its bots: in a game of two teams, side A's tickets
+ * (`a`) and side B's (`b`); in any other shape, each team's tickets in order (`teams`; a
+ * free-for-all has one team per player, so a party's ticket is on as many teams as it has players).
+ */
+export type TraceMatch = { readonly t: number; readonly e: "match"; readonly bots: number; readonly zone?: string } & (
+  { readonly a: readonly number[]; readonly b: readonly number[] } | { readonly teams: readonly (readonly number[])[] }
+);
+
 export type TraceEvent =
   | TraceArrival
   | { readonly t: number; readonly e: "leave"; readonly ticket: number }
   | { readonly t: number; readonly e: "tick" }
-  /**
-   * A game formed at the tick before it: side A's tickets, side B's (the first two teams' in other
-   * shapes), every team's in order in shapes other than two teams, and its bots.
-   */
-  | {
-      readonly t: number;
-      readonly e: "match";
-      readonly a: readonly number[];
-      readonly b: readonly number[];
-      readonly teams?: readonly (readonly number[])[];
-      readonly bots: number;
-      readonly zone?: string;
-    };
+  | TraceMatch;
+
+/** A recorded game's tickets, team by team (side A's then side B's in a game of two teams). */
+export function matchTeams(e: TraceMatch): readonly (readonly number[])[] {
+  return "teams" in e ? e.teams : [e.a, e.b];
+}
 
 /** A recorded queue's traffic, as downloaded from the operator route. */
 export interface TrafficTrace {
@@ -96,13 +99,11 @@ export function checkTrace(value: unknown): TrafficTrace {
   if (!t || typeof t !== "object" || t.format !== TRACE_FORMAT)
     refuse("format", `not a traffic trace (expected "format": "${TRACE_FORMAT}")`);
   if (t.version !== 1) refuse("version", `traffic trace version ${String(t.version)} is not supported (1 is)`);
-  // A game's size: teamSize (teams), or maxPlayers alone (a free-for-all).
-  if (
-    !t.engine ||
-    typeof t.engine.policy !== "string" ||
-    !(Number.isInteger(t.engine.teamSize) || Number.isInteger(t.engine.maxPlayers))
-  )
+  if (!t.engine || typeof t.engine.policy !== "string")
     refuse("engine", "traffic trace: engine options missing (policy, and teamSize or maxPlayers)");
+  // The queue's shape: a trace of two teams has teamSize alone (as every trace before shapes had).
+  const shape = shapeFromOptions(t.engine);
+  if (isShapeProblem(shape)) refuse(`engine.${shape.field}`, `traffic trace: engine: ${shape.field}: ${shape.message}`);
   if (!Array.isArray(t.events)) refuse("events", "traffic trace: events missing");
   for (const [i, e] of t.events.entries()) {
     if (!e || typeof e.t !== "number" || !Number.isFinite(e.t))
@@ -117,7 +118,11 @@ export function checkTrace(value: unknown): TrafficTrace {
     } else if (e.e === "leave") {
       if (!Number.isInteger(e.ticket))
         refuse(`events.${i}.ticket`, `traffic trace: event ${i} (leave) needs a ticket number`);
-    } else if (e.e !== "tick" && e.e !== "match") {
+    } else if (e.e === "match") {
+      const teams = matchTeams(e);
+      if (!Array.isArray(teams) || !teams.every((team) => Array.isArray(team) && team.every(Number.isInteger)))
+        refuse(`events.${i}`, `traffic trace: event ${i} (match) needs its tickets (a and b, or teams)`);
+    } else if (e.e !== "tick") {
       refuse(`events.${i}.e`, `traffic trace: event ${i} has unknown kind "${String((e as { e: unknown }).e)}"`);
     }
   }

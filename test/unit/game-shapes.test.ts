@@ -7,6 +7,8 @@ import { RoleTable } from "../../src/core/role-rules.js";
 import type { GameShape } from "../../src/core/shape.js";
 import type { Match } from "../../src/core/types.js";
 import { Matchmaker } from "../../src/options/matchmaker.js";
+import { PolicyRegistry } from "../../src/core/policy.js";
+import { defaultPolicies } from "../../src/policies/default-registry.js";
 import { party, solo } from "../helpers/tickets.js";
 
 const ffa = (players: number, minPlayers = players, countMultiple = 1): GameShape => ({
@@ -269,8 +271,15 @@ describe("shape options", () => {
   });
 
   it("a policy that does not serve the shape is refused at start-up, naming both", () => {
-    expect(() => new Matchmaker({ maxPlayers: 3, policy: "periodic" })).toThrow(
-      /policy "periodic" does not form games of a free-for-all of 3 \(.*greedy.*\)/,
+    // A definition without `shapes` serves two teams only.
+    const policies = new PolicyRegistry([...defaultPolicies.all()]);
+    policies.register({
+      name: "test-two-teams",
+      summary: "forms nothing",
+      create: () => ({ name: "test-two-teams", add() {}, remove() {}, poll: () => [], nextWakeup: () => undefined }),
+    });
+    expect(() => new Matchmaker({ maxPlayers: 3, policy: "test-two-teams", policies })).toThrow(
+      /policy "test-two-teams" does not form games of a free-for-all of 3 \(.*greedy.*\)/,
     );
   });
 

@@ -41,6 +41,30 @@ describe("npm run sim: options", () => {
     [["--policy", "greedy", "--bogus"], /Unknown option '--bogus'/],
     [["--policy", "greedy", "--imbalance", "elo"], /--imbalance: kind: must be/],
     [["--policy", "greedy", "--imbalance", "alman-mckay:p=0.5"], /--imbalance: p: must be a number of at least 1/],
+    [["--policy", "greedy", "--players", "1"], /--players: must be a whole number from 2 to 200/],
+    [["--policy", "greedy", "--players", "3", "--team-size", "1"], /--players: a free-for-all has no teams/],
+    [["--policy", "greedy", "--players", "3", "--parties", "4:1"], /--parties: must be a whole number from 1 to 3/],
+    [["--policy", "greedy", "--teams", "3", "--sides", "A:1,any:1"], /sides A and B exist only in games of two teams/],
+    [
+      ["--policy", "greedy", "--players", "4", "--min-players", "2"],
+      /--min-players \(minPlayers\): needs shortHandedAfterMs/,
+    ],
+    [
+      ["--policy", "greedy", "--short-handed-after", "5"],
+      /--short-handed-after \(shortHandedAfterMs\): needs minTeamSize/,
+    ],
+    [
+      ["--policy", "greedy", "--players", "3", "--min-team-size", "1"],
+      /--min-team-size \(minTeamSize\): a free-for-all/,
+    ],
+    [
+      ["--policy", "greedy", "--players", "3", "--max-wait", "5", "--opt"],
+      /--opt: the offline optimum is for team size 1/,
+    ],
+    [
+      ["--policy", "greedy", "--teams", "3", "--skill", "two-type:0.5", "--imbalance-cost", "1"],
+      /--imbalance-cost: Wu's H-count imbalance is between two teams/,
+    ],
   ];
   for (const [argv, message] of refused) {
     it(`refuses ${argv.join(" ") || "no arguments"}`, () => {
@@ -79,7 +103,7 @@ describe("npm run sim: options", () => {
       "9",
     ]);
     expect(r.params).toEqual({ r: "auto", min: 0 });
-    expect(r.teamSize).toBe(2);
+    expect(r.shape).toEqual({ kind: "teams", teams: 2, teamSize: 2, minTeamSize: 2 });
     expect(r.traffic).toEqual({
       arrivals: "regular",
       rate: 2.5,
@@ -95,6 +119,30 @@ describe("npm run sim: options", () => {
       ],
     });
     expect([r.maxWait, r.tickets, r.warmup, r.seed]).toEqual([5, 500, 50, 9]);
+  });
+
+  it("parses a game's shape: teams of m, a free-for-all of k, its minimum and when it starts short", () => {
+    expect(parseSimulationArgs(["--policy", "greedy", "--teams", "4", "--team-size", "2"]).shape).toEqual({
+      kind: "teams",
+      teams: 4,
+      teamSize: 2,
+      minTeamSize: 2,
+    });
+    const ffa = parseSimulationArgs([
+      "--policy",
+      "greedy",
+      "--players",
+      "6",
+      "--min-players",
+      "2",
+      "--count-multiple",
+      "2",
+      "--short-handed-after",
+      "10",
+    ]);
+    expect(ffa.shape).toEqual({ kind: "free-for-all", players: 6, minPlayers: 2, countMultiple: 2 });
+    expect(ffa.shortHandedAfter).toBe(10);
+    expect(parseSimulationArgs(["--policy", "greedy", "--players", "2", "--max-wait", "5", "--opt"]).opt).toBe(true);
   });
 
   it("parses an imbalance spec, with inf exponents", () => {
@@ -260,6 +308,60 @@ describe("npm run sim: runs", () => {
     const svg = await readFile(file, "utf8");
     expect(svg).toMatch(/mean rating spread per game/);
     expect(svg).not.toMatch(/Wu cost per time/);
+  });
+
+  it("runs a free-for-all: the shape printed, no team imbalance, Schlup's cost with k = 3", async () => {
+    const { code, out } = await run(
+      "--policy",
+      "periodic",
+      "--set",
+      "x=4",
+      "--players",
+      "3",
+      "--rate",
+      "10",
+      "--max-wait",
+      "5",
+      "--tickets",
+      "600",
+      "--json",
+    );
+    expect(code).toBe(0);
+    const report = JSON.parse(out.trim().split("\n").at(-1)!);
+    expect(report.shape).toEqual({ kind: "free-for-all", players: 3, minPlayers: 3, countMultiple: 1 });
+    expect(report.players).toBe(report.games * 3);
+    expect(report.meanImbalance).toBeNull();
+    expect(report.meanSpread).toBeGreaterThan(0);
+    // Eq. (1) with f = k = 3: at least the spread's cost, at most 2k per game.
+    expect(report.schlupCostPerGame).toBeGreaterThan(3 * report.meanSpread);
+    expect(report.schlupCostPerGame).toBeLessThan(6);
+    const table = await run("--policy", "greedy", "--teams", "4", "--team-size", "2", "--tickets", "400");
+    expect(table.code).toBe(0);
+    expect(table.out).toMatch(/shape +│ 4 teams of 2/);
+  });
+
+  it("runs a queue whose games start short-handed after the given wait", async () => {
+    const { code, out } = await run(
+      "--policy",
+      "greedy",
+      "--players",
+      "4",
+      "--min-players",
+      "2",
+      "--short-handed-after",
+      "3",
+      "--rate",
+      "0.3",
+      "--tickets",
+      "200",
+      "--json",
+    );
+    expect(code).toBe(0);
+    const report = JSON.parse(out.trim().split("\n").at(-1)!);
+    expect(report.unmatched).toBeLessThan(2);
+    // Short games: fewer than four players per game on average.
+    expect(report.players).toBeLessThan(report.games * 4);
+    expect(report.players).toBeGreaterThanOrEqual(report.games * 2);
   });
 
   it("reports a policy parameter error as a failed run (exit 1)", async () => {

@@ -135,6 +135,38 @@ describe("measures", () => {
     expect(schlupGameCost(duel(1200, 1500, 0, 0), 5, { min: 1000, max: 2000 })).toBeCloseTo(0.6, 12);
   });
 
+  it("counts k = the game's players in a free-for-all, and only the players a short-handed game has", () => {
+    const free = (ratings: number[], waits: number[], emptySeats?: number): Match => ({
+      id: "m",
+      createdAt: 10_000,
+      teamSize: 1,
+      shape: { kind: "free-for-all", players: 4, minPlayers: 2, countMultiple: 1 },
+      teams: ratings.map((rating, i) => ({
+        players: [{ sessionId: `p${i}`, rating, ticketId: `p${i}`, waitMs: waits[i] }],
+        ticketIds: [`p${i}`],
+        ratingSum: rating,
+      })),
+      tickets: [],
+      bots: 0,
+      ...(emptySeats !== undefined ? { emptySeats } : {}),
+      quality: { spread: Math.max(...ratings) - Math.min(...ratings), meanWaitMs: 0, maxWaitMs: 0 },
+    });
+    // Four players: spread 0.5, waits 1 + 2 + 0 + 2 s over tau_max 5: 4 x 0.5 + 1.
+    expect(schlupGameCost(free([0.2, 0.7, 0.4, 0.5], [1000, 2000, 0, 2000]), 5, { min: 0, max: 1 })).toBeCloseTo(3, 12);
+    // Started with two of four seats: k = 2.
+    expect(schlupGameCost(free([0.2, 0.7], [5000, 0], 2), 5, { min: 0, max: 1 })).toBeCloseTo(2, 12);
+  });
+
+  it("measures a free-for-all: players per game, the spread, and no team imbalance", () => {
+    const trace = simulate({ policy: "greedy", maxPlayers: 3, traffic: uniformSolos(2, "regular"), tickets: 30 });
+    expect(trace.shape).toEqual({ kind: "free-for-all", players: 3, minPlayers: 3, countMultiple: 1 });
+    const m = measure(trace, { warmup: 0, ratingScale: { min: 0, max: 1 } });
+    expect([m.games, m.players]).toEqual([10, 30]);
+    expect(m.meanImbalance).toBeNull();
+    expect(m.meanSpread).toBeGreaterThan(0);
+    expect(Object.keys(m.waitByClass)).toEqual(["party:1"]);
+  });
+
   it("counts Wu's imbalance in H players (rating 1) per side", () => {
     expect(wuImbalance(duel(1, 0, 0, 0))).toBe(1);
     expect(wuImbalance(duel(1, 1, 0, 0))).toBe(0);

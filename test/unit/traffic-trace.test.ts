@@ -9,6 +9,8 @@ import type { Match } from "../../src/core/types.js";
 import { recordTraffic, TrafficRecorder } from "../../src/colyseus/traffic-trace.js";
 import { compareMatches, MAX_DRAIN_MS, replayExact, replayTrace } from "../../src/sim/replay.js";
 import { checkTrace } from "../../src/trace/format.js";
+import { compareOnTrace } from "../../src/sim/trace-cli.js";
+import { defaultPolicies } from "../../src/policies/default-registry.js";
 import { arrivals } from "../../src/sim/traffic.js";
 import { Random } from "../../src/sim/random.js";
 import { thrown } from "../helpers/thrown.js";
@@ -113,6 +115,52 @@ describe("traffic trace", () => {
     expect([...times].sort((a, b) => a - b)).toEqual(times);
   });
 
+  it("records and replays every shape: a free-for-all's and four teams' games, team by team", () => {
+    for (const shaped of [
+      { maxPlayers: 3, policy: "periodic", params: { x: 2 } },
+      { teamSize: 2, teams: 4, policy: "greedy" },
+    ] satisfies MatchmakerOptions[]) {
+      const { recorder, live } = liveQueue({ ...shaped, ratingRange: { min: 0, max: 3000 } }, 300, 4);
+      const trace = checkTrace(JSON.parse(JSON.stringify(recorder.trace())));
+      const matches = trace.events.filter((e) => e.e === "match");
+      expect(matches.length).toBe(live.length);
+      expect(live.length).toBeGreaterThan(20);
+      // No sides: each team's tickets, as many teams as the game has.
+      for (const [i, e] of matches.entries()) expect("teams" in e && e.teams.length).toBe(live[i].teams.length);
+      expect(compareMatches(replayExact(trace))).toEqual({ recorded: live.length, replayed: live.length, same: true });
+    }
+  });
+
+  it("compares on a free-for-all's trace only the policies that form its games", () => {
+    const { recorder } = liveQueue({ maxPlayers: 3, policy: "greedy", ratingRange: { min: 0, max: 3000 } }, 200, 6);
+    const runs = compareOnTrace(recorder.trace());
+    const policies = new Set(runs.map((r) => r.policy));
+    for (const name of ["greedy", "periodic", "multi-queue"]) expect(policies).toContain(name);
+    for (const name of policies) expect(defaultPolicies.get(name).shapes).toContain("free-for-all");
+    for (const r of runs) expect(r.measures.meanImbalance).toBeNull();
+  });
+
+  it("replays a trace recorded before shapes (teamSize alone, sides a and b)", () => {
+    const old = {
+      format: "colyseus-matchmaker/traffic-trace",
+      version: 1,
+      origin: 0,
+      engine: { teamSize: 1, policy: "greedy" },
+      capacity: 10,
+      dropped: 0,
+      events: [
+        { t: 0, e: "arrive", ticket: 0, enqueuedAt: 0, players: [{ rating: 1000 }] },
+        { t: 0, e: "tick" },
+        { t: 5, e: "arrive", ticket: 1, enqueuedAt: 5, players: [{ rating: 1100 }] },
+        { t: 5, e: "tick" },
+        { t: 5, e: "match", a: [0], b: [1], bots: 0 },
+      ],
+    };
+    const result = replayExact(checkTrace(old));
+    expect(result.shape).toEqual({ kind: "teams", teams: 2, teamSize: 1, minTeamSize: 1 });
+    expect(compareMatches(result)).toEqual({ recorded: 1, replayed: 1, same: true });
+  });
+
   it("refuses what is not a trace, naming what is wrong", () => {
     expect(thrown(() => checkTrace({}), MatchmakerError)).toMatchObject({ code: "invalid_trace", field: "format" });
     expect(() => checkTrace({})).toThrow(/not a traffic trace/);
@@ -122,5 +170,12 @@ describe("traffic trace", () => {
       /finite rating/,
     );
     expect(() => checkTrace({ ...good, events: [{ t: 0, e: "boom" }] })).toThrow(/unknown kind "boom"/);
+    expect(() => checkTrace({ ...good, events: [{ t: 0, e: "match", a: [0], bots: 0 }] })).toThrow(
+      /event 0 \(match\) needs its tickets/,
+    );
+    expect(thrown(() => checkTrace({ ...good, engine: { policy: "greedy" } }), MatchmakerError)).toMatchObject({
+      code: "invalid_trace",
+      field: "engine.teamSize",
+    });
   });
 });
