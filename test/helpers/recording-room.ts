@@ -17,7 +17,8 @@ export function recordingRoom(): { room: typeof Room; record: GameRecord } {
     override onCreate(options: { match: MatchInfo }): void {
       record.matches.push(options.match);
       this.match = options.match;
-      this.maxClients = options.match.teamSize * 2;
+      // Every seat of the match, whatever its shape (two teams, more, a free-for-all).
+      this.maxClients = options.match.teams.reduce((seats, team) => seats + team.players.length, 0);
     }
     override onJoin(client: Client, seat: SeatOptions): void {
       record.joined.push({ sessionId: client.sessionId, seat });

@@ -399,7 +399,6 @@ function play(queue: QueueDescription, options: Record<string, unknown>, signedI
   const joining = joinQueue<DemoGameState>(client, queue.name, options);
   matchmaking = joining;
   let inQueue = false;
-  let seat: SeatMessage | undefined;
   joining.on("joined", ({ room, rejoin }) => {
     inQueue = true;
     form.hidden = true;
@@ -412,8 +411,7 @@ function play(queue: QueueDescription, options: Record<string, unknown>, signedI
   joining.on("status", (status) => showStatus(status, joining.waitedMs()));
   joining.on("party", showParty);
   joining.on("matchFound", (found) => showReadyCheck(joining, found));
-  joining.on("matched", (matched) => {
-    seat = matched;
+  joining.on("matched", () => {
     clearInterval(readyTimer);
     show("ready-panel", false);
     show("waiting-panel", false);
@@ -447,7 +445,7 @@ function play(queue: QueueDescription, options: Record<string, unknown>, signedI
     else joinError.textContent = text;
   });
   joining.game.then(
-    (game) => enterGame(game, seat!, queue),
+    (game) => enterGame(game, joining.seat!, queue),
     async (error: unknown) => {
       if (!(error instanceof MatchmakingEnded)) return ended(`Could not play: ${String(error)}`);
       if (error.reason === "left") return;
