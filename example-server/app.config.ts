@@ -1,7 +1,8 @@
 /**
- * The example server's definition: seven queues (1v1, 2v2, 5v5, a 2v2 with a ready check, a 1v1
- * with zones, a 1v1 whose zones are regions chosen by each player's latency, and a ranked 1v1
- * whose players and ratings come from the server), anonymous sign-in
+ * The example server's definition: eleven queues (1v1, 2v2, 5v5, a 2v2 with a ready check, a 1v1
+ * with zones, a 1v1 whose zones are regions chosen by each player's latency, a ranked 1v1
+ * whose players and ratings come from the server, and four other shapes of game: free-for-alls of
+ * 3 and of 4, one of 2 to 4 players that starts short-handed, and four teams of two), anonymous sign-in
  * at /auth (`@colyseus/auth`), the demo game room, the Colyseus monitor at /monitor, the queues' figures at
  * /matchmaker/metrics (JSON) and /matchmaker/metrics/prometheus (Prometheus text), the squad
  * queue's recorded traffic at /matchmaker/traces (for `npm run sim -- --trace FILE`), the player
@@ -76,6 +77,22 @@ export const rooms = {
     tickMs: 500,
     players: accountPlayers,
   }),
+  // Other shapes of game (docs/shapes.md): no sides (only a game of two teams has them); the game
+  // room seats each player by its team index (a free-for-all: one team per player).
+  // A free-for-all of three: every game has exactly three players.
+  ffa3: defineQueue({ maxPlayers: 3, gameRoom: "demo_game", tickMs: 500 }),
+  ffa4: defineQueue({ maxPlayers: 4, gameRoom: "demo_game", tickMs: 500 }),
+  // Two to four players: four as soon as they wait, or, once the oldest has waited 10 s, all who
+  // wait (at least two); the empty seats stay empty.
+  ffa2to4: defineQueue({
+    maxPlayers: 4,
+    minPlayers: 2,
+    shortHandedAfterMs: 10_000,
+    gameRoom: "demo_game",
+    tickMs: 500,
+  }),
+  // Four teams of two.
+  teams4x2: defineQueue({ teamSize: 2, teams: 4, gameRoom: "demo_game", tickMs: 500 }),
   demo_game: defineRoom(DemoGameRoom),
 };
 

@@ -56,7 +56,11 @@ export interface MatchmakingEvents {
   party: PartyMessage;
   /** A ready check: the match waits for every player's {@link Matchmaking.accept} within `timeoutMs`. */
   matchFound: MatchFoundMessage;
-  /** A seat in the match's game room: the helper is taking it (then {@link Matchmaking.game} resolves). */
+  /**
+   * A seat in the match's game room: the helper is taking it (then {@link Matchmaking.game}
+   * resolves). Its `team` is the player's team index (in a free-for-all, its own); its `side`
+   * (A or B) is there only in a game of two teams. Kept as {@link Matchmaking.seat}.
+   */
   matched: SeatMessage;
   /** The seat could not be used (the game room is gone, or too late): the queue puts the player back (`requeued` follows). */
   seatFailed: Error;
@@ -120,9 +124,9 @@ const DEFAULT_RECONNECTION_RETRIES = 3;
  */
 export class Matchmaking<GameState = unknown> {
   /**
-   * The game room, once the player is in it (the queue is then let go). Rejects with
-   * {@link MatchmakingEnded} when there will be none: the player left, was removed, or the join
-   * was refused for good.
+   * The game room, once the player is in it (the queue is then let go); {@link seat} says where
+   * the player sits in it. Rejects with {@link MatchmakingEnded} when there will be none: the
+   * player left, was removed, or the join was refused for good.
    */
   readonly game: Promise<Room<unknown, GameState>>;
 
@@ -136,6 +140,7 @@ export class Matchmaking<GameState = unknown> {
   private lostWhileSeating = false;
   private everJoined = false;
   private cancelWait: (() => void) | undefined;
+  private lastSeat: SeatMessage | undefined;
   private resolveGame!: (room: Room<unknown, GameState>) => void;
   private rejectGame!: (error: MatchmakingEnded) => void;
 
@@ -170,6 +175,16 @@ export class Matchmaking<GameState = unknown> {
   /** The resume token the queue gave (with Redis), to keep across a page reload and pass back in `settings.resume`. */
   get resumeToken(): string | undefined {
     return this.token;
+  }
+
+  /**
+   * The last seat the queue sent (`matched`), undefined before: the match, the player's team
+   * index (`team`: 0 for side A and 1 for side B in a game of two teams; in a free-for-all, the
+   * player's own), its `side` only in a game of two teams, its role and zone where the queue has
+   * them. The game room's `onJoin` receives the same.
+   */
+  get seat(): SeatMessage | undefined {
+    return this.lastSeat;
   }
 
   /** Call `listener` on every `event`; returns the function that stops it. */
@@ -293,6 +308,7 @@ export class Matchmaking<GameState = unknown> {
   private async takeSeat(room: Room, seat: SeatMessage): Promise<void> {
     if (this.phase === "taking-seat" || this.phase === "in-game" || this.phase === "ended") return;
     this.phase = "taking-seat";
+    this.lastSeat = seat;
     this.events.emit("matched", seat);
     let game: Room<unknown, GameState>;
     try {

@@ -24,11 +24,14 @@ export interface PlayPageOptions {
 }
 
 /**
- * The player page: pick a queue and a rating, play alone, open a party (its code is shown) or
- * join one by code, choose a side or zones where the queue has them; follow the wait (waited
- * time, estimate, rating window), answer the ready check, and land in the game room the queue
- * reserves a seat in. Where the game room's state has a `seats` map of `{ side, rating, arrived }`
- * (the example server's demo game), the page lists both teams.
+ * The player page: pick a queue (each shown with its shape: "2v2", "free-for-all of 3", "4 teams
+ * of 2", "2 to 4 players") and a rating, play alone, open a party (its code is shown; up to the
+ * shape's party limit) or join one by code, choose a side (in a game of two teams) or zones where
+ * the queue has them; follow the wait (waited time, estimate, rating window), answer the ready
+ * check, and land in the game room the queue reserves a seat in, told its side, or in other
+ * shapes its team. Where the game room's state has a `seats` map of `{ side, team?, rating,
+ * arrived }` (the example server's demo game), the page lists the players by side or team, and
+ * where it also has `emptySeats` (a game that started short-handed), the seats left empty.
  *
  * The page connects to the Colyseus server that serves it. Mount it on a path of its own:
  * `app.use("/play", playPage())`; it answers `/play/` (the page), `/play/play.js` and
@@ -60,7 +63,9 @@ const attribute = (value: string) =>
  * "nobody waiting"; "no matches yet" or its matches), live uPlot charts of the waiting players
  * and the p50 and p95 waits over the last five minutes, the running totals (matches, players
  * seated, no-shows, requeued, declines, spawn failures, abandoned matches, backfill failures,
- * the side-mix flag) and the ten longest-waiting tickets with readable waits. It polls `matchmakerMetrics()`'s `/` and
+ * the side-mix flag) and the ten longest-waiting tickets with readable waits; each queue's shape
+ * ("2v2", "free-for-all of 3", ...) and the quality figure that fits it (the mean imbalance of team
+ * games, the mean rating spread of a free-for-all). It polls `matchmakerMetrics()`'s `/` and
  * `/sample?limit=10` once a second, so mount that too, and put both behind the same gate:
  *
  * ```ts
@@ -68,12 +73,14 @@ const attribute = (value: string) =>
  * app.use("/dashboard", operatorAuth(), dashboardPage());
  * ```
  *
- * It answers `/dashboard/` (the page), `/dashboard/dashboard.js` and `/dashboard/uplot.css`.
+ * It answers `/dashboard/` (the page), `/dashboard/dashboard.js`, `/dashboard/uplot.css` and
+ * `/dashboard/queues.json` (each queue's shape, as the player page's).
  */
 export function dashboardPage(options: DashboardPageOptions = {}): PageHandler {
   const metrics = options.metrics;
   return pageHandler("dashboard", {
     what: "the dashboard failed to build",
+    routes: { "/queues.json": () => ({ queues: describeQueues() }) },
     html:
       metrics === undefined
         ? undefined

@@ -6,12 +6,17 @@ import { matchMaker } from "@colyseus/core";
 import { MatchmakerRoom } from "../colyseus/MatchmakerRoom.js";
 import type { ZoneOption } from "../core/zones.js";
 import { DEFAULTS, defaultPolicy, type MatchmakerRoomOptions } from "../options/index.js";
+import { isShapeProblem, shapeFromOptions } from "../options/shape-options.js";
+import { describeQueueShape, type QueueShape } from "./queue-shape.js";
+
+export type { QueueShape } from "./queue-shape.js";
 
 /** One queue as the player page shows it. */
 export interface QueueDescription {
   /** The room name to join. */
   readonly name: string;
-  readonly teamSize: number;
+  /** The shape of its games: teams or a free-for-all, how many players, when a game starts short-handed. */
+  readonly shape: QueueShape;
   readonly policy: string;
   /** The zones a player may pick (empty: the queue has none). */
   readonly zones: readonly string[];
@@ -34,7 +39,8 @@ const zoneName = (zone: ZoneOption) => (typeof zone === "string" ? zone : zone.n
 
 /**
  * Every queue room type registered in this process (or those of `names`, in that order), as
- * the player page shows it.
+ * the player page shows it. A queue whose options make no shape of game is left out: it forms
+ * no games (its room refuses to start, naming the option).
  */
 export function describeQueues(names?: readonly string[]): QueueDescription[] {
   const handlers = matchMaker.getAllHandlers();
@@ -42,11 +48,13 @@ export function describeQueues(names?: readonly string[]): QueueDescription[] {
     ([, handler]) => handler.klass === MatchmakerRoom || handler.klass.prototype instanceof MatchmakerRoom,
   );
   const chosen = names ? names.flatMap((name) => queues.filter(([queue]) => queue === name)) : queues;
-  return chosen.map(([name, handler]) => {
+  return chosen.flatMap(([name, handler]) => {
     const options = (handler.options ?? {}) as MatchmakerRoomOptions;
-    return {
+    const shape = shapeFromOptions(options);
+    if (isShapeProblem(shape)) return [];
+    const description: QueueDescription = {
       name,
-      teamSize: options.teamSize ?? 1,
+      shape: describeQueueShape(shape, options.shortHandedAfterMs),
       policy: options.policy ?? defaultPolicy(options.roles),
       zones: (options.zones ?? []).map(zoneName),
       latency:
@@ -62,5 +70,6 @@ export function describeQueues(names?: readonly string[]): QueueDescription[] {
       roles: Boolean(options.roles),
       trustedPlayers: Boolean(options.players),
     };
+    return [description];
   });
 }

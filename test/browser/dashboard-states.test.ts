@@ -17,7 +17,19 @@ import { joinQueue, testPort, within, type QueuedClient } from "../helpers/sdk.j
 
 const PORT = testPort(181);
 /** The example server's queues, as the dashboard lists them (by name). */
-const QUEUES = ["arena5", "duel", "duel_regions", "duel_zones", "ranked", "squad", "squad_ready"];
+const QUEUES = [
+  "arena5",
+  "duel",
+  "duel_regions",
+  "duel_zones",
+  "ffa2to4",
+  "ffa3",
+  "ffa4",
+  "ranked",
+  "squad",
+  "squad_ready",
+  "teams4x2",
+];
 
 describe.skipIf(!haveChromium && !inCI)("the dashboard's three states in Chromium", () => {
   let server: ColyseusTestServer;

@@ -2,7 +2,8 @@
 /**
  * The operator dashboard in a real browser (Debian's Chromium, puppeteer-core): three players
  * wait in the example server's `duel` queue, and the dashboard shows them in its counters, its
- * chart and its longest-waiting sample. A screenshot is kept in test-artifacts/browser/.
+ * chart and its longest-waiting sample; each queue's panel says its shape and the quality figure
+ * that fits it. A screenshot is kept in test-artifacts/browser/.
  * Skipped without Chromium, except under CI=true (see play.test.ts, which says so loudly).
  */
 import { boot, type ColyseusTestServer } from "@colyseus/testing";
@@ -55,5 +56,32 @@ describe.skipIf(!haveChromium && !inCI)("the operator dashboard in Chromium", ()
     );
     expect(sampleIds.sort()).toEqual(waiting.map((w) => w.queue.sessionId).sort());
     await page.screenshot({ path: `${artifacts}dashboard.png` });
+  }, 60_000);
+
+  it("says each queue's shape, and the quality figure that fits it: imbalance of teams, spread of a free-for-all", async () => {
+    const page = await browser.newPage();
+    await page.goto(`http://localhost:${testPort(54)}/dashboard/`);
+    await page.waitForFunction(() => document.querySelector<HTMLElement>('section[data-queue="ffa3"]')?.dataset.shape, {
+      timeout: 20_000,
+    });
+    const panel = (queue: string) =>
+      page.$eval(`section[data-queue="${queue}"]`, (section) => ({
+        shape: (section as HTMLElement).dataset.shape,
+        heading: section.querySelector("h2 small")?.textContent,
+        counters: Array.from(section.querySelectorAll(".counters th")).map((th) => th.textContent),
+        sideMix: section.querySelector(".counters tr:nth-child(2) td:last-child")?.textContent,
+      }));
+    const duel = await panel("duel");
+    expect(duel).toMatchObject({ shape: "two-teams", sideMix: "ok" });
+    expect(duel.heading).toMatch(/^\(1v1; greedy, /);
+    expect(duel.counters).toContain("mean imbalance");
+    const ffa = await panel("ffa3");
+    expect(ffa).toMatchObject({ shape: "free-for-all", sideMix: "–" });
+    expect(ffa.heading).toMatch(/^\(free-for-all of 3; greedy, /);
+    expect(ffa.counters).toContain("mean spread");
+    expect(ffa.counters).not.toContain("mean imbalance");
+    expect((await panel("teams4x2")).heading).toMatch(/^\(4 teams of 2; greedy, /);
+    expect((await panel("ffa2to4")).heading).toMatch(/^\(2 to 4 players, short-handed after 10\.0 s; greedy, /);
+    await page.close();
   }, 60_000);
 });

@@ -81,6 +81,7 @@ describe("the client helper against a real queue", () => {
       config({
         rooms: {
           cl_duel: defineQueue({ teamSize: 1, gameRoom: "cl_game", tickMs: 60_000 }),
+          cl_ffa3: defineQueue({ maxPlayers: 3, gameRoom: "cl_game", tickMs: 60_000 }),
           cl_ready: defineQueue({
             teamSize: 1,
             gameRoom: "cl_game",
@@ -122,7 +123,9 @@ describe("the client helper against a real queue", () => {
     expect(names(b.seen).at(-1)).toBe("matched");
     expect(names(b.seen).filter((n) => n !== "status")).toEqual(["joined", "matched"]);
     const seats = [payloadOf(a.seen, "matched")!, payloadOf(b.seen, "matched")!];
-    expect(seats.map((s) => s.side).sort()).toEqual(["A", "B"]);
+    // In a game of two teams: side A is team 0, side B team 1; the helper keeps the seat.
+    expect(seats.map((s) => `${s.side}${s.team}`).sort()).toEqual(["A0", "B1"]);
+    expect([a.queue.seat, b.queue.seat]).toEqual(seats);
     expect(seats[0]!.matchId).toBe(seats[1]!.matchId);
     expect(played.joined.filter((j) => j.seat.matchId === seats[0]!.matchId)).toHaveLength(2);
     for (const p of [a, b]) expect(p.queue.state).toBe("in-game");
@@ -134,6 +137,21 @@ describe("the client helper against a real queue", () => {
     await a.queue.leave();
     expect(a.queue.state).toBe("in-game");
     await Promise.all([gameA.leave(), gameB.leave()]);
+  });
+
+  it("a free-for-all of three: one game, each seat its own team index and no side", async () => {
+    const players = [1400, 1500, 1600].map((rating) => player("cl_ffa3", { rating }));
+    const games = await within(Promise.all(players.map((p) => p.queue.game)), 10_000, "three game rooms");
+    expect(new Set(games.map((g) => g.roomId)).size).toBe(1);
+    const seats = players.map((p) => p.queue.seat!);
+    expect(seats.map((s) => s.team).sort()).toEqual([0, 1, 2]);
+    expect(seats.every((s) => s.side === undefined)).toBe(true);
+    // What each game room's onJoin received is the seat its player was sent.
+    for (const seat of seats)
+      expect(played.joined.find((j) => j.seat.matchId === seat.matchId && j.seat.team === seat.team)?.seat.side).toBe(
+        undefined,
+      );
+    await Promise.all(games.map((g) => g.leave()));
   });
 
   it("a ready check: both accept on matchFound and land in one game", async () => {

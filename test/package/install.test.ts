@@ -439,7 +439,17 @@ export = [queue, status, new engine.Matchmaker({ teamSize: 1, policy: "greedy" }
       queues: [
         {
           name: "queue_2v2",
-          teamSize: 2,
+          shape: {
+            kind: "two-teams",
+            teams: 2,
+            teamSize: 2,
+            players: 4,
+            minPlayers: 4,
+            shortHandedAfterMs: null,
+            maxParty: 2,
+            sides: true,
+            text: "2v2",
+          },
           policy: "greedy",
           zones: [],
           latency: null,

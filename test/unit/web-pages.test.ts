@@ -43,6 +43,28 @@ function call(handler: PageHandler, originalUrl: string, mount: string, method =
 }
 const play = (handler: PageHandler, url: string, method?: string) => call(handler, url, "/play", method);
 
+/** Queues of other shapes than two teams of a fixed size. */
+const OTHER_SHAPES = {
+  web_ffa3: { maxPlayers: 3 },
+  web_ffa2to4: { maxPlayers: 4, minPlayers: 2, shortHandedAfterMs: 10_000 },
+  web_teams4x2: { teamSize: 2, teams: 4 },
+  web_teams3x3_short: { teamSize: 3, teams: 3, minTeamSize: 2, shortHandedAfterMs: 5000 },
+  web_3v3_short: { teamSize: 3, minTeamSize: 1, shortHandedAfterMs: 5000 },
+};
+
+/** A 1v1 queue's shape, as the pages describe it. */
+const DUEL = {
+  kind: "two-teams",
+  teams: 2,
+  teamSize: 1,
+  players: 2,
+  minPlayers: 2,
+  shortHandedAfterMs: null,
+  maxParty: 1,
+  sides: true,
+  text: "1v1",
+};
+
 describe("playPage()", () => {
   beforeAll(() => {
     matchMaker.defineRoomType("web_duel", MatchmakerRoom, { teamSize: 1, gameRoom: "g", zones: ["eu", "na"] });
@@ -60,11 +82,14 @@ describe("playPage()", () => {
       readyCheck: { timeoutMs: 15_000 },
       rating: { min: 100, max: 3000 },
     });
+    for (const [name, options] of Object.entries(OTHER_SHAPES))
+      matchMaker.defineRoomType(name, MatchmakerRoom, { ...options, gameRoom: "g" });
+    // Its options make no shape (teams without teamSize): it forms no games, and is not offered.
+    matchMaker.defineRoomType("web_broken", MatchmakerRoom, { teams: 3, gameRoom: "g" });
   });
   afterAll(() => {
-    matchMaker.removeRoomType("web_duel");
-    matchMaker.removeRoomType("web_squad");
-    matchMaker.removeRoomType("web_regions");
+    for (const name of ["web_duel", "web_squad", "web_regions", "web_broken", ...Object.keys(OTHER_SHAPES)])
+      matchMaker.removeRoomType(name);
   });
 
   it("redirects the mount point to its trailing slash, keeping the query", async () => {
@@ -101,7 +126,17 @@ describe("playPage()", () => {
     expect(chosen.queues).toEqual([
       {
         name: "web_squad",
-        teamSize: 2,
+        shape: {
+          kind: "two-teams",
+          teams: 2,
+          teamSize: 2,
+          players: 4,
+          minPlayers: 4,
+          shortHandedAfterMs: null,
+          maxParty: 2,
+          sides: true,
+          text: "2v2",
+        },
         policy: "expanding-window",
         zones: [],
         latency: null,
@@ -112,7 +147,7 @@ describe("playPage()", () => {
       },
       {
         name: "web_duel",
-        teamSize: 1,
+        shape: DUEL,
         policy: "greedy",
         zones: ["eu", "na"],
         latency: null,
@@ -123,7 +158,7 @@ describe("playPage()", () => {
       },
       {
         name: "web_regions",
-        teamSize: 1,
+        shape: DUEL,
         policy: "greedy",
         zones: ["eu", "us"],
         // The growth without a cap: widening without limit.
@@ -134,6 +169,69 @@ describe("playPage()", () => {
         trustedPlayers: false,
       },
     ]);
+  });
+
+  it("describes each queue's shape: teams or a free-for-all, its players, minimum, wait and party limit", async () => {
+    const { queues } = JSON.parse(
+      (await play(playPage({ queues: [...Object.keys(OTHER_SHAPES), "web_broken"] }), "/play/queues.json")).body!,
+    ) as { queues: Array<{ name: string; shape: unknown }> };
+    expect(Object.fromEntries(queues.map((q) => [q.name, q.shape]))).toEqual({
+      web_ffa3: {
+        kind: "free-for-all",
+        teams: 3,
+        teamSize: 1,
+        players: 3,
+        minPlayers: 3,
+        shortHandedAfterMs: null,
+        maxParty: 3,
+        sides: false,
+        text: "free-for-all of 3",
+      },
+      web_ffa2to4: {
+        kind: "free-for-all",
+        teams: 4,
+        teamSize: 1,
+        players: 4,
+        minPlayers: 2,
+        shortHandedAfterMs: 10_000,
+        maxParty: 4,
+        sides: false,
+        text: "2 to 4 players",
+      },
+      web_teams4x2: {
+        kind: "teams",
+        teams: 4,
+        teamSize: 2,
+        players: 8,
+        minPlayers: 8,
+        shortHandedAfterMs: null,
+        maxParty: 2,
+        sides: false,
+        text: "4 teams of 2",
+      },
+      web_teams3x3_short: {
+        kind: "teams",
+        teams: 3,
+        teamSize: 3,
+        players: 9,
+        minPlayers: 6,
+        shortHandedAfterMs: 5000,
+        maxParty: 3,
+        sides: false,
+        text: "3 teams of 2 to 3",
+      },
+      web_3v3_short: {
+        kind: "two-teams",
+        teams: 2,
+        teamSize: 3,
+        players: 6,
+        minPlayers: 2,
+        shortHandedAfterMs: 5000,
+        maxParty: 3,
+        sides: true,
+        text: "1v1 to 3v3",
+      },
+    });
   });
 
   it("never redirects to another site", async () => {
@@ -169,6 +267,18 @@ describe("dashboardPage()", () => {
     const script = await call(page, "/dashboard/dashboard.js", "/dashboard");
     expect(script.body).toContain("matchmaker-metrics");
   }, 60_000);
+
+  it("describes every queue's shape for the panels at queues.json", async () => {
+    matchMaker.defineRoomType("web_dash_ffa", MatchmakerRoom, { maxPlayers: 5, gameRoom: "g" });
+    try {
+      const { queues } = JSON.parse((await call(dashboardPage(), "/dashboard/queues.json", "/dashboard")).body!) as {
+        queues: Array<{ name: string; shape: { text: string } }>;
+      };
+      expect(queues.find((q) => q.name === "web_dash_ffa")?.shape.text).toBe("free-for-all of 5");
+    } finally {
+      matchMaker.removeRoomType("web_dash_ffa");
+    }
+  });
 
   it("tells the page where the metrics are mounted, escaped", async () => {
     const html = await call(dashboardPage({ metrics: '/ops/"metrics"<x>' }), "/ops/dashboard/", "/ops/dashboard");

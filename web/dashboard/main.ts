@@ -3,11 +3,20 @@
  * `/matchmaker/metrics` (figures) and `/matchmaker/metrics/sample` (longest-waiting tickets) once a second, and draws each queue's
  * waiting players and wait percentiles over the last five minutes as uPlot charts, beside its
  * state in words, its running totals and its waiting sample. Every defined queue has its panel
- * from the start (the metrics list them all), and a queue keeps its panel across its rooms.
+ * from the start (the metrics list them all), and a queue keeps its panel across its rooms. Each
+ * panel says its queue's shape (`queues.json` beside the page) and shows the quality figure that
+ * fits it: the mean imbalance of team games, the mean rating spread of a free-for-all's.
  */
 import uPlot from "uplot";
-import type { QueueMetrics as QueueFigures, QueueSample } from "../../src/colyseus/metrics.js";
+import type { QueueMetrics, QueueSample } from "../../src/colyseus/metrics.js";
 import type { SampleTicket } from "../../src/colyseus/queue-view.js";
+import type { QueueDescription, QueueShape } from "../../src/web/queues.js";
+
+/**
+ * A queue's figures as the metrics serve them; `meanSpread` (the mean rating spread of recent
+ * matches, null before the first) where the server reports it.
+ */
+type QueueFigures = QueueMetrics & { readonly meanSpread?: number | null };
 
 const KEEP = 300; // points per series: five minutes at one a second
 // Where the server mounted matchmakerMetrics(): the page's meta tag, set by dashboardPage({ metrics }).
@@ -16,6 +25,14 @@ const metricsPath =
   "../matchmaker/metrics";
 const metricsUrl = new URL(metricsPath, location.href);
 const sampleUrl = new URL(`${metricsPath}/sample?limit=10`, location.href);
+
+/** Each queue's shape, by name (they do not change while the server runs: asked until known). */
+let shapes: Map<string, QueueShape> | undefined;
+
+async function loadShapes(): Promise<Map<string, QueueShape>> {
+  const { queues } = (await fetch("queues.json").then((r) => r.json())) as { queues: QueueDescription[] };
+  return new Map(queues.map((q) => [q.name, q.shape]));
+}
 
 /** One queue's panel: its time series, two charts, its state, the counters and the sample. */
 interface Panel {
@@ -105,10 +122,30 @@ function stateOf(q: QueueFigures): { state: "idle" | "waiting" | "drained"; text
   return { state: "drained", text: `nobody waiting; ${matches}` };
 }
 
+/** The shape in words, with when its games start short-handed. */
+function shapeText(shape: QueueShape): string {
+  const after = shape.shortHandedAfterMs === null ? "" : `, short-handed after ${secondsOf(shape.shortHandedAfterMs)}`;
+  return `${shape.text}${after}`;
+}
+
+/** The quality figure that fits the shape: a free-for-all's mean spread, a team game's mean imbalance. */
+function quality(q: QueueFigures, shape: QueueShape | undefined): [string, string] {
+  const figure = (value: number | null | undefined) => (value === null || value === undefined ? "–" : value.toFixed(1));
+  return shape?.kind === "free-for-all"
+    ? ["mean spread", figure(q.meanSpread)]
+    : ["mean imbalance", figure(q.meanImbalance)];
+}
+
 function show(q: QueueFigures, key: string, sample: readonly SampleTicket[], now: number): void {
   const p = panelFor(q, key);
   const room = q.roomId === null ? "no room now" : `room ${q.roomId}`;
-  p.heading.innerHTML = `${escape(q.queue)} <small>(${escape(q.policy)}, ${escape(room)})</small>`;
+  const shape = shapes?.get(q.queue);
+  const words = shape ? `${shapeText(shape)}; ` : "";
+  p.heading.innerHTML = `${escape(q.queue)} <small>(${escape(words)}${escape(q.policy)}, ${escape(room)})</small>`;
+  if (shape) p.section.dataset.shape = shape.kind;
+  // Sides (and so the side mix and side preferences) exist only in a game of two teams.
+  const sides = shape?.sides ?? true;
+  const [qualityName, qualityValue] = quality(q, shape);
   const { state, text } = stateOf(q);
   p.section.dataset.state = state;
   p.state.textContent = text;
@@ -133,7 +170,7 @@ function show(q: QueueFigures, key: string, sample: readonly SampleTicket[], now
         "players seated",
         "no-shows",
         "requeued",
-        "mean imbalance",
+        qualityName,
         "declines",
         "spawn failures",
         "abandoned",
@@ -149,12 +186,12 @@ function show(q: QueueFigures, key: string, sample: readonly SampleTicket[], now
       // Seats that expired unused; players put back in the queue after a seat fell through.
       q.seatsExpiredRequeued + q.seatsExpiredRemoved,
       q.seatsExpiredRequeued + q.seatsLostRequeued,
-      q.meanImbalance === null ? "–" : q.meanImbalance.toFixed(1),
+      qualityValue,
       q.declines,
       q.spawnFailures,
       q.abandonedMatches,
       q.backfillFailures,
-      q.sideMixUnstable ? "unstable" : "ok",
+      sides ? (q.sideMixUnstable ? "unstable" : "ok") : "–",
     ]);
   const h = q.lastHour;
   p.hour.textContent = `Last hour: ${h.matches} matches, ${h.playersSeated} players seated, ${h.noShows} no-shows, ${h.requeued} requeued.`;
@@ -162,13 +199,22 @@ function show(q: QueueFigures, key: string, sample: readonly SampleTicket[], now
     row(["ticket", "rating", "party", "side", "zones", "waited"], "th") +
     sample
       .map((t) =>
-        row([t.id, Math.round(t.rating), t.partySize, t.side || "any", t.zones.join(", ") || "–", `${t.waitedS} s`]),
+        row([
+          t.id,
+          Math.round(t.rating),
+          t.partySize,
+          sides ? t.side || "any" : "–",
+          t.zones.join(", ") || "–",
+          `${t.waitedS} s`,
+        ]),
       )
       .join("");
 }
 
 async function poll(): Promise<void> {
   try {
+    // Without the shapes (not answered yet), the figures still show; the shapes are asked again.
+    shapes ??= await loadShapes().catch(() => undefined);
     const [metrics, samples] = await Promise.all([
       fetch(metricsUrl).then((r) => r.json() as Promise<{ queues: QueueFigures[] }>),
       fetch(sampleUrl).then((r) => r.json() as Promise<{ queues: QueueSample[] }>),

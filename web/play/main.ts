@@ -1,8 +1,9 @@
 /**
  * The player page (`playPage()` of `colyseus-matchmaker/web`, `/play` on the example server):
  * join a queue alone, as a party's leader or with a party code; give the latencies a queue of
- * regions asks for; follow the wait; answer the ready check; land in the game room and, in the
- * demo game, see both teams. The queue's protocol (retries, rejoining a lost queue with the resume
+ * regions asks for; follow the wait; answer the ready check; land in the game room, told its side
+ * (two teams) or its team (other shapes), and, in the demo game, see every team and the seats a
+ * short-handed game left empty. The queue's protocol (retries, rejoining a lost queue with the resume
  * token, the seat) is the client helper's (`joinQueue` of `colyseus-matchmaker/client`).
  * Bundled for the browser with esbuild when the package is built (src/web/assets.ts).
  */
@@ -16,18 +17,24 @@ import {
   type SeatMessage,
   type StatusMessage,
 } from "../../src/client/index.js";
-import type { QueueDescription } from "../../src/web/queues.js";
+import type { QueueDescription, QueueShape } from "../../src/web/queues.js";
 
-/** The demo game room's state as the page reads it (example-server/DemoGameRoom.ts). */
+/**
+ * The demo game room's state as the page reads it (example-server/DemoGameRoom.ts): a seat's
+ * `side` ("" without sides) and, where the game records it, its team index; the seats a
+ * short-handed game left empty, where the game records them.
+ */
 interface DemoSeat {
   sessionId: string;
   side: string;
+  team?: number;
   rating: number;
   arrived: boolean;
 }
 interface DemoGameState {
   matchId: string;
   seats: { forEach(callback: (seat: DemoSeat, id: string) => void): void };
+  emptySeats?: number;
 }
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => {
@@ -40,6 +47,7 @@ const form = $<HTMLFormElement>("join-form");
 const queueSelect = $<HTMLSelectElement>("queue");
 const ratingInput = $<HTMLInputElement>("rating");
 const sideSelect = $<HTMLSelectElement>("side");
+const partySizeSelect = $<HTMLSelectElement>("party-size");
 const codeInput = $<HTMLInputElement>("party-code-input");
 const joinButton = $<HTMLButtonElement>("join");
 const joinError = $("join-error");
@@ -69,10 +77,18 @@ function mode(): "solo" | "create" | "join" {
   return (new FormData(form).get("mode") as "solo" | "create" | "join" | null) ?? "solo";
 }
 
+/** When a game starts short-handed, in words (nothing for a queue whose games start full). */
+function shortHanded(shape: QueueShape): string {
+  if (shape.minPlayers === shape.players) return "";
+  const after = shape.shortHandedAfterMs === null ? "a wait" : seconds(shape.shortHandedAfterMs);
+  return `, ${shape.players} players at once, or after ${after} of waiting as many as there are (at least ${shape.minPlayers})`;
+}
+
 function describe(queue: QueueDescription): string {
   const latency = queue.latency;
+  const { shape } = queue;
   return (
-    `${queue.teamSize}v${queue.teamSize}, policy ${queue.policy}, ratings ${queue.rating.min} to ${queue.rating.max}` +
+    `${shape.text}${shortHanded(shape)}, policy ${queue.policy}, ratings ${queue.rating.min} to ${queue.rating.max}` +
     (queue.trustedPlayers ? ", your rating comes from your account (you sign in)" : "") +
     (queue.readyCheckMs !== null ? `, ready check (${seconds(queue.readyCheckMs)} to accept)` : "") +
     (latency
@@ -92,20 +108,37 @@ function refreshForm(): void {
   // The server sets the rating of a ranked queue's players: the page sends none.
   show("rating-label", !queue.trustedPlayers);
   ratingInput.disabled = queue.trustedPlayers;
-  const parties = queue.teamSize > 1;
+  const parties = queue.shape.maxParty > 1;
   show("mode-create-label", parties);
   show("mode-join-label", parties);
-  $("party-size").textContent = String(queue.teamSize);
   if (!parties) form.querySelector<HTMLInputElement>('input[name="mode"][value="solo"]')!.checked = true;
   const joining = mode() === "join";
   show("code-row", joining);
-  // Party members take the leader's side and zones; each player gives its own latencies.
-  show("choices", !joining);
+  // Sides exist only in a game of two teams. Party members take the leader's side and zones;
+  // each player gives its own latencies.
+  show("side-label", queue.shape.sides);
+  $("choices-legend").textContent = queue.shape.sides ? "Side and zone" : "Zone";
+  show("choices", !joining && (queue.shape.sides || queue.zones.length > 0));
   show("latency-set", queue.latency !== null);
   if (formQueue === queue.name) return; // the inputs below keep what the player set
   formQueue = queue.name;
+  makePartySizes(queue.shape);
   makeZoneInputs(queue);
   makeLatencyInputs(queue);
+}
+
+/** Party sizes from 2 to the shape's limit (a team, or a whole free-for-all); a full team first. */
+function makePartySizes(shape: QueueShape): void {
+  const sizes = Array.from({ length: Math.max(0, shape.maxParty - 1) }, (_, i) => i + 2);
+  partySizeSelect.replaceChildren(
+    ...sizes.map((size) => {
+      const option = document.createElement("option");
+      option.value = option.textContent = String(size);
+      return option;
+    }),
+  );
+  // A team game's party is usually a whole team; a free-for-all's, a few friends.
+  partySizeSelect.value = String(shape.kind === "free-for-all" ? 2 : shape.maxParty);
 }
 
 function makeZoneInputs(queue: QueueDescription): void {
@@ -190,8 +223,8 @@ function joinOptions(queue: QueueDescription): Record<string, unknown> {
     options.partyCode = codeInput.value.trim();
     return options;
   }
-  if (mode() === "create") options.party = { size: queue.teamSize };
-  if (sideSelect.value) options.side = sideSelect.value;
+  if (mode() === "create") options.party = { size: Number(partySizeSelect.value) };
+  if (queue.shape.sides && sideSelect.value) options.side = sideSelect.value;
   const zones = [...form.querySelectorAll<HTMLInputElement>('input[name="zone"]:checked')].map((box) => box.value);
   if (zones.length > 0) options.zones = zones;
   return options;
@@ -262,34 +295,99 @@ function backInQueue(): void {
   show("waiting-panel", true);
 }
 
-/** Both teams, where the game room's state has the demo game's `seats` (any other game: none). */
-function renderGame(state: Partial<DemoGameState> | undefined, me: string): void {
-  show("teams", Boolean(state?.seats));
-  if (!state?.seats) return;
-  const lists = { A: $("team-A").querySelector("ul")!, B: $("team-B").querySelector("ul")! };
-  lists.A.replaceChildren();
-  lists.B.replaceChildren();
-  state.seats.forEach((seat, id) => {
-    const item = document.createElement("li");
-    item.textContent = `${id === me ? "you" : id} (rating ${seat.rating})${seat.arrived ? "" : " (joining…)"}`;
-    item.dataset.sessionId = id;
-    item.dataset.arrived = String(seat.arrived);
-    if (id === me) item.className = "you";
-    (seat.side === "B" ? lists.B : lists.A).append(item);
-  });
+/** Where the player plays, in words: its side (two teams), its team of T, or its place in a free-for-all. */
+function placeOf(seat: SeatMessage, shape: QueueShape): string {
+  const zone = seat.zone ? ` in zone ${seat.zone}` : "";
+  if (seat.side) return `You play side ${seat.side}${zone}.`;
+  // The team index (0 first) is what the game room's seat options carry.
+  const index = `team index ${seat.team}`;
+  if (shape.kind === "free-for-all")
+    return `You play for yourself, player ${seat.team + 1} of ${shape.players} (${index})${zone}.`;
+  return `You play in team ${seat.team + 1} of ${shape.teams} (${index})${zone}.`;
 }
 
-/** In the game room: the panel with the side, the zone and, in the demo game, both teams. */
-function enterGame(game: Room<unknown, DemoGameState>, seat: SeatMessage): void {
+/** One list of the game: a side, a team, or every player of a free-for-all. */
+function teamList(id: string, title: string): HTMLUListElement {
+  const box = document.createElement("div");
+  box.className = "team";
+  box.id = id;
+  const heading = document.createElement("h3");
+  heading.textContent = title;
+  const list = document.createElement("ul");
+  box.append(heading, list);
+  $("teams").append(box);
+  return list;
+}
+
+/** The lists the game is drawn in, by the key `listKey` gives a seat. */
+function gameLists(shape: QueueShape, byTeam: boolean): Map<string, HTMLUListElement> {
+  $("teams").replaceChildren();
+  if (shape.sides) return new Map(["A", "B"].map((side) => [side, teamList(`team-${side}`, `Side ${side}`)]));
+  // More teams, where the game records each seat's team: one list per team.
+  if (shape.kind === "teams" && byTeam)
+    return new Map(
+      Array.from({ length: shape.teams }, (_, i) => [String(i), teamList(`team-${i}`, `Team ${i + 1}`)] as const),
+    );
+  return new Map([["all", teamList("team-all", shape.kind === "free-for-all" ? "Players" : "Every team")]]);
+}
+
+function listKey(seat: DemoSeat, shape: QueueShape, byTeam: boolean): string {
+  if (shape.sides) return seat.side === "B" ? "B" : "A";
+  return shape.kind === "teams" && byTeam ? String(seat.team) : "all";
+}
+
+/** An empty seat's line in a list. */
+function emptySeat(): HTMLLIElement {
+  const item = document.createElement("li");
+  item.className = "empty";
+  item.dataset.empty = "true";
+  item.textContent = "empty seat";
+  return item;
+}
+
+/**
+ * Every side or team, where the game room's state has the demo game's `seats` (any other game:
+ * none), and the seats a short-handed game left empty, where it has `emptySeats`.
+ */
+function renderGame(state: Partial<DemoGameState> | undefined, me: string, shape: QueueShape): void {
+  show("teams", Boolean(state?.seats));
+  if (!state?.seats) return;
+  let byTeam = true;
+  state.seats.forEach((seat) => (byTeam &&= typeof seat.team === "number"));
+  const lists = gameLists(shape, byTeam);
+  state.seats.forEach((seat, id) => {
+    const item = document.createElement("li");
+    const team = shape.kind === "free-for-all" && typeof seat.team === "number" ? `player ${seat.team + 1}, ` : "";
+    item.textContent = `${id === me ? "you" : id} (${team}rating ${seat.rating})${seat.arrived ? "" : " (joining…)"}`;
+    item.dataset.sessionId = id;
+    item.dataset.arrived = String(seat.arrived);
+    if (typeof seat.team === "number") item.dataset.team = String(seat.team);
+    if (id === me) item.className = "you";
+    lists.get(listKey(seat, shape, byTeam))?.append(item);
+  });
+  // A short-handed game's empty seats: a free-for-all's in its one list, a team game's shared
+  // equally by its teams (every team starts with the same number).
+  const empty = state.emptySeats ?? 0;
+  show("empty-seats", empty > 0);
+  $("empty-seats").textContent =
+    empty > 0 ? `${empty} of ${shape.players} seats empty: the game started short-handed.` : "";
+  const perList = lists.size > 1 ? Math.floor(empty / lists.size) : empty;
+  for (const list of lists.values()) for (let i = 0; i < perList; i++) list.append(emptySeat());
+}
+
+/** In the game room: the panel with the side or team, the zone and, in the demo game, every team. */
+function enterGame(game: Room<unknown, DemoGameState>, seat: SeatMessage, queue: QueueDescription): void {
   clearInterval(waitedTimer);
   show("game-panel", true);
-  $("game-panel").dataset.roomId = game.roomId;
-  $("game-panel").dataset.side = seat.side;
+  const panel = $("game-panel");
+  panel.dataset.roomId = game.roomId;
+  if (seat.side) panel.dataset.side = seat.side;
+  panel.dataset.team = String(seat.team);
   $("game-match").textContent = seat.matchId;
-  $("game-you").textContent = `You play side ${seat.side}${seat.zone ? ` in zone ${seat.zone}` : ""}.`;
-  game.onStateChange((state) => renderGame(state, game.sessionId));
+  $("game-you").textContent = placeOf(seat, queue.shape);
+  game.onStateChange((state) => renderGame(state, game.sessionId, queue.shape));
   // The full state may have arrived before the handler: draw what is there now.
-  renderGame(game.state, game.sessionId);
+  renderGame(game.state, game.sessionId, queue.shape);
   game.onLeave(() => ended("The game room closed."));
 }
 
@@ -301,7 +399,6 @@ function play(queue: QueueDescription, options: Record<string, unknown>, signedI
   const joining = joinQueue<DemoGameState>(client, queue.name, options);
   matchmaking = joining;
   let inQueue = false;
-  let seat: SeatMessage | undefined;
   joining.on("joined", ({ room, rejoin }) => {
     inQueue = true;
     form.hidden = true;
@@ -314,8 +411,7 @@ function play(queue: QueueDescription, options: Record<string, unknown>, signedI
   joining.on("status", (status) => showStatus(status, joining.waitedMs()));
   joining.on("party", showParty);
   joining.on("matchFound", (found) => showReadyCheck(joining, found));
-  joining.on("matched", (matched) => {
-    seat = matched;
+  joining.on("matched", () => {
     clearInterval(readyTimer);
     show("ready-panel", false);
     show("waiting-panel", false);
@@ -349,7 +445,7 @@ function play(queue: QueueDescription, options: Record<string, unknown>, signedI
     else joinError.textContent = text;
   });
   joining.game.then(
-    (game) => enterGame(game, seat!),
+    (game) => enterGame(game, joining.seat!, queue),
     async (error: unknown) => {
       if (!(error instanceof MatchmakingEnded)) return ended(`Could not play: ${String(error)}`);
       if (error.reason === "left") return;
@@ -394,7 +490,7 @@ async function loadQueues(): Promise<void> {
     ...queues.map((q) => {
       const option = document.createElement("option");
       option.value = q.name;
-      option.textContent = `${q.name} (${q.teamSize}v${q.teamSize}${q.readyCheckMs !== null ? ", ready check" : ""}${q.latency ? ", regions by latency" : q.zones.length > 0 ? ", zones" : ""})`;
+      option.textContent = `${q.name} (${q.shape.text}${q.readyCheckMs !== null ? ", ready check" : ""}${q.latency ? ", regions by latency" : q.zones.length > 0 ? ", zones" : ""})`;
       return option;
     }),
   );
