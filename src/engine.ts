@@ -35,6 +35,9 @@ export {
 export type { RepeatAvoidance } from "./core/recent-opponents.js";
 export { ratingSumDifference, type ImbalanceFn, type ImbalanceSpec, type ResolvedImbalance } from "./core/imbalance.js";
 export { assembleTeams, canAssemble, type TeamSplit } from "./core/assembly.js";
+// The shape of a queue's games, and assembly for every shape.
+export type { GameShape, TeamsShape, FreeForAllShape, ShapeKind } from "./core/shape.js";
+export { assembleGame, canAssembleGame, type GameSplit } from "./core/game-assembly.js";
 
 // The built-in policies: the default registry the engine uses, and each policy's definition.
 export { defaultPolicies, policiesWith } from "./policies/default-registry.js";

@@ -27,6 +27,7 @@ export { BlockList, type BlockRule } from "./core/blocks.js";
 
 // What the spawned game room receives, and how it asks for replacement players.
 export type { MatchInfo, SeatOptions } from "./colyseus/director/game-room.js";
+export type { GameShape, TeamsShape, FreeForAllShape } from "./core/shape.js";
 export { requestBackfill, cancelBackfill, type BackfillReceipt } from "./colyseus/backfill-desk.js";
 // How the game room tells the queue who entered, and learns who never did.
 export { playerArrived, type NoShowListener } from "./colyseus/director/arrivals.js";
