@@ -71,7 +71,10 @@ describe("the shapes guide's server", () => {
     const seats = await Promise.all([1500, 1600, 1700].map((r) => play("cards_3", r, players)));
     oneGame(seats);
     expect(seats.map((s) => s.team).sort()).toEqual([0, 1, 2]);
-    for (const s of seats) expect(output).toContain(`${s.sessionId} plays team ${s.team} of cards_3, 3 players`);
+    // The game room's own log, as the server prints it (it may come a moment after the seat).
+    await vi.waitFor(() => {
+      for (const s of seats) expect(output).toContain(`${s.sessionId} plays team ${s.team} of cards_3, 3 players`);
+    });
   }, 60_000);
 
   it("a free-for-all of four", async () => {
@@ -84,7 +87,9 @@ describe("the shapes guide's server", () => {
     const seats = await Promise.all([1500, 1550].map((r) => play("party_2to4", r, players)));
     oneGame(seats);
     expect(seats.map((s) => s.team).sort()).toEqual([0, 1]);
-    for (const s of seats) expect(output).toContain(`${s.sessionId} plays team ${s.team} of party_2to4, 2 players`);
+    await vi.waitFor(() => {
+      for (const s of seats) expect(output).toContain(`${s.sessionId} plays team ${s.team} of party_2to4, 2 players`);
+    });
   }, 60_000);
 
   it("four teams of two", async () => {
