@@ -164,6 +164,15 @@ function assembleManyTeams(
   return roles ? { teams: placed, imbalance: value, roles } : undefined;
 }
 
+/**
+ * The splits the exact search scores for a game of `teams` teams of `teamSize` solos (ways to
+ * deal them into unlabelled teams); parties only lower it. Above {@link EXACT_TEAM_SPLITS} the
+ * heuristic places them instead.
+ */
+export function soloSplits(teams: number, teamSize: number): number {
+  return Math.round(splitCount(teams * teamSize, teams));
+}
+
 /** Ways to deal `n` tickets into `teams` unlabelled equal teams, as if all were solos (an upper bound). */
 function splitCount(n: number, teams: number): number {
   const per = n / teams;
