@@ -45,7 +45,7 @@ import { MatchmakerError } from "../core/errors.js";
 import { assembleGame, soloSplits } from "../core/game-assembly.js";
 import { ratingSumDifference, type ImbalanceFn, type ResolvedImbalance } from "../core/imbalance.js";
 import type { Policy, PolicyContext, PolicyDefinition, PolicyParams } from "../core/policy.js";
-import { describeShape, kindOf, seatsOf, teamSizeOf, type GameShape } from "../core/shape.js";
+import { describeShape, EVERY_SHAPE_KIND, kindOf, seatsOf, teamSizeOf, type GameShape } from "../core/shape.js";
 import { ratingSum, type Player, type Ticket } from "../core/types.js";
 import { parseConfig, unknownKeyMessage } from "../core/validation.js";
 import { freeForAllQuality, freeForAllSpread, qualityLowerBound } from "./shared/game-quality.js";
@@ -853,7 +853,7 @@ function checkTeamsCost(shape: GameShape, what: string): void {
 
 export const bestGame: PolicyDefinition = {
   name: "best-game",
-  shapes: ["two-teams", "teams", "free-for-all"],
+  shapes: EVERY_SHAPE_KIND,
   summary:
     "Alman–McKay: tickets sorted by rating, each one's best game within a window after it, a heap of those; forms the best game (optionally time-sensitive, with a threshold that grows with waiting). Any shape: a free-for-all ranks by rating spread (v_q with alman-mckay).",
   create(context: PolicyContext, params: PolicyParams): Policy {
