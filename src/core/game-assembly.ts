@@ -294,7 +294,12 @@ function placeAll(
   return place(0) ? members : undefined;
 }
 
-/** The heuristic: parties placed first (any fitting placement), then solos strongest first to the weakest teams, round by round. */
+/**
+ * The heuristic: parties placed first (any fitting placement), then solos strongest first to the
+ * weakest teams, round by round. With roles a solo goes to the weakest open team of the round
+ * that can still give it a role, and when none can, the search that places everyone with their
+ * roles ({@link placeAll}) decides instead.
+ */
 function heuristicPlacement(
   order: readonly Ticket[],
   teams: number,
@@ -307,13 +312,18 @@ function heuristicPlacement(
   if (!members) return undefined;
   const sums = members.map((m) => m.reduce((s, t) => s + ratingSum(t), 0));
   const room = members.map((m) => teamSize - m.reduce((s, t) => s + partySize(t), 0));
+  const fills: RoleFill | undefined =
+    table && members.map((m) => m.reduce<readonly number[]>((f, t) => withRoles(f, t, table) ?? [], [0]));
   let next = 0;
   while (next < solos.length) {
     const open = room.map((r, i) => i).filter((i) => room[i] > 0);
     open.sort((a, b) => sums[a] - sums[b] || a - b);
-    for (const team of open) {
-      if (next >= solos.length) break;
+    while (open.length > 0 && next < solos.length) {
       const solo = solos[next++];
+      const at = fills ? open.findIndex((team) => withRoles(fills[team], solo, table!) !== undefined) : 0;
+      if (at < 0) return placeAll(order, teams, teamSize, table, true);
+      const [team] = open.splice(at, 1);
+      if (fills) fills[team] = withRoles(fills[team], solo, table!)!;
       members[team].push(solo);
       sums[team] += solo.players[0].rating;
       room[team]--;
