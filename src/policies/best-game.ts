@@ -58,7 +58,7 @@ import { RatingSumSplitter, SUM_SPLIT_LIMIT } from "./sum-split.js";
  * searches about a game's worth of anchors again. 3 teams of 3 take 840 (a join then reads about
  * 7,700 rows and splits), 5 teams of 2 take 9,450 (about 94,000).
  */
-export const MAX_TEAM_SPLIT_EVALUATIONS = 1000;
+const MAX_TEAM_SPLIT_EVALUATIONS = 1000;
 
 /** Largest accepted (and default) window: the tickets after an anchor that its search may look at. */
 const MAX_WINDOW = 1024;
@@ -140,7 +140,7 @@ export function defaultWindow(teamSize: number, spec: ResolvedImbalance | undefi
 }
 
 /** The default window for `shape`: {@link defaultWindow} for two teams, else twice the seats of a game. */
-export function defaultShapeWindow(shape: GameShape, spec: ResolvedImbalance | undefined): number {
+function defaultShapeWindow(shape: GameShape, spec: ResolvedImbalance | undefined): number {
   if (kindOf(shape) === "two-teams") return defaultWindow(teamSizeOf(shape), spec);
   return Math.min(MAX_WINDOW, 2 * seatsOf(shape));
 }
@@ -161,8 +161,9 @@ const ENQUEUED_AT = 6 * W;
 const IMBALANCE_AT = 7 * W;
 /**
  * ...and its tickets' offsets after the anchor (0 the anchor) as the bits of an integer (offset o
- * is 2^o) while all are below {@link MASK_BITS}, else -1 and they are on the anchor's record: a
- * search then writes its game into the rows it read, without touching a record.
+ * is 2^o) while all are below {@link MASK_BITS}; else, for a run of L tickets from the anchor, −L;
+ * else -1 and they are on the anchor's record: a search then writes its game into the rows it
+ * read, without touching a record.
  */
 const GAME_AT = 8 * W;
 const COLUMNS = 9;
@@ -364,6 +365,11 @@ export class BestGamePolicy implements Policy {
     walk.index = at.index;
     const tickets: Ticket[] = [];
     let mask = this.tree.rows[this.tree.rowAt(at) + GAME_AT];
+    if (mask < -1) {
+      // A run of -mask tickets from the anchor.
+      for (let o = 0; o < -mask; o++, this.tree.next(walk)) tickets.push(this.tree.valueAt(walk).ticket);
+      return tickets;
+    }
     const offsets = mask < 0 ? this.tree.valueAt(at).game! : [];
     for (let o = 0; mask > 0; o++, mask = Math.floor(mask / 2)) if (mask % 2 === 1) offsets.push(o);
     let offset = 0;
@@ -457,8 +463,10 @@ export class BestGamePolicy implements Policy {
     rows[r + IMBALANCE_AT] = s.imbalance;
     let mask = 0;
     for (let m = 0; m < s.bestCount && mask >= 0; m++) mask = s.best[m] < MASK_BITS ? mask + BIT[s.best[m]] : -1;
+    // A run from the anchor too long for the bits (a large free-for-all): its length, negated.
+    if (mask < 0 && s.best[s.bestCount - 1] === s.bestCount - 1) mask = -s.bestCount;
     rows[r + GAME_AT] = mask;
-    if (mask < 0) this.tree.values[leaf * W + index]!.game = Array.from(s.best.subarray(0, s.bestCount));
+    if (mask === -1) this.tree.values[leaf * W + index]!.game = Array.from(s.best.subarray(0, s.bestCount));
   }
 
   /**

@@ -175,6 +175,36 @@ describe("best-game, a free-for-all: the best game against every set of the pool
   });
 });
 
+describe("best-game, a free-for-all larger than a row's bits (60 players)", () => {
+  it("forms the best run of 60 solos, and with parties the best set within the window", () => {
+    const k = 60;
+    let seed = 9;
+    const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+    const pool = Array.from({ length: 300 }, (_, i) => solo(`s${i}`, Math.round(random() * 30_000), { at: i }));
+    const p = make(ffa(k), SPREAD, { threshold: 0 });
+    addAll(p, pool);
+    const sorted = pool.map((t) => t.players[0].rating).sort((a, b) => a - b);
+    let best = Infinity;
+    for (let i = 0; i + k <= sorted.length; i++) best = Math.min(best, sorted[i + k - 1] - sorted[i]);
+    const game = p.peek()!;
+    expect(game.imbalance).toBe(best);
+    expect(spreadOf(game.tickets)).toBe(best);
+    expect(new Set(ids(game.tickets)).size).toBe(k);
+    // Parties beside the solos: a set that is not a run from its anchor, seating exactly k.
+    for (let i = 0; i < 20; i++) p.add(party(`p${i}`, [100 * i, 100 * i + 7, 100 * i + 9], { at: 300 + i }), 300 + i);
+    const withParties = p.peek()!;
+    expect(seatCount(withParties.tickets)).toBe(k);
+    expect(spreadOf(withParties.tickets)).toBe(withParties.imbalance);
+    const fresh = make(ffa(k), SPREAD, { threshold: 0 });
+    for (const t of [
+      ...pool,
+      ...Array.from({ length: 20 }, (_, i) => party(`p${i}`, [100 * i, 100 * i + 7, 100 * i + 9], { at: 300 + i })),
+    ])
+      fresh.add(t, t.enqueuedAt);
+    expect(ids(withParties.tickets)).toEqual(ids(fresh.peek()!.tickets));
+  });
+});
+
 describe("best-game, three teams of two: the best game against every set of the pool", () => {
   test.prop([poolArb(10, 2)], { numRuns: 150 })(
     "the whole pool in the window, exhaustive budget: the least imbalance of the assembly's splits",
