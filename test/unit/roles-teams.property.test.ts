@@ -17,7 +17,15 @@ import { defaultPolicies } from "../../src/policies/default-registry.js";
 import type { RolesPolicy } from "../../src/policies/roles.js";
 import { RoleWindows, SeatMatching } from "../../src/policies/shared/role-windows.js";
 import { expectEachTicketOnce, expectValidShapedMatch } from "../helpers/match-checks.js";
-import { bruteTeamRoleValid, expectRoleValidMatch, ROLE_NAMES, roleParty, roleSubsetArb } from "../helpers/roles.js";
+import {
+  bruteMaxSeats,
+  bruteMinimalWindows,
+  bruteTeamRoleValid,
+  expectRoleValidMatch,
+  ROLE_NAMES,
+  roleParty,
+  roleSubsetArb,
+} from "../helpers/roles.js";
 
 const rolesOf = (k: number): string[] => ROLE_NAMES.slice(0, k);
 const teams = (count: number, teamSize: number): GameShape => ({
@@ -155,14 +163,7 @@ describe("three or more teams with roles, against brute force", () => {
       for (const t of tickets) windows.add(t);
       const low = (t: Ticket) => Math.min(...t.players.map((p) => p.rating));
       const order = [...tickets].sort((a, b) => low(a) - low(b) || a.enqueuedAt - b.enqueuedAt);
-      const feasible = (i: number, j: number) => allTeamGames(order.slice(i, j + 1), k, count).length > 0;
-      const expected: string[] = [];
-      for (let i = 0; i < order.length; i++) {
-        let j = i;
-        while (j < order.length && !feasible(i, j)) j++;
-        if (j === order.length) break;
-        if (!feasible(i + 1, j)) expected.push(`${order[i].id}..${order[j].id}`);
-      }
+      const expected = bruteMinimalWindows(order, (run) => allTeamGames(run, k, count).length > 0);
       const found = windows.minimalWindows();
       expect(found.map((w) => `${w.first.id}..${w.last.id}`)).toEqual(expected);
       for (const w of found) expect(Number.isFinite(w.imbalance)).toBe(true);
@@ -267,25 +268,3 @@ describe("engine sessions: three teams with roles", () => {
     expect(() => new Matchmaker({ teamSize: 6, teams: 3, roles: rolesOf(6) })).not.toThrow();
   });
 });
-
-/** Brute-force maximum matching of players (accepted-role masks) to `count` teams of k role seats. */
-function bruteMaxSeats(players: ReadonlyArray<{ mask: number }>, k: number, count: number): number {
-  let best = 0;
-  const used = new Array<boolean>(count * k).fill(false);
-  const visit = (i: number, matched: number): void => {
-    if (matched + (players.length - i) <= best) return;
-    if (i === players.length) {
-      best = Math.max(best, matched);
-      return;
-    }
-    for (let s = 0; s < count * k; s++) {
-      if (used[s] || !((players[i].mask >> (s % k)) & 1)) continue;
-      used[s] = true;
-      visit(i + 1, matched + 1);
-      used[s] = false;
-    }
-    visit(i + 1, matched);
-  };
-  visit(0, 0);
-  return best;
-}
