@@ -844,7 +844,7 @@ function oldestOf(tickets: readonly Ticket[]): number {
  * Refuses a game of more than two teams whose exact split costs more than
  * {@link MAX_TEAM_SPLIT_EVALUATIONS}, naming the shape and the cost.
  */
-function checkTeamsCost(shape: GameShape, what: string): void {
+function checkTeamsCost(shape: GameShape): void {
   if (shape.kind !== "teams" || shape.teams === 2) return;
   const pairs = (shape.teams * (shape.teams - 1)) / 2;
   const splits = soloSplits(shape.teams, shape.teamSize);
@@ -852,7 +852,7 @@ function checkTeamsCost(shape: GameShape, what: string): void {
   if (cost <= MAX_TEAM_SPLIT_EVALUATIONS) return;
   throw new MatchmakerError(
     "invalid_config",
-    `${what}: best-game does not form games of ${describeShape(shape)}: it scores every game it considers by its exact split, ` +
+    `best-game policy: does not form games of ${describeShape(shape)}: it scores every game it considers by its exact split, ` +
       `here ${splits.toLocaleString("en")} splits × ${pairs} pairs of teams = ${cost.toLocaleString("en")} imbalance evaluations, ` +
       `more than the ${MAX_TEAM_SPLIT_EVALUATIONS.toLocaleString("en")} it allows (every team of one, 3 teams of 2 or 3, 4 teams of 2 are served); use greedy`,
     "policy",
@@ -867,7 +867,7 @@ export const bestGame: PolicyDefinition = {
   create(context: PolicyContext, params: PolicyParams): Policy {
     const what = "best-game policy parameters";
     const parsed = parseConfig(what, BestGameParams, params);
-    checkTeamsCost(context.shape, what);
+    checkTeamsCost(context.shape);
     const window = parsed.window ?? defaultShapeWindow(context.shape, context.imbalanceSpec);
     if (window < context.seats - 1) {
       throw new MatchmakerError(

@@ -21,8 +21,9 @@ import type { PolicyParams } from "../../src/core/policy.js";
 import { maxPartyOf, seatsOf, teamSizeOf, type GameShape } from "../../src/core/shape.js";
 import type { Ticket } from "../../src/core/types.js";
 import type { BestGamePolicy } from "../../src/policies/best-game.js";
+import { Matchmaker } from "../../src/options/matchmaker.js";
 import { defaultPolicies } from "../../src/policies/default-registry.js";
-import { ids, party, solo } from "../helpers/tickets.js";
+import { idSet as idsOf, ids, party, solo } from "../helpers/tickets.js";
 
 const ffa = (players: number): GameShape => ({ kind: "free-for-all", players, minPlayers: players, countMultiple: 1 });
 const teams = (count: number, teamSize: number): GameShape => ({
@@ -218,6 +219,48 @@ describe("best-game, three teams of two: the best game against every set of the 
       expect(p.peek()?.imbalance).toBe(want);
     },
   );
+});
+
+describe("best-game, a free-for-all: when a game is good enough", () => {
+  it("forms the best game once its spread is at most threshold + growth × its longest wait", () => {
+    const mm = new Matchmaker({
+      maxPlayers: 3,
+      policy: "best-game",
+      params: { threshold: 100, thresholdGrowthPerSecond: 10 },
+    });
+    mm.enqueue(solo("a", 1000, { at: 0 }), 0);
+    mm.enqueue(solo("b", 1300, { at: 1000 }), 1000);
+    mm.enqueue(solo("c", 1400, { at: 2000 }), 2000);
+    // Spread 400: due when 100 + 10 × wait ≥ 400, 30 s after the oldest joined.
+    expect(mm.tick(2000)).toEqual([]);
+    expect(mm.nextWakeup(2000)).toBe(30_000);
+    expect(mm.tick(29_999)).toEqual([]);
+    const [m] = mm.tick(30_000);
+    expect(idsOf(m.tickets)).toEqual(["a", "b", "c"]);
+    expect(m.quality.spread).toBe(400);
+    // A closer game is due sooner: 1300, 1400, 1410 (spread 110) 1 s after its oldest joined.
+    mm.enqueue(solo("b2", 1300, { at: 40_000 }), 40_000);
+    mm.enqueue(solo("c2", 1400, { at: 40_500 }), 40_500);
+    mm.enqueue(solo("d2", 1410, { at: 40_500 }), 40_500);
+    expect(mm.tick(40_500)).toEqual([]);
+    expect(mm.nextWakeup(40_500)).toBe(41_000);
+    expect(idsOf(mm.tick(41_000)[0].tickets)).toEqual(["b2", "c2", "d2"]);
+  });
+});
+
+describe("best-game, more teams: served while an exact split is cheap", () => {
+  it("forms 3 teams of 3 and 4 teams of 2; refuses 3 teams of 4 at start-up, naming the shape and the cost", () => {
+    for (const options of [
+      { teamSize: 3, teams: 3 },
+      { teamSize: 2, teams: 4 },
+      { teamSize: 1, teams: 16 },
+    ])
+      expect(() => new Matchmaker({ ...options, policy: "best-game" })).not.toThrow();
+    expect(() => new Matchmaker({ teamSize: 4, teams: 3, policy: "best-game" })).toThrow(
+      /best-game policy: does not form games of 3 teams of 4: .*5,775 splits × 3 pairs of teams = 17,325 imbalance evaluations, more than the 1,000/,
+    );
+    expect(() => new Matchmaker({ teamSize: 2, teams: 5, policy: "best-game" })).toThrow(/5 teams of 2/);
+  });
 });
 
 describe("best-game beyond two teams: a join's work does not grow with the pool", () => {
