@@ -11,8 +11,8 @@
  * highest minus the lowest rating in the game: in each round the weakest team so far takes the
  * strongest player, so no two teams' sums drift apart by more than one round's spread. A role
  * queue past the limit first searches a bounded number of steps, pruned by the roles (keeping the
- * best split found); only if that finds none does each solo go to the weakest team that can still
- * give it a role.
+ * best split found); only if that finds none does each solo go, round by round, to the weakest
+ * team that can still give it a role (and failing that, any placement that fits is taken).
  */
 import { assembleTeams, canAssemble, fitsWithBots, playersOf } from "./assembly.js";
 import type { ImbalanceFn } from "./imbalance.js";
@@ -172,6 +172,15 @@ function assembleManyTeams(
   return roles ? { teams: placed, imbalance: value, roles } : undefined;
 }
 
+/**
+ * The splits the exact search scores for a game of `teams` teams of `teamSize` solos (ways to
+ * deal them into unlabelled teams); parties only lower it. Above {@link EXACT_TEAM_SPLITS} the
+ * heuristic places them instead.
+ */
+export function soloSplits(teams: number, teamSize: number): number {
+  return Math.round(splitCount(teams * teamSize, teams));
+}
+
 /** Ways to deal `n` tickets into `teams` unlabelled equal teams, as if all were solos (an upper bound). */
 function splitCount(n: number, teams: number): number {
   const per = n / teams;
@@ -296,7 +305,12 @@ function placeAll(
   return place(0) ? members : undefined;
 }
 
-/** The heuristic: parties placed first (any fitting placement), then solos strongest first to the weakest teams, round by round. */
+/**
+ * The heuristic: parties placed first (any fitting placement), then solos strongest first to the
+ * weakest teams, round by round. With roles a solo goes to the weakest open team of the round
+ * that can still give it a role, and when none can, the search that places everyone with their
+ * roles ({@link placeAll}) decides instead.
+ */
 function heuristicPlacement(
   order: readonly Ticket[],
   teams: number,
@@ -309,44 +323,22 @@ function heuristicPlacement(
   if (!members) return undefined;
   const sums = members.map((m) => m.reduce((s, t) => s + ratingSum(t), 0));
   const room = members.map((m) => teamSize - m.reduce((s, t) => s + partySize(t), 0));
-  if (table) return placeSolosByRole(members, solos, sums, room, table);
+  const fills: RoleFill | undefined =
+    table && members.map((m) => m.reduce<readonly number[]>((f, t) => withRoles(f, t, table) ?? [], [0]));
   let next = 0;
   while (next < solos.length) {
     const open = room.map((r, i) => i).filter((i) => room[i] > 0);
     open.sort((a, b) => sums[a] - sums[b] || a - b);
-    for (const team of open) {
-      if (next >= solos.length) break;
+    while (open.length > 0 && next < solos.length) {
       const solo = solos[next++];
+      const at = fills ? open.findIndex((team) => withRoles(fills[team], solo, table!) !== undefined) : 0;
+      if (at < 0) return placeAll(order, teams, teamSize, table, true);
+      const [team] = open.splice(at, 1);
+      if (fills) fills[team] = withRoles(fills[team], solo, table!)!;
       members[team].push(solo);
       sums[team] += solo.players[0].rating;
       room[team]--;
     }
   }
   return room.every((r) => r === 0) ? members : undefined;
-}
-
-/**
- * The heuristic's solos in a role queue: each, strongest first, to the weakest team with room
- * that can still give it a role of its own; undefined when one fits nowhere (the game is then
- * not formed, though a search might have found a split).
- */
-function placeSolosByRole(
-  members: Ticket[][],
-  solos: readonly Ticket[],
-  sums: number[],
-  room: number[],
-  table: RoleTable,
-): Ticket[][] | undefined {
-  const fills = members.map((m) => m.reduce<readonly number[] | undefined>((f, t) => f && withRoles(f, t, table), [0]));
-  for (const solo of solos) {
-    const open = room.map((_, i) => i).filter((i) => room[i] > 0);
-    open.sort((a, b) => sums[a] - sums[b] || a - b);
-    const team = open.find((i) => fills[i] && withRoles(fills[i]!, solo, table));
-    if (team === undefined) return undefined;
-    fills[team] = withRoles(fills[team]!, solo, table);
-    members[team].push(solo);
-    sums[team] += solo.players[0].rating;
-    room[team]--;
-  }
-  return members;
 }

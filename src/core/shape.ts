@@ -37,6 +37,9 @@ export type GameShape = TeamsShape | FreeForAllShape;
 /** The kinds of shape a policy can declare it serves (see `PolicyDefinition.shapes`). */
 export type ShapeKind = "two-teams" | "teams" | "free-for-all";
 
+/** Every kind of shape: what a policy that forms games of any shape declares. */
+export const EVERY_SHAPE_KIND: readonly ShapeKind[] = ["two-teams", "teams", "free-for-all"];
+
 /** Most players per team. */
 export const MAX_TEAM_SIZE = 16;
 /** Most teams in a game. */

@@ -12,7 +12,7 @@
  * search reads its window, and a change the anchors before it, from a few cache lines.
  *
  * The anchor search scores the sets made of the anchor, the ticket at offset j and tickets
- * between them that fill exactly 2·teamSize seats and can be assembled, for j = 1, ..., window,
+ * between them that fill exactly a game's seats and can be assembled, for j = 1, ..., window,
  * each by its exact best split (the shared assembly's, or the same splits from rating sums for
  * the rating-sum imbalance). It stops at the end of the window; where a lower bound proves no
  * set reaching further wins (Lemma 6, or the spread in 1v1 rating-sum), which keeps the result
@@ -20,6 +20,14 @@
  * anchor records how far it looked (its *reach*), so a join or a leave searches again only the
  * anchors before it that looked at its position, and its own: a step's work depends on the
  * window, the team size and the budget, not on the pool's size (O(log n) per join and leave).
+ *
+ * Other shapes (src/policies/shared/game-quality.ts). A free-for-all of k has no split: a set is
+ * scored by its players' rating spread (v_q with the Alman–McKay imbalance), and the spread bounds
+ * every set reaching further. For the spread the best k players are consecutive in rating order,
+ * so an anchor whose k tickets from it are solos scores that run and is cut at the next ticket (k
+ * row reads); a join then searches about k anchors again. More than two teams are scored by the
+ * shared assembly's split, which is exact and costly: only games whose split takes at most
+ * {@link MAX_TEAM_SPLIT_EVALUATIONS} imbalance evaluations are served.
  *
  * Priority. With `beta` > 0 a game ranks by g = f − beta·(its longest wait, s). The longest wait
  * at time t is t − oldest, so g(t) = (f + beta·oldest) − beta·t: the order of games never changes
@@ -34,19 +42,28 @@ import * as v from "valibot";
 import { assembleTeams, canAssemble } from "../core/assembly.js";
 import { withCriteriaCost } from "../core/criteria.js";
 import { MatchmakerError } from "../core/errors.js";
+import { assembleGame, soloSplits } from "../core/game-assembly.js";
 import { ratingSumDifference, type ImbalanceFn, type ResolvedImbalance } from "../core/imbalance.js";
 import type { Policy, PolicyContext, PolicyDefinition, PolicyParams } from "../core/policy.js";
-import { ratingSum, type Ticket } from "../core/types.js";
+import { describeShape, EVERY_SHAPE_KIND, kindOf, seatsOf, teamSizeOf, type GameShape } from "../core/shape.js";
+import { ratingSum, type Player, type Ticket } from "../core/types.js";
 import { parseConfig, unknownKeyMessage } from "../core/validation.js";
+import { freeForAllQuality, freeForAllSpread, qualityLowerBound } from "./shared/game-quality.js";
 import { NO_LEAF, PRIORITY, RATING, ROW_TREE_WIDTH, rowCursor, RowTree, type RowCursor } from "./shared/row-tree.js";
 import { RatingSumSplitter, SUM_SPLIT_LIMIT } from "./sum-split.js";
+
+/**
+ * Most imbalance evaluations one exact split of a game of more than two teams may take (its
+ * splits × its pairs of teams): each anchor search splits at least one game exactly, and a join
+ * searches about a game's worth of anchors again. 3 teams of 3 take 840 (a join then reads about
+ * 7,700 rows and splits), 5 teams of 2 take 9,450 (about 94,000).
+ */
+const MAX_TEAM_SPLIT_EVALUATIONS = 1000;
 
 /** Largest accepted (and default) window: the tickets after an anchor that its search may look at. */
 const MAX_WINDOW = 1024;
 /** Default imbalance evaluations per anchor search. */
 const DEFAULT_BUDGET = 128;
-/** Slack on lower bounds so that rounding never prunes a set that ties or wins. */
-const BOUND_SLACK = 1 - 1e-12;
 
 const INF = 'or "inf"';
 const BestGameParams = v.strictObject(
@@ -122,23 +139,10 @@ export function defaultWindow(teamSize: number, spec: ResolvedImbalance | undefi
   return Math.min(MAX_WINDOW, 4 * teamSize);
 }
 
-/**
- * A lower bound on the imbalance of any game whose lowest and highest tickets have mean ratings
- * `low` and `high`, when the imbalance allows one: Alman–McKay's Lemma 6 (v_q of 2k skills is at
- * least k^(−1/q)·spread/2, and f ≥ v_q), or the spread itself for rating-sum with teamSize 1.
- * Player spread is at least the spread of ticket means, and the floor shift is monotone.
- */
-function spreadLowerBound(
-  spec: ResolvedImbalance | undefined,
-  teamSize: number,
-): ((low: number, high: number) => number) | undefined {
-  if (spec?.kind === "alman-mckay") {
-    const factor = ((spec.q === Infinity ? 1 : teamSize ** (-1 / spec.q)) / 2) * BOUND_SLACK;
-    const floor = spec.floor;
-    return (low, high) => factor * (Math.max(0, high - floor) - Math.max(0, low - floor));
-  }
-  if (spec?.kind === "rating-sum" && teamSize === 1) return (low, high) => (high - low) * BOUND_SLACK;
-  return undefined;
+/** The default window for `shape`: {@link defaultWindow} for two teams, else twice the seats of a game. */
+function defaultShapeWindow(shape: GameShape, spec: ResolvedImbalance | undefined): number {
+  if (kindOf(shape) === "two-teams") return defaultWindow(teamSizeOf(shape), spec);
+  return Math.min(MAX_WINDOW, 2 * seatsOf(shape));
 }
 
 /** Where a row's columns start (column c of the row at r = tree.rowAt(cursor) is at r + c·width). */
@@ -157,8 +161,9 @@ const ENQUEUED_AT = 6 * W;
 const IMBALANCE_AT = 7 * W;
 /**
  * ...and its tickets' offsets after the anchor (0 the anchor) as the bits of an integer (offset o
- * is 2^o) while all are below {@link MASK_BITS}, else -1 and they are on the anchor's record: a
- * search then writes its game into the rows it read, without touching a record.
+ * is 2^o) while all are below {@link MASK_BITS}; else, for a run of L tickets from the anchor, −L;
+ * else -1 and they are on the anchor's record: a search then writes its game into the rows it
+ * read, without touching a record.
  */
 const GAME_AT = 8 * W;
 const COLUMNS = 9;
@@ -196,6 +201,9 @@ export class BestGamePolicy implements Policy {
   readonly thresholdGrowthPerSecond: number;
   readonly beta: number;
   private readonly teamSize: number;
+  /** Players per game: what every scored set seats. */
+  private readonly seats: number;
+  private readonly shape: GameShape;
   private readonly lowerBound: ((low: number, high: number) => number) | undefined;
   private readonly tree = new RowTree<Waiting>(COLUMNS, (w, leaf) => (w.leaf = leaf));
   private readonly byId = new Map<string, Waiting>();
@@ -203,6 +211,8 @@ export class BestGamePolicy implements Policy {
   private readonly spare: Waiting[] = [];
   /** Anchors with a game. */
   private games = 0;
+  /** Rows read and search steps taken by every anchor search so far (the work of joins and leaves). */
+  private work = 0;
   private seq = 0;
   /** The first ticket's `enqueuedAt`: beta's priorities count from it (ms). */
   private epoch: number | undefined;
@@ -221,6 +231,8 @@ export class BestGamePolicy implements Policy {
   private readonly blockOnly: RatingSumSplitter | undefined;
   /** 2v2 with the splitter and no lower bound, where the search's step cap cannot bind (it visits at most 2^(window+1) nodes). */
   private readonly quads: boolean;
+  /** A free-for-all ranked by spread alone, with the spread bound: runs of solos are scored without enumeration. */
+  private readonly spreadRuns: boolean;
   /** Imbalance evaluations made by the running search (counted through {@link countingImbalance}). */
   private evaluations = 0;
   private readonly countingImbalance: ImbalanceFn;
@@ -228,19 +240,22 @@ export class BestGamePolicy implements Policy {
 
   constructor(context: PolicyContext, options: BestGameOptions) {
     this.teamSize = context.teamSize;
+    this.seats = context.seats;
+    this.shape = context.shape;
     this.window = options.window;
     this.budget = options.budget;
     this.threshold = options.threshold;
     this.thresholdGrowthPerSecond = options.thresholdGrowthPerSecond;
     this.beta = options.beta;
-    this.lowerBound = options.beta > 0 ? undefined : spreadLowerBound(context.imbalanceSpec, context.teamSize);
+    this.lowerBound = options.beta > 0 ? undefined : qualityLowerBound(context.shape, context.imbalanceSpec);
     const imbalance = context.imbalance;
     this.splitter =
-      imbalance === ratingSumDifference && 2 * context.teamSize <= SUM_SPLIT_LIMIT
+      kindOf(context.shape) === "two-teams" && imbalance === ratingSumDifference && context.seats <= SUM_SPLIT_LIMIT
         ? new RatingSumSplitter()
         : undefined;
     const blockCost = binomial(2 * this.teamSize - 1, this.teamSize - 1) + 1;
     this.blockOnly = this.splitter && !this.lowerBound && 2 * blockCost > this.budget ? this.splitter : undefined;
+    this.spreadRuns = imbalance === freeForAllSpread && this.lowerBound !== undefined;
     this.quads =
       this.splitter !== undefined &&
       this.teamSize === 2 &&
@@ -250,7 +265,7 @@ export class BestGamePolicy implements Policy {
       this.evaluations++;
       return imbalance(a, b);
     };
-    this.search = newSearch(options.window, context.teamSize);
+    this.search = newSearch(options.window, context.seats);
   }
 
   /** Number of waiting tickets. */
@@ -263,6 +278,11 @@ export class BestGamePolicy implements Policy {
     return this.games;
   }
 
+  /** Rows read and search steps taken by the anchor searches so far: what a join or leave costs (for tests and benchmarks). */
+  get searchWork(): number {
+    return this.work;
+  }
+
   add(ticket: Ticket, _now?: number): void {
     // A ticket already held moves to its new position (never held twice).
     this.remove(ticket.id);
@@ -271,7 +291,9 @@ export class BestGamePolicy implements Policy {
     waiting.ticket = ticket;
     this.byId.set(ticket.id, waiting);
     const sum = ratingSum(ticket);
-    const rating = sum / ticket.players.length;
+    // In a free-for-all the position is kept within the party's ratings (a mean may round past
+    // them), so that the spread bound, exact there, never exceeds a set's spread.
+    const rating = this.shape.kind === "free-for-all" ? meanWithin(ticket, sum) : sum / ticket.players.length;
     const at = this.at;
     const tree = this.tree;
     tree.insert(rating, this.seq++, waiting, at);
@@ -343,6 +365,11 @@ export class BestGamePolicy implements Policy {
     walk.index = at.index;
     const tickets: Ticket[] = [];
     let mask = this.tree.rows[this.tree.rowAt(at) + GAME_AT];
+    if (mask < -1) {
+      // A run of -mask tickets from the anchor.
+      for (let o = 0; o < -mask; o++, this.tree.next(walk)) tickets.push(this.tree.valueAt(walk).ticket);
+      return tickets;
+    }
     const offsets = mask < 0 ? this.tree.valueAt(at).game! : [];
     for (let o = 0; mask > 0; o++, mask = Math.floor(mask / 2)) if (mask % 2 === 1) offsets.push(o);
     let offset = 0;
@@ -423,7 +450,10 @@ export class BestGamePolicy implements Policy {
   private searchAnchor(leaf: number, index: number): void {
     const s = this.search;
     const signedReach =
-      this.searchBlock(leaf, index) ?? this.searchQuads(leaf, index) ?? this.searchWindow(leaf, index);
+      this.searchBlock(leaf, index) ??
+      this.searchQuads(leaf, index) ??
+      this.searchSpreadRun(leaf, index) ??
+      this.searchWindow(leaf, index);
     const rows = this.tree.rows;
     const r = leaf * this.tree.stride + index;
     rows[r + REACH_AT] = signedReach;
@@ -433,8 +463,10 @@ export class BestGamePolicy implements Policy {
     rows[r + IMBALANCE_AT] = s.imbalance;
     let mask = 0;
     for (let m = 0; m < s.bestCount && mask >= 0; m++) mask = s.best[m] < MASK_BITS ? mask + BIT[s.best[m]] : -1;
+    // A run from the anchor too long for the bits (a large free-for-all): its length, negated.
+    if (mask < 0 && s.best[s.bestCount - 1] === s.bestCount - 1) mask = -s.bestCount;
     rows[r + GAME_AT] = mask;
-    if (mask < 0) this.tree.values[leaf * W + index]!.game = Array.from(s.best.subarray(0, s.bestCount));
+    if (mask === -1) this.tree.values[leaf * W + index]!.game = Array.from(s.best.subarray(0, s.bestCount));
   }
 
   /**
@@ -445,6 +477,8 @@ export class BestGamePolicy implements Policy {
     const k = this.teamSize;
     const s = this.search;
     this.startAt(leaf, index);
+    // A party that fills a free-for-all by itself: its only game, whatever comes after it.
+    if (s.seats[0] === this.seats) return this.scoreAlone();
     const anchorA = sideSeats(s, 0, SIDE_A);
     const anchorB = sideSeats(s, 0, SIDE_B);
     for (let j = 1; j <= this.window; j++) {
@@ -454,7 +488,7 @@ export class BestGamePolicy implements Policy {
       const seats = s.seats[0] + s.seats[j];
       const sizeA = anchorA + sideSeats(s, j, SIDE_A);
       const sizeB = anchorB + sideSeats(s, j, SIDE_B);
-      if (seats <= 2 * k && sizeA <= k && sizeB <= k) this.visit(j, 1, seats, sizeA, sizeB);
+      if (seats <= this.seats && sizeA <= k && sizeB <= k) this.visit(j, 1, seats, sizeA, sizeB);
       if (s.stop) return j;
     }
     return this.window;
@@ -483,6 +517,7 @@ export class BestGamePolicy implements Policy {
       const r = l * tree.stride + i;
       if (rows[r + SHAPE_AT] !== PLAIN_SOLO) return undefined;
       s.sum[j] = rows[r + SUM_AT];
+      this.work++;
       oldest = Math.min(oldest, rows[r + ENQUEUED_AT]);
     }
     splitter.solveSortedSolos(s.sum, 0, n, this.teamSize);
@@ -523,6 +558,7 @@ export class BestGamePolicy implements Policy {
             Math.abs(2 * (x0 + xj) - total),
           );
           evaluations += 4;
+          this.work++;
           if (this.beta > 0 || !s.found || f < s.priority) {
             s.chosen[0] = a;
             s.chosen[1] = b;
@@ -534,6 +570,30 @@ export class BestGamePolicy implements Policy {
       }
     }
     return this.window;
+  }
+
+  /**
+   * {@link searchWindow} for a free-for-all of k ranked by spread alone (see {@link spreadRuns}),
+   * when the k tickets from the anchor are solos: every set ending at offset k − 1 is those k, and
+   * every set reaching further has a spread at least as large, so the search scores that one and
+   * is cut at the next ticket, as the general search is, in k row reads instead of an enumeration.
+   * Undefined (nothing decided) at the first party.
+   */
+  private searchSpreadRun(leaf: number, index: number): number | undefined {
+    if (!this.spreadRuns) return undefined;
+    const s = this.search;
+    const n = this.seats;
+    this.startAt(leaf, index);
+    if (s.seats[0] !== 1) return undefined;
+    for (let j = 1; j < n; j++) {
+      if (!this.readNext(j)) return j;
+      if (s.seats[j] !== 1) return undefined;
+    }
+    s.chosenCount = 0;
+    for (let j = 1; j < n - 1; j++) s.chosen[s.chosenCount++] = j;
+    this.keep(n - 1, s.rating[n - 1] - s.rating[0]);
+    if (n > this.window) return this.window;
+    return this.readNext(n) ? -n : n;
   }
 
   /** Start a search at the anchor at (leaf, index): offset 0 read, nothing found. */
@@ -574,6 +634,7 @@ export class BestGamePolicy implements Policy {
     const s = this.search;
     const rows = this.tree.rows;
     const r = s.leaf[j] * this.tree.stride + s.index[j];
+    this.work++;
     const shape = rows[r + SHAPE_AT];
     s.rating[j] = rows[r + RATING_AT];
     s.sum[j] = rows[r + SUM_AT];
@@ -597,15 +658,16 @@ export class BestGamePolicy implements Policy {
     const k = this.teamSize;
     // Search steps: generous beside the evaluations once a game is found, bounded before.
     const stepCap = this.budget === Infinity ? Infinity : (s.found ? 16 : 256) * this.budget + 64 * this.window;
+    this.work++;
     if (++s.steps > stepCap) {
       s.stop = true;
       return;
     }
-    if (seats === 2 * k) return this.score(j);
-    if (i >= j || seats + (s.seatsBefore[j] - s.seatsBefore[i]) < 2 * k) return;
+    if (seats === this.seats) return this.score(j);
+    if (i >= j || seats + (s.seatsBefore[j] - s.seatsBefore[i]) < this.seats) return;
     const a = sizeA + sideSeats(s, i, SIDE_A);
     const b = sizeB + sideSeats(s, i, SIDE_B);
-    if (seats + s.seats[i] <= 2 * k && a <= k && b <= k) {
+    if (seats + s.seats[i] <= this.seats && a <= k && b <= k) {
       s.chosen[s.chosenCount++] = i;
       this.visit(j, i + 1, seats + s.seats[i], a, b);
       s.chosenCount--;
@@ -613,7 +675,20 @@ export class BestGamePolicy implements Policy {
     this.visit(j, i + 1, seats, sizeA, sizeB);
   }
 
-  /** Score one set that fills the game (the anchor, the chosen offsets, offset j): its exact best split. */
+  /** {@link searchWindow} for an anchor that fills the game alone: that game, and a reach of 0 (nothing after it counts). */
+  private scoreAlone(): number {
+    const s = this.search;
+    const f = this.scoreTickets([this.valueAt(0).ticket]);
+    if (f === undefined) return 0;
+    s.found = true;
+    s.imbalance = f;
+    s.priority = this.priorityOf(f, s.enqueued[0]);
+    s.best[0] = 0;
+    s.bestCount = 1;
+    return 0;
+  }
+
+  /** Score one set that fills the game (the anchor, the chosen offsets, offset j): its exact best split, or a free-for-all's spread. */
   private score(j: number): void {
     const s = this.search;
     const before = this.evaluations;
@@ -636,14 +711,31 @@ export class BestGamePolicy implements Policy {
       const tickets = [this.valueAt(0).ticket];
       for (let c = 0; c < s.chosenCount; c++) tickets.push(this.valueAt(s.chosen[c]).ticket);
       tickets.push(this.valueAt(j).ticket);
-      if (!canAssemble(tickets, this.teamSize)) return;
-      f = assembleTeams(tickets, this.teamSize, this.countingImbalance)?.imbalance;
+      f = this.scoreTickets(tickets);
+      if (f === undefined) return;
     }
     // The first game is always scored; another only while the budget allows one more like this
     // one. Stopping here (not at the next set) makes the result depend on offsets up to this
     // set's only, so the anchor's reach is this offset.
+    this.work += this.evaluations - before;
     if (2 * this.evaluations - before > this.budget) s.stop = true;
     if (f !== undefined) this.keep(j, f);
+  }
+
+  /**
+   * The quality of a set that fills the game, or undefined when it cannot be assembled: two teams
+   * by their exact best split; a free-for-all (any parties that add up) by its players alone;
+   * more teams by the shared assembly's split.
+   */
+  private scoreTickets(tickets: readonly Ticket[]): number | undefined {
+    if (this.shape.kind === "free-for-all") {
+      const players: Player[] = [];
+      for (const t of tickets) for (const p of t.players) players.push(p);
+      return this.countingImbalance(players, NO_PLAYERS);
+    }
+    if (this.shape.teams !== 2) return assembleGame(tickets, this.shape, this.countingImbalance)?.imbalance;
+    if (!canAssemble(tickets, this.teamSize)) return undefined;
+    return assembleTeams(tickets, this.teamSize, this.countingImbalance)?.imbalance;
   }
 
   /** The priority of a game of imbalance f whose oldest ticket was enqueued at `oldest` (ms). */
@@ -695,7 +787,7 @@ interface Search {
   stop: boolean;
 }
 
-function newSearch(window: number, teamSize: number): Search {
+function newSearch(window: number, seats: number): Search {
   return {
     leaf: new Int32Array(window + 1),
     index: new Int32Array(window + 1),
@@ -705,10 +797,10 @@ function newSearch(window: number, teamSize: number): Search {
     side: new Int32Array(window + 1),
     enqueued: new Float64Array(window + 1),
     seatsBefore: new Int32Array(window + 2),
-    chosen: new Int32Array(2 * teamSize),
+    chosen: new Int32Array(seats),
     chosenCount: 0,
     found: false,
-    best: new Int32Array(2 * teamSize),
+    best: new Int32Array(seats),
     bestCount: 0,
     imbalance: 0,
     priority: 0,
@@ -716,6 +808,8 @@ function newSearch(window: number, teamSize: number): Search {
     stop: false,
   };
 }
+
+const NO_PLAYERS: readonly Player[] = [];
 
 const isPlainSolo = (s: Search, j: number): boolean => s.seats[j] === 1 && s.side[j] === 0;
 
@@ -728,6 +822,17 @@ function binomial(n: number, r: number): number {
   return Math.round(c);
 }
 
+/** A party's mean rating (its rating sum `sum`), clamped to its lowest and highest rating. */
+function meanWithin(ticket: Ticket, sum: number): number {
+  let low = Infinity;
+  let high = -Infinity;
+  for (const p of ticket.players) {
+    if (p.rating < low) low = p.rating;
+    if (p.rating > high) high = p.rating;
+  }
+  return Math.min(high, Math.max(low, sum / ticket.players.length));
+}
+
 /** Earliest `enqueuedAt` among a game's tickets (ms). */
 function oldestOf(tickets: readonly Ticket[]): number {
   let oldest = Infinity;
@@ -735,31 +840,51 @@ function oldestOf(tickets: readonly Ticket[]): number {
   return oldest;
 }
 
+/**
+ * Refuses a game of more than two teams whose exact split costs more than
+ * {@link MAX_TEAM_SPLIT_EVALUATIONS}, naming the shape and the cost.
+ */
+function checkTeamsCost(shape: GameShape): void {
+  if (shape.kind !== "teams" || shape.teams === 2) return;
+  const pairs = (shape.teams * (shape.teams - 1)) / 2;
+  const splits = soloSplits(shape.teams, shape.teamSize);
+  const cost = splits * pairs;
+  if (cost <= MAX_TEAM_SPLIT_EVALUATIONS) return;
+  throw new MatchmakerError(
+    "invalid_config",
+    `best-game policy: does not form games of ${describeShape(shape)}: it scores every game it considers by its exact split, ` +
+      `here ${splits.toLocaleString("en")} splits × ${pairs} pairs of teams = ${cost.toLocaleString("en")} imbalance evaluations, ` +
+      `more than the ${MAX_TEAM_SPLIT_EVALUATIONS.toLocaleString("en")} it allows (every team of one, 3 teams of 2 or 3, 4 teams of 2 are served); use greedy`,
+    "policy",
+  );
+}
+
 export const bestGame: PolicyDefinition = {
   name: "best-game",
+  shapes: EVERY_SHAPE_KIND,
   summary:
-    "Alman–McKay: tickets sorted by rating, each one's best game within a window after it, a heap of those; forms the best game (optionally time-sensitive, with a threshold that grows with waiting).",
+    "Alman–McKay: tickets sorted by rating, each one's best game within a window after it, a heap of those; forms the best game (optionally time-sensitive, with a threshold that grows with waiting). Any shape: a free-for-all ranks by rating spread (v_q with alman-mckay).",
   create(context: PolicyContext, params: PolicyParams): Policy {
     const what = "best-game policy parameters";
     const parsed = parseConfig(what, BestGameParams, params);
-    const k = context.teamSize;
-    const window = parsed.window ?? defaultWindow(k, context.imbalanceSpec);
-    if (window < 2 * k - 1) {
+    checkTeamsCost(context.shape);
+    const window = parsed.window ?? defaultShapeWindow(context.shape, context.imbalanceSpec);
+    if (window < context.seats - 1) {
       throw new MatchmakerError(
         "invalid_config",
-        `${what}: window: must be at least 2 x teamSize − 1 = ${2 * k - 1} (a game of solos needs that many tickets after its lowest)`,
+        `${what}: window: must be at least ${context.seats - 1} (a game of ${describeShape(context.shape)} in solos needs that many tickets after its lowest)`,
         "window",
       );
     }
     const inf = (x: number | "inf") => (x === "inf" ? Infinity : x);
+    // A free-for-all has no split to score: its players' spread (or v_q) is the measure.
+    const measure =
+      context.shape.kind === "free-for-all" ? freeForAllQuality(context.imbalanceSpec) : context.imbalance;
     // Criteria as an added cost term: the games are scored by the imbalance plus their dispersions.
-    const scored = parsed.criteriaCost
-      ? {
-          ...context,
-          imbalance: withCriteriaCost(context.imbalance, context.criteria ?? [], parsed.criteriaCost, what),
-        }
-      : context;
-    return new BestGamePolicy(scored, {
+    const imbalance = parsed.criteriaCost
+      ? withCriteriaCost(measure, context.criteria ?? [], parsed.criteriaCost, what)
+      : measure;
+    return new BestGamePolicy(imbalance === context.imbalance ? context : { ...context, imbalance }, {
       window,
       budget: inf(parsed.budget),
       threshold: inf(parsed.threshold),

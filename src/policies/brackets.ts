@@ -19,6 +19,7 @@
 import * as v from "valibot";
 import { MatchmakerError } from "../core/errors.js";
 import type { Policy, PolicyContext, PolicyDefinition, PolicyParams } from "../core/policy.js";
+import { EVERY_SHAPE_KIND } from "../core/shape.js";
 import { meanRating, type Ticket } from "../core/types.js";
 import { parseConfig, unknownKeyMessage } from "../core/validation.js";
 import { CriteriaBox, criteriaWindowsEntry } from "./shared/criteria-box.js";
@@ -199,6 +200,7 @@ export class BracketsPolicy extends SweepMatcher {
 
 export const brackets: PolicyDefinition = {
   name: "brackets",
+  shapes: EVERY_SHAPE_KIND,
   avoidsRepeats: true,
   summary:
     "The forum thread's adaptive brackets: a bracket splits after a busy period and merges back after idle ones; opponents from the own or a neighbouring bracket only.",

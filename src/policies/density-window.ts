@@ -1,5 +1,7 @@
 /**
- * `density-window`: rating windows sized by the measured arrival density, for 2 x k games.
+ * `density-window`: rating windows sized by the measured arrival density, for games of any shape
+ * (each player's window is their own; a game is the oldest that the nearest tickets above its
+ * lowest can form, as the shared search finds it for the queue's shape).
  *
  * Where arrivals are dense a close game comes soon, where they are sparse it does not: a ticket
  * rated r accepts tickets within a window proportional to 1 / sqrt(rho(r)), rho(r) = lambda·phi(r)
@@ -43,9 +45,9 @@
  * waiting, a silence step, geometric in the silence's length: about log(g·rate / 4) / log(1.1)
  * of them in a silence of g seconds) recomputes every waiting ticket's game.
  */
-import type { GameShape } from "../core/shape.js";
 import * as v from "valibot";
 import type { AcceptanceWindow, Policy, PolicyContext, PolicyDefinition, PolicyParams } from "../core/policy.js";
+import { EVERY_SHAPE_KIND, type GameShape } from "../core/shape.js";
 import { DEFAULT_POPULATION, RatingRanks } from "../core/rating-ranks.js";
 import type { PlayerWindow, Ticket } from "../core/types.js";
 import { parseConfig, unknownKeyMessage } from "../core/validation.js";
@@ -72,6 +74,9 @@ const SILENCE_ARRIVALS = 4;
 /** Schlup's cost of a bot game beyond the waiting player's own wait: spread 1 for the seats, the bot's tau_max. */
 const TERMINAL_VALUE = 3;
 
+/** Most tickets above an anchor its game may take. */
+const MAX_LOOKAHEAD = 1024;
+
 const positive = v.pipe(v.number("must be a number"), v.finite("must be finite"), v.gtValue(0, "must be positive"));
 const DensityWindowParams = v.strictObject(
   {
@@ -80,7 +85,9 @@ const DensityWindowParams = v.strictObject(
     growth: v.optional(v.pipe(v.number(), v.finite(), v.minValue(0, "must not be negative"))),
     population: v.optional(v.pipe(v.number(), v.integer("must be a whole number"), v.minValue(20), v.maxValue(1e6))),
     m: v.optional(v.pipe(v.number(), v.integer("must be a whole number"), v.minValue(2), v.maxValue(10_000))),
-    lookahead: v.optional(v.pipe(v.number(), v.integer("must be a whole number"), v.minValue(1), v.maxValue(1024))),
+    lookahead: v.optional(
+      v.pipe(v.number(), v.integer("must be a whole number"), v.minValue(1), v.maxValue(MAX_LOOKAHEAD)),
+    ),
     combine: v.optional(v.picklist(["min", "mean"])),
   },
   unknownKeyMessage,
@@ -98,7 +105,7 @@ export interface DensityWindowOptions {
   readonly population: number;
   /** Ratings on each side of r that measure the density at r. */
   readonly m: number;
-  /** Tickets above an anchor its game may take (default 4 × 2 × teamSize). */
+  /** Tickets above an anchor its game may take (default 4 × the players of a game). */
   readonly lookahead: number;
   /**
    * How the members' windows decide a game: every one covers its spread (`min`, the default without
@@ -132,7 +139,6 @@ const isLive = (c: Candidate): boolean =>
 
 export class DensityWindowPolicy implements Policy {
   readonly name = "density-window";
-  private readonly teamSize: number;
   private readonly shape: GameShape;
   private readonly ranks: RatingRanks;
   private readonly rate = new ArrivalRate(RATE_WINDOW);
@@ -166,7 +172,6 @@ export class DensityWindowPolicy implements Policy {
     context: PolicyContext,
     readonly options: DensityWindowOptions,
   ) {
-    this.teamSize = context.teamSize;
     this.shape = context.shape;
     this.ranks = RatingRanks.recent(options.population);
     this.range = context.ratingRange ? context.ratingRange.max - context.ratingRange.min : 1;
@@ -450,13 +455,14 @@ export function densityWindowOptions(context: PolicyContext, params: PolicyParam
     growth: parsed.growth ?? 0.25,
     population: parsed.population ?? DEFAULT_POPULATION,
     m: parsed.m ?? 30,
-    lookahead: parsed.lookahead ?? 8 * context.teamSize,
+    lookahead: parsed.lookahead ?? Math.min(MAX_LOOKAHEAD, 4 * context.seats),
     combine: parsed.combine ?? "mean",
   };
 }
 
 export const densityWindow: PolicyDefinition = {
   name: "density-window",
+  shapes: EVERY_SHAPE_KIND,
   summary:
     "Windows sized by the measured arrival rate and rating density (1 / sqrt of arrivals per rating point), opening as tau_max nears; closest game first.",
   create(context: PolicyContext, params: PolicyParams): Policy {

@@ -1,5 +1,6 @@
 /**
- * `difference-wait` (Schlup's A_DW), generalised from pairs to 2 x k games.
+ * `difference-wait` (Schlup's A_DW), generalised from pairs to games of any shape (Schlup's games
+ * are of k players each for themselves; teams are assembled by the shared assembly).
  *
  * Waiting tickets are either loose or in a tentative group that could play. A tentative group
  * becomes final `fWait x spread` seconds after it was formed (spread scaled to the rating
@@ -9,8 +10,9 @@
  * with the closest loose tickets, or stays loose. With `fWait: 0` groups are final at once.
  */
 import * as v from "valibot";
-import { canAssemble } from "../core/assembly.js";
+import { canAssembleGame } from "../core/game-assembly.js";
 import type { Policy, PolicyContext, PolicyDefinition, PolicyParams } from "../core/policy.js";
+import { EVERY_SHAPE_KIND } from "../core/shape.js";
 import { meanRating, type Ticket } from "../core/types.js";
 import { parseConfig, unknownKeyMessage } from "../core/validation.js";
 import { findOldestGame } from "./shared/oldest-game.js";
@@ -107,7 +109,7 @@ export class DifferenceWaitPolicy implements Policy {
       for (const member of group.tickets) {
         const tickets = group.tickets.map((t) => (t === member ? ticket : t));
         const spread = spreadOf(tickets);
-        if (spread >= group.spread || !canAssemble(tickets, this.context.teamSize)) continue;
+        if (spread >= group.spread || !canAssembleGame(tickets, this.context.shape)) continue;
         if (!best || spread < best.spread) best = { group, tickets, spread, displaced: member };
       }
     }
@@ -161,6 +163,7 @@ function spreadOf(tickets: readonly Ticket[]): number {
 
 export const differenceWait: PolicyDefinition = {
   name: "difference-wait",
+  shapes: EVERY_SHAPE_KIND,
   summary:
     "Schlup's A_DW: tentative games that become final after fWait x their rating spread, improved by newcomers meanwhile.",
   create(context: PolicyContext, params: PolicyParams): Policy {

@@ -23,6 +23,7 @@
 import * as v from "valibot";
 import { MatchmakerError } from "../core/errors.js";
 import type { AcceptanceWindow, Policy, PolicyContext, PolicyDefinition, PolicyParams } from "../core/policy.js";
+import { EVERY_SHAPE_KIND } from "../core/shape.js";
 import { DEFAULT_POPULATION, RatingRanks } from "../core/rating-ranks.js";
 import type { Ticket } from "../core/types.js";
 import { parseConfig, unknownKeyMessage } from "../core/validation.js";
@@ -64,7 +65,7 @@ export interface ExpandingWindowOptions {
   readonly max: number;
   /** Percentile windows: how many recent arrivals make the rating distribution. */
   readonly population: number;
-  /** Teams: search steps per scan. */
+  /** Games of more than two players: search steps per scan. */
   readonly budget: number;
   /** In a queue with criteria: each ticket's window on each of them (absent: none). */
   readonly criteria?: CriteriaBox;
@@ -196,6 +197,7 @@ function criteriaBoxOf(
 
 export const expandingWindow: PolicyDefinition = {
   name: "expanding-window",
+  shapes: EVERY_SHAPE_KIND,
   avoidsRepeats: true,
   summary:
     "The forum thread's widening rating window: mutual acceptance, closest game first, in rating points, a fraction of the rating, or percentiles.",

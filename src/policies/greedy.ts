@@ -18,6 +18,7 @@
 import * as v from "valibot";
 import { ArrivalOrder, compareArrival, type Arrival } from "../core/arrival-order.js";
 import type { Policy, PolicyContext, PolicyDefinition, PolicyParams } from "../core/policy.js";
+import { EVERY_SHAPE_KIND } from "../core/shape.js";
 import { parseConfig, unknownKeyMessage } from "../core/validation.js";
 import { repeatAllowedAt } from "../core/recent-opponents.js";
 import type { Ticket } from "../core/types.js";
@@ -205,7 +206,7 @@ export function withoutAvoidance(context: PolicyContext): PolicyContext {
 export const greedy: PolicyDefinition = {
   name: "greedy",
   avoidsRepeats: true,
-  shapes: ["two-teams", "teams", "free-for-all"],
+  shapes: EVERY_SHAPE_KIND,
   summary: "Form a game as soon as a game's players can be assembled, oldest tickets first.",
   create(context: PolicyContext, params: PolicyParams): Policy {
     parseConfig("greedy policy parameters", GreedyParams, params);

@@ -22,6 +22,13 @@
  * modes: they share a team, each member in a different role they accept. Side preferences are
  * honoured. The rho guarantee is proved for solo, choice-free pools only.
  *
+ * More than two teams (the queue's `teams`): every team has one player per role; the windows
+ * and the exact mode work the same over T·k seats, games are split by the shared assembly, and
+ * the rho guarantee (a two-team proof) is not claimed. The search for games in windows holding a
+ * party keeps up to C(2^k + T − 1, T) role states, so shapes above
+ * {@link MAX_TEAM_ROLE_STATES} of them (3 teams of 7, 4 of 6, 5 of 5, 7 of 4, 13 of 3) are
+ * refused at start-up. A role queue has no free-for-all (no teams to fill roles on).
+ *
  * When to form (as `best-game`): the best candidate forms when its imbalance is at most
  * `threshold` + `thresholdGrowthPerSecond` × (its longest wait, in seconds); `threshold` defaults to
  * Infinity (form the best game at once whenever one exists). `poll` forms games until the best
@@ -29,11 +36,13 @@
  */
 import * as v from "valibot";
 import { ArrivalIndex } from "../core/arrival-order.js";
-import { assembleTeams } from "../core/assembly.js";
 import { MatchmakerError } from "../core/errors.js";
+import { assembleGame } from "../core/game-assembly.js";
 import type { ImbalanceFn } from "../core/imbalance.js";
 import type { Policy, PolicyContext, PolicyDefinition, PolicyParams } from "../core/policy.js";
 import { RoleTable } from "../core/role-rules.js";
+import { describeShape, teamCountOf, twoTeams, type GameShape } from "../core/shape.js";
+import { MAX_TEAM_ROLE_STATES, teamRoleStates } from "../core/team-role-search.js";
 import type { Ticket } from "../core/types.js";
 import { parseConfig, unknownKeyMessage } from "../core/validation.js";
 import { RoleWindows } from "./shared/role-windows.js";
@@ -72,26 +81,28 @@ export interface RoleGameCandidate {
 }
 
 /**
- * The best role-valid game among `tickets` by brute force: every subset seating exactly 2k
- * players, each split exactly. Ties keep the first subset in the given order. Exponential: for
- * small pools only.
+ * The best role-valid game among `tickets` by brute force: every subset seating exactly a game
+ * (`teams` teams of `teamSize`, two unless given), each split exactly. Ties keep the first subset
+ * in the given order. Exponential: for small pools only.
  */
 export function bestRoleGame(
   tickets: readonly Ticket[],
   teamSize: number,
   imbalance: ImbalanceFn,
   roles: readonly string[] | RoleTable,
+  teams = 2,
 ): RoleGameCandidate | undefined {
   const table = roles instanceof RoleTable ? roles : new RoleTable(roles);
-  const seats = 2 * teamSize;
+  const shape: GameShape = { ...twoTeams(teamSize), teams };
+  const seats = teams * teamSize;
   const remaining: number[] = new Array(tickets.length + 1).fill(0);
   for (let i = tickets.length - 1; i >= 0; i--) remaining[i] = remaining[i + 1] + tickets[i].players.length;
   const chosen: Ticket[] = [];
   let best: RoleGameCandidate | undefined;
   const visit = (i: number, players: number): void => {
     if (players === seats) {
-      const split = assembleTeams(chosen, teamSize, imbalance, table);
-      if (split && (!best || split.imbalance < best.imbalance))
+      const split = assembleGame(chosen, shape, imbalance, table);
+      if (split?.imbalance !== undefined && (!best || split.imbalance < best.imbalance))
         best = { tickets: [...chosen], imbalance: split.imbalance };
       return;
     }
@@ -108,8 +119,9 @@ export function bestRoleGame(
 }
 
 /**
- * A lower bound of a 2k-player game's imbalance from its lowest and highest rating: for Alman and
- * McKay's imbalance, f ≥ v_q ≥ k^(−1/q)·(skill spread)/2 (their Lemma 6); 0 otherwise.
+ * A lower bound of a game's imbalance from its lowest and highest rating: for Alman and McKay's
+ * imbalance, f ≥ v_q ≥ k^(−1/q)·(skill spread)/2 (their Lemma 6, over the 2k players of the two
+ * teams holding the lowest and the highest player); 0 otherwise.
  */
 export function lemma6Bound(context: PolicyContext): ((low: number, high: number) => number) | undefined {
   const spec = context.imbalanceSpec;
@@ -134,8 +146,9 @@ export class RolesPolicy implements Policy {
   ) {
     this.mode = options.mode;
     this.table = new RoleTable(context.roles);
-    this.evaluate = (tickets) => assembleTeams(tickets, context.teamSize, context.imbalance, this.table)?.imbalance;
-    if (this.mode === "approximate") this.windows = new RoleWindows(this.table, this.evaluate, lemma6Bound(context));
+    this.evaluate = (tickets) => assembleGame(tickets, context.shape, context.imbalance, this.table)?.imbalance;
+    if (this.mode === "approximate")
+      this.windows = new RoleWindows(this.table, this.evaluate, lemma6Bound(context), teamCountOf(context.shape));
   }
 
   /** Number of waiting tickets. */
@@ -187,7 +200,13 @@ export class RolesPolicy implements Policy {
       );
     }
     const tickets = [...this.pool.oldest()];
-    return bestRoleGame(tickets, this.context.teamSize, this.context.imbalance, this.table);
+    return bestRoleGame(
+      tickets,
+      this.context.teamSize,
+      this.context.imbalance,
+      this.table,
+      teamCountOf(this.context.shape),
+    );
   }
 
   private thresholdIsStatic(): boolean {
@@ -203,11 +222,26 @@ export class RolesPolicy implements Policy {
   }
 }
 
+/** Refuses more than two teams whose role search would keep more than {@link MAX_TEAM_ROLE_STATES} states. */
+function checkRoleStates(shape: GameShape, k: number): void {
+  const teams = teamCountOf(shape);
+  if (teams <= 2) return;
+  const states = teamRoleStates(k, teams);
+  if (states <= MAX_TEAM_ROLE_STATES) return;
+  throw new MatchmakerError(
+    "invalid_config",
+    `roles policy: does not form games of ${describeShape(shape)} with ${k} roles: its search for role-valid games ` +
+      `would keep up to ${states.toLocaleString("en")} role states, more than ${MAX_TEAM_ROLE_STATES.toLocaleString("en")}; use fewer teams or roles`,
+    "teams",
+  );
+}
+
 export const roles: PolicyDefinition = {
   name: "roles",
   summary:
     'Alman–McKay role-restricted queue: one player per role on each team; the shortest rating window with two players per role gives a rho-approximate game (mode "exact": brute force for small pools).',
   supportsRoles: true,
+  shapes: ["two-teams", "teams"],
   create(context: PolicyContext, params: PolicyParams): Policy {
     const parsed = parseConfig("roles policy parameters", RolesParams, params);
     const { roles: queueRoles } = context;
@@ -218,6 +252,7 @@ export const roles: PolicyDefinition = {
         "roles",
       );
     }
+    checkRoleStates(context.shape, queueRoles.length);
     return new RolesPolicy(
       { ...context, roles: queueRoles },
       {

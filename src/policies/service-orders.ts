@@ -7,14 +7,17 @@
  * - `lifo`: the same, newest tickets first.
  * - `packing`: tickets are packed into teams of exactly k as soon as possible (a subset-sum
  *   packing that never splits a party and prefers the oldest tickets); packed teams are then
- *   matched in FIFO order. For 2v2 this is FIFO.
+ *   matched in FIFO order (two, or as many as the game has teams). For 2v2 this is FIFO. A
+ *   free-for-all has no teams to pack: packing refuses it.
  * - `two-queue`: solos play only with solos, premade parties only with parties of their size.
  *
  * These decide who plays and when; the shared assembly still picks the fairest split of them.
+ * FIFO, LIFO and the two queues are greedy queues, and serve every shape greedy serves.
  */
 import * as v from "valibot";
 import { ArrivalIndex, type Arrival } from "../core/arrival-order.js";
 import type { Policy, PolicyContext, PolicyDefinition, PolicyParams } from "../core/policy.js";
+import { EVERY_SHAPE_KIND, teamCountOf } from "../core/shape.js";
 import type { Side, Ticket } from "../core/types.js";
 import { parseConfig, unknownKeyMessage } from "../core/validation.js";
 import { GreedyPolicy, GreedyQueue, withoutAvoidance } from "./greedy.js";
@@ -111,13 +114,13 @@ export class PackingPolicy implements Policy {
   poll(): Ticket[][] {
     const games: Ticket[][] = [];
     for (;;) {
-      const pair = this.firstOpposingPair();
-      if (!pair) return games;
-      for (const team of pair) {
+      const game = this.firstGame();
+      if (!game) return games;
+      for (const team of game) {
         this.teams = this.teams.filter((t) => t !== team);
         for (const t of team.tickets) this.teamOf.delete(t.id);
       }
-      games.push([...pair[0].tickets, ...pair[1].tickets]);
+      games.push(game.flatMap((team) => team.tickets));
     }
   }
 
@@ -146,6 +149,13 @@ export class PackingPolicy implements Policy {
       side: chosen.find((t) => t.side)?.side,
       since: Math.min(...chosen.map((t) => t.enqueuedAt)),
     };
+  }
+
+  /** The oldest packed teams that make a game: two that can face each other, or the oldest T of T teams. */
+  private firstGame(): PackedTeam[] | undefined {
+    const count = teamCountOf(this.context.shape);
+    if (count !== 2) return this.teams.length >= count ? this.teams.slice(0, count) : undefined;
+    return this.firstOpposingPair();
   }
 
   /** The two oldest teams that can face each other (not both bound to the same side). */
@@ -193,6 +203,7 @@ function noParams(name: string, params: PolicyParams): void {
 export const fifo: PolicyDefinition = {
   name: "fifo",
   avoidsRepeats: true,
+  shapes: EVERY_SHAPE_KIND,
   summary: "Xu et al.'s FIFO central queue: a game as soon as one can form, oldest tickets first.",
   create: (context, params) => (noParams("fifo", params), new GreedyPolicy(context, "oldest", "fifo")),
 };
@@ -200,18 +211,21 @@ export const fifo: PolicyDefinition = {
 export const lifo: PolicyDefinition = {
   name: "lifo",
   avoidsRepeats: true,
+  shapes: EVERY_SHAPE_KIND,
   summary: "Xu et al.'s LIFO central queue: a game as soon as one can form, newest tickets first.",
   create: (context, params) => (noParams("lifo", params), new GreedyPolicy(context, "newest", "lifo")),
 };
 
 export const packing: PolicyDefinition = {
   name: "packing",
+  shapes: ["two-teams", "teams"],
   summary: "Xu et al.'s packing: pack teams of exactly k from parties (oldest first), then match packed teams FIFO.",
   create: (context, params) => (noParams("packing", params), new PackingPolicy(context)),
 };
 
 export const twoQueue: PolicyDefinition = {
   name: "two-queue",
+  shapes: EVERY_SHAPE_KIND,
   summary: "Xu et al.'s two queues: solos only with solos, premade parties only with parties of the same size.",
   create: (context, params) => (noParams("two-queue", params), new TwoQueuePolicy(context)),
 };

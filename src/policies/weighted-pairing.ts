@@ -21,9 +21,10 @@
  * poll (not only on the cycle), and if its weighted draw cannot complete a game it takes the oldest
  * game its nearest tickets can form: nobody waits past the bound while a game with them exists.
  *
- * Teams of k > 1: after the first opponent the ticket keeps drawing, each draw weighted around
- * the mean rating of the tickets drawn so far, among the tickets that still fit (parties whole,
- * sides honoured: the shared assembly splits the 2k players), until 2k seats are filled.
+ * Games of more than two players (teams, or a free-for-all): after the first opponent the ticket
+ * keeps drawing, each draw weighted around the mean rating of the tickets drawn so far, among the
+ * tickets that still fit (parties whole, sides honoured: the shared assembly splits the players),
+ * until the game's seats are filled.
  *
  * Randomness is seeded (`seed`) or injected (`random`), and the cycle follows the engine's clock,
  * so the simulator replays a run exactly.
@@ -38,8 +39,9 @@ import * as v from "valibot";
 import { uniformFloat64 } from "pure-rand/distribution/uniformFloat64";
 import { xoroshiro128plus } from "pure-rand/generator/xoroshiro128plus";
 import { ArrivalIndex } from "../core/arrival-order.js";
-import { canAssemble, fitsWithBots } from "../core/assembly.js";
+import { canAssembleGame, fitsGameWithBots } from "../core/game-assembly.js";
 import type { Policy, PolicyContext, PolicyDefinition, PolicyParams } from "../core/policy.js";
+import { EVERY_SHAPE_KIND } from "../core/shape.js";
 import { repeatAllowedAt } from "../core/recent-opponents.js";
 import { compareRanked, sortedTree, type RankedKey, type SortedTree } from "../core/sorted-tree.js";
 import { meanRating, type Ticket } from "../core/types.js";
@@ -179,7 +181,7 @@ export class WeightedPairingPolicy implements Policy {
 
   poll(now: number): Ticket[][] {
     const games: Ticket[][] = [];
-    const seats = 2 * this.context.teamSize;
+    const seats = this.context.seats;
     const cycle = now >= this.nextCycleAt;
     if (cycle) {
       this.nextCycleAt = (Math.floor(now / this.options.cycleMs) + 1) * this.options.cycleMs;
@@ -204,7 +206,7 @@ export class WeightedPairingPolicy implements Policy {
   }
 
   nextWakeup(now: number): number | undefined {
-    if (this.waitingPlayers < 2 * this.context.teamSize) return undefined;
+    if (this.waitingPlayers < this.context.seats) return undefined;
     let next = Math.max(this.nextCycleAt, now);
     // The earliest bound still ahead (overdue tickets that found no game retry on every poll).
     for (const t of this.byArrival.oldest()) {
@@ -230,8 +232,7 @@ export class WeightedPairingPolicy implements Policy {
    * game among the chooser's nearest tickets.
    */
   private draw(chooser: Ticket, now: number): Ticket[] | undefined {
-    const k = this.context.teamSize;
-    const seats = 2 * k;
+    const seats = this.context.seats;
     const forced = this.atBound(chooser, now);
     if (forced) this.forced++;
     const group: Ticket[] = [chooser];
@@ -248,7 +249,7 @@ export class WeightedPairingPolicy implements Policy {
       players += pick.ticket.players.length;
       ratingTotal += pick.rating * pick.ticket.players.length;
     }
-    if (canAssemble(group, k)) return group;
+    if (canAssembleGame(group, this.context.shape)) return group;
     return forced ? this.fallback(chooser) : undefined;
   }
 
@@ -264,7 +265,6 @@ export class WeightedPairingPolicy implements Policy {
     maySkip: boolean,
   ): Entry | "skip" | undefined {
     const { ratingSd, waitTimePerSecond, recentPartnerFactor } = this.options;
-    const k = this.context.teamSize;
     const band = KERNEL_CUTOFF_SD * ratingSd;
     const candidates: Entry[] = [];
     // Whether a ticket fits beside the group depends only on its party size and side: one check per class.
@@ -274,7 +274,7 @@ export class WeightedPairingPolicy implements Policy {
       const t = e.ticket;
       const cls = 3 * t.players.length + (t.side === "A" ? 1 : t.side === "B" ? 2 : 0);
       let fit = fitsByClass.get(cls);
-      if (fit === undefined) fitsByClass.set(cls, (fit = fitsWithBots([...group, t], k)));
+      if (fit === undefined) fitsByClass.set(cls, (fit = fitsGameWithBots([...group, t], this.context.shape)));
       return fit;
     };
     for (const [, e] of this.byRating.entries([centre - band, -Infinity])) {
@@ -351,6 +351,7 @@ export class WeightedPairingPolicy implements Policy {
 
 export const weightedPairing: PolicyDefinition = {
   name: "weighted-pairing",
+  shapes: EVERY_SHAPE_KIND,
   avoidsRepeats: true,
   summary:
     "The forum thread's weight system: on a short cycle each ticket draws opponents at random, weighted by a bell curve of the rating difference, the waits and recent partners.",

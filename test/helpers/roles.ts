@@ -125,3 +125,54 @@ export const ROLE_NAMES = ["top", "jungle", "mid", "bot", "support", "tank", "he
 export function roleSubsetArb(roles: readonly string[]): fc.Arbitrary<string[]> {
   return fc.subarray([...roles], { minLength: 1 });
 }
+
+/**
+ * The minimal windows of `order` (tickets in the role structure's order) as "first..last" ids, by
+ * brute force: for each first ticket, the shortest run from it that holds a game (`holdsGame`),
+ * kept when the run without its first ticket holds none.
+ */
+export function bruteMinimalWindows(
+  order: readonly Ticket[],
+  holdsGame: (run: readonly Ticket[]) => boolean,
+): string[] {
+  const feasible = (i: number, j: number) => holdsGame(order.slice(i, j + 1));
+  const windows: string[] = [];
+  for (let i = 0; i < order.length; i++) {
+    let j = i;
+    while (j < order.length && !feasible(i, j)) j++;
+    if (j === order.length) break;
+    if (!feasible(i + 1, j)) windows.push(`${order[i].id}..${order[j].id}`);
+  }
+  return windows;
+}
+
+/**
+ * Brute-force maximum matching of players (accepted-role masks, sides) to the seats of `teams`
+ * teams of k roles (seat t·k + r); sides bind to team 0 (A) or 1 (B) of two.
+ */
+export function bruteMaxSeats(
+  players: ReadonlyArray<{ mask: number; side?: Side | undefined }>,
+  k: number,
+  teams = 2,
+): number {
+  let best = 0;
+  const used = new Array<boolean>(teams * k).fill(false);
+  const visit = (i: number, matched: number): void => {
+    if (matched + (players.length - i) <= best) return;
+    if (i === players.length) {
+      best = Math.max(best, matched);
+      return;
+    }
+    const p = players[i];
+    for (let s = 0; s < teams * k; s++) {
+      const team: Side = s < k ? "A" : "B";
+      if (used[s] || !((p.mask >> (s % k)) & 1) || (p.side && p.side !== team)) continue;
+      used[s] = true;
+      visit(i + 1, matched + 1);
+      used[s] = false;
+    }
+    visit(i + 1, matched);
+  };
+  visit(0, 0);
+  return best;
+}

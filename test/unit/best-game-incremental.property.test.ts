@@ -2,7 +2,8 @@
  * `best-game` searches again only the anchors a change can affect (and skips one whose search a
  * change at its cut-off offset cannot alter). Whatever the sequence of joins, leaves and games,
  * the best candidate it holds must be the one a policy built afresh from the same waiting tickets
- * (added in the same order) holds: the same tickets and the same priority.
+ * (added in the same order) holds: the same tickets and the same priority. Two teams, and the
+ * other shapes it serves (a free-for-all, small games of more teams).
  */
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect } from "vitest";
@@ -12,14 +13,14 @@ import type { Ticket } from "../../src/core/types.js";
 import type { BestGamePolicy } from "../../src/policies/best-game.js";
 import { defaultPolicies } from "../../src/policies/default-registry.js";
 import { ids, party, sideArb } from "../helpers/tickets.js";
-import { twoTeamFields } from "../../src/core/policy.js";
+import { hasSides, maxPartyOf, seatsOf, teamSizeOf, twoTeams, type GameShape } from "../../src/core/shape.js";
 
-function make(k: number, spec: ImbalanceSpec, params: PolicyParams): BestGamePolicy {
+function make(shape: GameShape, spec: ImbalanceSpec, params: PolicyParams): BestGamePolicy {
   const imbalanceSpec = resolveImbalance(spec);
   const imbalance = imbalanceSpec.kind === "alman-mckay" ? almanMcKay(imbalanceSpec) : ratingSumDifference;
   return defaultPolicies.create(
     "best-game",
-    { ...twoTeamFields(k), imbalance, imbalanceSpec },
+    { shape, seats: seatsOf(shape), teamSize: teamSizeOf(shape), imbalance, imbalanceSpec },
     params,
   ) as BestGamePolicy;
 }
@@ -30,15 +31,16 @@ type Op =
   | { kind: "peek" }
   | { kind: "form" };
 
-const opsArb = (k: number, ratings: fc.Arbitrary<number>): fc.Arbitrary<Op[]> =>
+/** Parties up to a team (a free-for-all: up to 3), with sides only in two teams. */
+const opsArb = (shape: GameShape, ratings: fc.Arbitrary<number>): fc.Arbitrary<Op[]> =>
   fc.array(
     fc.oneof(
       {
         weight: 6,
         arbitrary: fc.record({
           kind: fc.constant("add" as const),
-          ratings: fc.array(ratings, { minLength: 1, maxLength: k }),
-          side: sideArb,
+          ratings: fc.array(ratings, { minLength: 1, maxLength: Math.min(3, maxPartyOf(shape)) }),
+          side: hasSides(shape) ? sideArb : fc.constant(undefined),
         }),
       },
       { weight: 3, arbitrary: fc.record({ kind: fc.constant("remove" as const), pick: fc.nat() }) },
@@ -48,17 +50,20 @@ const opsArb = (k: number, ratings: fc.Arbitrary<number>): fc.Arbitrary<Op[]> =>
     { maxLength: 150 },
   );
 
+const RATING_SUM: ImbalanceSpec = { kind: "rating-sum" };
+const ffa = (players: number): GameShape => ({ kind: "free-for-all", players, minPlayers: players, countMultiple: 1 });
+
 const casesArb = fc.oneof(
   // 1v1 rating-sum: the spread bound cuts every search; ties are common with coarse ratings.
   fc.record({
-    k: fc.constant(1),
-    spec: fc.constant<ImbalanceSpec>({ kind: "rating-sum" }),
+    shape: fc.constant(twoTeams(1)),
+    spec: fc.constant(RATING_SUM),
     params: fc.constantFrom<PolicyParams>({}, { window: 2 }, { window: 6 }, { budget: 4 }),
     coarse: fc.boolean(),
   }),
   // Alman–McKay: the Lemma 6 bound, for teams too.
   fc.record({
-    k: fc.integer({ min: 1, max: 3 }),
+    shape: fc.integer({ min: 1, max: 3 }).map((k) => twoTeams(k)),
     spec: fc.constantFrom<ImbalanceSpec>(
       { kind: "alman-mckay", alpha: 0, p: 1, q: 1 },
       { kind: "alman-mckay", alpha: 0.5, p: 2, q: Infinity },
@@ -66,17 +71,34 @@ const casesArb = fc.oneof(
     params: fc.constantFrom<PolicyParams>({}, { window: 5 }, { budget: 16 }),
     coarse: fc.boolean(),
   }),
+  // A free-for-all: the exact spread bound (runs of solos, parties), or v_q's.
+  fc.record({
+    shape: fc.integer({ min: 2, max: 8 }).map(ffa),
+    spec: fc.constantFrom<ImbalanceSpec>(RATING_SUM, { kind: "alman-mckay", alpha: 0, p: 1, q: 2 }),
+    params: fc.constantFrom<PolicyParams>({}, { budget: 4 }, { window: 12 }),
+    coarse: fc.boolean(),
+  }),
+  // More teams, split by the shared assembly.
+  fc.record({
+    shape: fc.constantFrom<GameShape>(
+      { kind: "teams", teams: 3, teamSize: 2, minTeamSize: 2 },
+      { kind: "teams", teams: 4, teamSize: 1, minTeamSize: 1 },
+    ),
+    spec: fc.constant(RATING_SUM),
+    params: fc.constantFrom<PolicyParams>({}, { budget: 4 }),
+    coarse: fc.boolean(),
+  }),
 );
 
 describe("best-game: the incremental candidate equals a fresh build's", () => {
-  test.prop([casesArb.chain((c) => fc.record({ c: fc.constant(c), ops: opsArb(c.k, ratingArbOf(c.coarse)) }))], {
-    numRuns: 300,
+  test.prop([casesArb.chain((c) => fc.record({ c: fc.constant(c), ops: opsArb(c.shape, ratingArbOf(c.coarse)) }))], {
+    numRuns: 500,
   })("same best tickets and priority after every peek and every game formed", ({ c, ops }) => {
-    const p = make(c.k, c.spec, c.params);
+    const p = make(c.shape, c.spec, c.params);
     const waiting: Ticket[] = [];
     let seq = 0;
     const check = () => {
-      const fresh = make(c.k, c.spec, c.params);
+      const fresh = make(c.shape, c.spec, c.params);
       for (const t of waiting) fresh.add(t, 0);
       const got = p.peek();
       const want = fresh.peek();

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { assembleGame, canAssembleGame, fitsGameWithBots, teamsImbalance } from "../../src/core/game-assembly.js";
 import { ratingSumDifference } from "../../src/core/imbalance.js";
 import { RoleTable } from "../../src/core/role-rules.js";
-import type { GameShape } from "../../src/core/shape.js";
+import { describeShape, kindOf, seatsOf, teamCountOf, type GameShape } from "../../src/core/shape.js";
 import type { Match } from "../../src/core/types.js";
 import { Matchmaker } from "../../src/options/matchmaker.js";
 import { PolicyRegistry } from "../../src/core/policy.js";
@@ -288,4 +288,46 @@ describe("shape options", () => {
     // QueueRoom's maxPlayers 6 with maxTeamSize 2: three teams of two.
     expect(new Matchmaker({ teamSize: 2, maxPlayers: 6, policy: "greedy" }).shape).toEqual(teams(3, 2));
   });
+});
+
+describe("every policy serves a shape or refuses it at start-up", () => {
+  const shapes: Array<[string, Record<string, number>, GameShape]> = [
+    ["two teams of 2", { teamSize: 2 }, teams(2, 2)],
+    ["3 teams of 2", { teamSize: 2, teams: 3 }, teams(3, 2)],
+    ["4 teams of 1", { teamSize: 1, teams: 4 }, teams(4, 1)],
+    ["a free-for-all of 4", { maxPlayers: 4 }, ffa(4)],
+    ["a free-for-all of 12", { maxPlayers: 12 }, ffa(12)],
+  ];
+  const policies = defaultPolicies.all().filter((d) => !d.supportsRoles);
+
+  for (const definition of policies) {
+    for (const [name, options, shape] of shapes) {
+      const serves = (definition.shapes ?? ["two-teams"]).includes(kindOf(shape));
+      it(`${definition.name}, ${name}: ${serves ? "forms games of that shape" : "refused, naming both"}`, () => {
+        const make = () =>
+          new Matchmaker({
+            ...options,
+            policy: definition.name,
+            maxWaitMs: 30_000,
+            ratingRange: { min: 0, max: 3000 },
+          });
+        if (!serves) {
+          expect(make).toThrow(`policy "${definition.name}" does not form games of ${describeShape(shape)}`);
+          return;
+        }
+        const mm = make();
+        const seats = seatsOf(shape);
+        for (let i = 0; i < 2 * seats; i++) mm.enqueue(solo(`s${i}`, 1500 + 3 * i, { at: i * 100 }), i * 100);
+        const matches: Match[] = [];
+        for (let now = 0; now <= 40_000 && matches.length < 2; now += 500) matches.push(...mm.tick(now));
+        expect(matches.length).toBeGreaterThan(0);
+        for (const m of matches) {
+          expect(m.shape).toEqual(shape);
+          expect(m.bots).toBe(0);
+          expect(humans(m)).toHaveLength(seats);
+          expect(m.teams).toHaveLength(teamCountOf(shape));
+        }
+      });
+    }
+  }
 });

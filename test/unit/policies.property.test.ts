@@ -1,14 +1,17 @@
 /**
  * Every registered policy, with random parameters, under random sessions with a maximum wait
  * and bots: enqueues (parties, sides), cancellations, ticks and re-queues at non-decreasing
- * times. The engine's guarantees must hold whatever the policy decides.
+ * times, in every shape of game the policy serves (two teams, more teams, a free-for-all). The
+ * engine's guarantees must hold whatever the policy decides.
  */
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect } from "vitest";
 import { Matchmaker } from "../../src/options/matchmaker.js";
+import { hasSides, kindOf, maxPartyOf, twoTeams, type GameShape } from "../../src/core/shape.js";
 import { reachedMaxWait, type Match, type Ticket } from "../../src/core/types.js";
-import { expectEachTicketOnce, expectValidMatch } from "../helpers/match-checks.js";
-import { party, ticketSpecArb, type TicketSpec } from "../helpers/tickets.js";
+import { defaultPolicies } from "../../src/policies/default-registry.js";
+import { expectEachTicketOnce, expectValidMatch, expectValidShapedMatch } from "../helpers/match-checks.js";
+import { party, sideArb, ticketSpecArb, type TicketSpec } from "../helpers/tickets.js";
 
 const policyArb = fc.oneof(
   fc.constant({ policy: "greedy", params: {} }),
@@ -83,10 +86,36 @@ const MAX_WAIT = 2000;
 const ZONES = ["x", "y", "z"];
 const dtArb = fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 1500 }));
 
-const sessionArb = fc.integer({ min: 1, max: 3 }).chain((k) =>
+/** Mostly two teams of 1 to 3; else three or four teams of 1 or 2, or a free-for-all of 2 to 6. */
+const shapeArb: fc.Arbitrary<GameShape> = fc.oneof(
+  { weight: 3, arbitrary: fc.integer({ min: 1, max: 3 }).map((k) => twoTeams(k)) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .record({ teams: fc.integer({ min: 3, max: 4 }), teamSize: fc.integer({ min: 1, max: 2 }) })
+      .map(({ teams, teamSize }): GameShape => ({ kind: "teams", teams, teamSize, minTeamSize: teamSize })),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .integer({ min: 2, max: 6 })
+      .map((players): GameShape => ({ kind: "free-for-all", players, minPlayers: players, countMultiple: 1 })),
+  },
+);
+
+/** The queue options that state `shape`. */
+const shapeOptions = (shape: GameShape) =>
+  shape.kind === "free-for-all"
+    ? { maxPlayers: shape.players }
+    : { teamSize: shape.teamSize, ...(shape.teams !== 2 ? { teams: shape.teams } : {}) };
+
+const serves = (policy: string, shape: GameShape): boolean =>
+  (defaultPolicies.get(policy).shapes ?? ["two-teams"]).includes(kindOf(shape));
+
+const sessionArb = shapeArb.chain((shape) =>
   fc.record({
-    k: fc.constant(k),
-    setup: policyArb,
+    shape: fc.constant(shape),
+    setup: policyArb.filter((p) => serves(p.policy, shape)),
     zoned: fc.boolean(),
     ops: fc.array<Op>(
       fc.oneof(
@@ -95,7 +124,7 @@ const sessionArb = fc.integer({ min: 1, max: 3 }).chain((k) =>
           arbitrary: fc.record({
             kind: fc.constant("enqueue" as const),
             dt: dtArb,
-            spec: ticketSpecArb(k),
+            spec: ticketSpecArb(Math.min(3, maxPartyOf(shape)), hasSides(shape) ? sideArb : fc.constant(undefined)),
             zones: fc.subarray(ZONES),
           }),
         },
@@ -109,11 +138,11 @@ const sessionArb = fc.integer({ min: 1, max: 3 }).chain((k) =>
 );
 
 describe("every policy keeps the engine's guarantees", () => {
-  test.prop([sessionArb], { numRuns: 400 })(
+  test.prop([sessionArb], { numRuns: 600 })(
     "nobody lost or duplicated, matches whole, sides and zones honoured, nobody past the maximum wait, no wake-up already due",
-    ({ k, setup, zoned, ops }) => {
+    ({ shape, setup, zoned, ops }) => {
       const mm = new Matchmaker({
-        teamSize: k,
+        ...shapeOptions(shape),
         policy: setup.policy,
         params: setup.params,
         maxWaitMs: MAX_WAIT,
@@ -128,7 +157,8 @@ describe("every policy keeps the engine's guarantees", () => {
 
       const afterTick = (matches: Match[]) => {
         for (const m of matches) {
-          expectValidMatch(m, k);
+          if (kindOf(shape) === "two-teams") expectValidMatch(m, shape.kind === "teams" ? shape.teamSize : 0);
+          else expectValidShapedMatch(m, shape);
           expect(m.tickets.length).toBeGreaterThan(0);
           if (zoned) {
             expect(ZONES).toContain(m.zone);

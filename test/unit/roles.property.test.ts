@@ -15,6 +15,8 @@ import { expectValidMatch } from "../helpers/match-checks.js";
 import {
   allRoleGames,
   bruteBestRoleImbalance,
+  bruteMaxSeats,
+  bruteMinimalWindows,
   expectRoleValidMatch,
   ROLE_NAMES,
   roleParty,
@@ -65,30 +67,6 @@ function mixedTicketArb(k: number): fc.Arbitrary<TicketSpec> {
 
 const toTickets = (specs: readonly TicketSpec[], prefix = "t"): Ticket[] =>
   specs.map((s, i) => roleParty(`${prefix}${i}`, s.members, { at: i, side: s.side }));
-
-/** Brute-force maximum matching of players (accepted-role masks, sides) to the 2k seats. */
-function bruteMaxSeats(players: ReadonlyArray<{ mask: number; side: Side | undefined }>, k: number): number {
-  let best = 0;
-  const used = new Array<boolean>(2 * k).fill(false);
-  const visit = (i: number, matched: number): void => {
-    if (matched + (players.length - i) <= best) return;
-    if (i === players.length) {
-      best = Math.max(best, matched);
-      return;
-    }
-    const p = players[i];
-    for (let s = 0; s < 2 * k; s++) {
-      const team: Side = s < k ? "A" : "B";
-      if (used[s] || !((p.mask >> (s % k)) & 1) || (p.side && p.side !== team)) continue;
-      used[s] = true;
-      visit(i + 1, matched + 1);
-      used[s] = false;
-    }
-    visit(i + 1, matched);
-  };
-  visit(0, 0);
-  return best;
-}
 
 describe("SeatMatching stays maximum under insertions and deletions", () => {
   const opArb = fc.record({
@@ -161,15 +139,10 @@ describe("RoleWindows keeps exactly the minimal windows that hold a role-valid g
         }
         const low = (t: Ticket) => Math.min(...t.players.map((p) => p.rating));
         const order = [...pool].sort((a, b) => low(a.ticket) - low(b.ticket) || a.seq - b.seq).map((e) => e.ticket);
-        const feasible = (i: number, j: number) =>
-          allRoleGames(order.slice(i, j + 1), k, roles, ratingSumDifference).length > 0;
-        const expected: string[] = [];
-        for (let i = 0; i < order.length; i++) {
-          let j = i;
-          while (j < order.length && !feasible(i, j)) j++;
-          if (j === order.length) break;
-          if (!feasible(i + 1, j)) expected.push(`${order[i].id}..${order[j].id}`);
-        }
+        const expected = bruteMinimalWindows(
+          order,
+          (run) => allRoleGames(run, k, roles, ratingSumDifference).length > 0,
+        );
         const found = windows.minimalWindows();
         expect(found.map((w) => `${w.first.id}..${w.last.id}`)).toEqual(expected);
         for (const w of found) {

@@ -35,6 +35,12 @@
  * rating and its spread counts its highest. Every candidate is role-valid, but the ratio above
  * is proved only for solo, choice-free pools (the paper's model).
  *
+ * More than two teams (T teams of k, one player per role on each): the lists are the T·k seats
+ * and the same windows hold the candidates; windows holding a party use {@link TeamsRoleSearch}
+ * (teams interchangeable, no sides). Lemma 6's bound still orders the work (the two teams
+ * holding the game's lowest and highest player have its spread), but the ratio is proved for two
+ * teams only. Costs below read T·k for 2k.
+ *
  * Cost (honestly, this is not the paper's O(log n) Lemma 3 structure, whose (2k+1)! pointer
  * permutations are impractical for k = 5): an insertion or deletion costs O(log n) in the
  * ordered index, O(k²) in the pool-wide matching, and, only while the pool as a whole can seat
@@ -48,6 +54,7 @@
  * O(log n + k²). The best candidate is read in O(1).
  */
 import { RoleGameSearch, type RoleTable } from "../../core/role-rules.js";
+import { TeamsRoleSearch } from "../../core/team-role-search.js";
 import type { Side, Ticket } from "../../core/types.js";
 import { compareRanked, sortedTree, type RankedKey, type SortedTree } from "../../core/sorted-tree.js";
 import { LazyHeap } from "./lazy-heap.js";
@@ -75,7 +82,7 @@ interface Node {
 
 /** A minimal feasible window and its candidate game. */
 export interface RoleWindow {
-  /** The tickets of the candidate game (2k players), in rating order. */
+  /** The tickets of the candidate game (a game's players), in rating order. */
   readonly tickets: readonly Ticket[];
   /** The imbalance of the best role-valid split of `tickets` (Infinity if it has none). */
   readonly imbalance: number;
@@ -99,9 +106,10 @@ interface WindowRecord extends RoleWindow {
 const heapKey = (w: WindowRecord): number => (w.evaluated ? w.imbalance : w.bound);
 
 /**
- * A maximum matching of players to the 2k seats of a game (seat t·k + r: role r on team t),
- * kept under insertion (one augmenting path from the newcomer) and deletion (one augmenting
- * path into the seat it left): O(k²) each. Complete when every seat is taken.
+ * A maximum matching of players to the T·k seats of a game (seat t·k + r: role r on team t; T = 2
+ * unless given), kept under insertion (one augmenting path from the newcomer) and deletion (one
+ * augmenting path into the seat it left): O((T·k)²) each. Complete when every seat is taken.
+ * Sides bind a player to team 0 (A) or 1 (B) of two.
  */
 export class SeatMatching {
   private readonly owner: Array<SeatPlayer | undefined>;
@@ -109,10 +117,20 @@ export class SeatMatching {
   /** Per seat: players without a seat who could take it. */
   private readonly waiting: Array<Set<SeatPlayer>>;
   private matched = 0;
+  /** Seats in a game (T·k). */
+  private readonly seats: number;
+  /** Seats visited by the running search, marked with its number (no clearing between searches). */
+  private readonly visited: Uint32Array;
+  private searchId = 0;
 
-  constructor(private readonly k: number) {
-    this.owner = new Array(2 * k).fill(undefined);
-    this.waiting = Array.from({ length: 2 * k }, () => new Set<SeatPlayer>());
+  constructor(
+    private readonly k: number,
+    teams = 2,
+  ) {
+    this.seats = teams * k;
+    this.owner = new Array(this.seats).fill(undefined);
+    this.waiting = Array.from({ length: this.seats }, () => new Set<SeatPlayer>());
+    this.visited = new Uint32Array(this.seats);
   }
 
   get size(): number {
@@ -120,7 +138,7 @@ export class SeatMatching {
   }
 
   get complete(): boolean {
-    return this.matched === 2 * this.k;
+    return this.matched === this.seats;
   }
 
   /** The seated players. */
@@ -129,12 +147,12 @@ export class SeatMatching {
   }
 
   add(player: SeatPlayer): void {
-    let visited = 0;
+    const search = this.newSearch();
+    const visited = this.visited;
     const place = (q: SeatPlayer): boolean => {
-      for (let s = 0; s < 2 * this.k; s++) {
-        const bit = 1 << s;
-        if (visited & bit || !this.accepts(q, s)) continue;
-        visited |= bit;
+      for (let s = 0; s < this.seats; s++) {
+        if (visited[s] === search || !this.accepts(q, s)) continue;
+        visited[s] = search;
         const current = this.owner[s];
         if (current === undefined || place(current)) {
           this.owner[s] = q;
@@ -145,13 +163,13 @@ export class SeatMatching {
       return false;
     };
     if (place(player)) this.matched++;
-    else for (let s = 0; s < 2 * this.k; s++) if (this.accepts(player, s)) this.waiting[s].add(player);
+    else for (let s = 0; s < this.seats; s++) if (this.accepts(player, s)) this.waiting[s].add(player);
   }
 
   remove(player: SeatPlayer): void {
     const seat = this.seatOf.get(player);
     if (seat === undefined) {
-      for (let s = 0; s < 2 * this.k; s++) this.waiting[s].delete(player);
+      for (let s = 0; s < this.seats; s++) this.waiting[s].delete(player);
       return;
     }
     this.seatOf.delete(player);
@@ -159,14 +177,16 @@ export class SeatMatching {
     this.matched--;
     // The matching stays maximum unless an augmenting path ends at the freed seat: search
     // breadth-first for someone to take it, moving seated players along.
-    const from: number[] = new Array(2 * this.k).fill(-1);
-    let visited = 1 << seat;
+    const from: number[] = new Array(this.seats).fill(-1);
+    const search = this.newSearch();
+    const visited = this.visited;
+    visited[seat] = search;
     const queue = [seat];
     for (let head = 0; head < queue.length; head++) {
       const s = queue[head];
       const newcomer = this.waiting[s].values().next().value;
       if (newcomer !== undefined) {
-        for (let t = 0; t < 2 * this.k; t++) if (this.accepts(newcomer, t)) this.waiting[t].delete(newcomer);
+        for (let t = 0; t < this.seats; t++) if (this.accepts(newcomer, t)) this.waiting[t].delete(newcomer);
         // Seat the newcomer at s; whoever sat at s moves to the seat it was reached from, and so on.
         let mover: SeatPlayer | undefined = newcomer;
         for (let at = s; ; at = from[at]) {
@@ -180,21 +200,34 @@ export class SeatMatching {
         return;
       }
       // Otherwise a seated player who could take s moves there, freeing their own seat.
-      for (let t = 0; t < 2 * this.k; t++) {
+      for (let t = 0; t < this.seats; t++) {
         const q = this.owner[t];
-        if (q === undefined || visited & (1 << t) || !this.accepts(q, s)) continue;
-        visited |= 1 << t;
+        if (q === undefined || visited[t] === search || !this.accepts(q, s)) continue;
+        visited[t] = search;
         from[t] = s;
         queue.push(t);
       }
     }
   }
 
+  /** A new mark for {@link visited} (wrapping round, the marks are cleared once). */
+  private newSearch(): number {
+    if (++this.searchId === 0xffffffff) {
+      this.visited.fill(0);
+      this.searchId = 1;
+    }
+    return this.searchId;
+  }
+
   private accepts(player: SeatPlayer, seat: number): boolean {
-    const team = seat < this.k ? "A" : "B";
-    return (player.mask >> (seat % this.k)) & 1 ? player.side === undefined || player.side === team : false;
+    if (!((player.mask >> (seat % this.k)) & 1)) return false;
+    // Sides exist with two teams only: seats below k are team A's.
+    return player.side === undefined || player.side === (seat < this.k ? "A" : "B");
   }
 }
+
+/** The exact search for a game among a run's tickets: two teams' (sides honoured), or more teams'. */
+type GameSearch = Pick<RoleGameSearch, "add" | "found"> & { game(): Array<{ ticket: Ticket }> };
 
 /** A run of consecutive tickets under examination: its seat matching and, with parties, the exact search. */
 class Run {
@@ -202,10 +235,13 @@ class Run {
   private readonly nodes: Node[] = [];
   private start = 0;
   private parties = 0;
-  private search: RoleGameSearch | undefined;
+  private search: GameSearch | undefined;
 
-  constructor(private readonly table: RoleTable) {
-    this.matching = new SeatMatching(table.k);
+  constructor(
+    private readonly table: RoleTable,
+    private readonly teams: number,
+  ) {
+    this.matching = new SeatMatching(table.k, teams);
   }
 
   push(node: Node): void {
@@ -228,7 +264,8 @@ class Run {
     if (!this.matching.complete) return false;
     if (this.parties === 0) return true;
     if (!this.search) {
-      this.search = new RoleGameSearch(this.table, "choose");
+      this.search =
+        this.teams === 2 ? new RoleGameSearch(this.table, "choose") : new TeamsRoleSearch(this.table, this.teams);
       for (let i = this.start; i < this.nodes.length; i++) this.search.add(this.nodes[i].ticket);
     }
     return this.search.found;
@@ -270,13 +307,15 @@ export class RoleWindows {
    * engine's assembly), or `undefined` if it has none.
    * @param lowerBound a lower bound of that imbalance from the game's lowest and highest
    * rating (default 0); it only orders the work, never the result.
+   * @param teams teams in a game (2: sides are honoured; more: every team one player per role).
    */
   constructor(
     private readonly table: RoleTable,
     private readonly evaluate: (tickets: readonly Ticket[]) => number | undefined,
     private readonly lowerBound: (low: number, high: number) => number = () => 0,
+    private readonly teams = 2,
   ) {
-    this.pool = new SeatMatching(table.k);
+    this.pool = new SeatMatching(table.k, teams);
   }
 
   get size(): number {
@@ -382,7 +421,7 @@ export class RoleWindows {
   private sweep(from: Node | undefined, to: Node | undefined): void {
     if (!from || !to || compareKeys(from.key, to.key) > 0) return;
     const end = to.next;
-    const run = new Run(this.table);
+    const run = new Run(this.table, this.teams);
     let next: Node | undefined = from;
     let last: Node | undefined;
     for (let first: Node | undefined = from; first && first !== end; first = first.next) {

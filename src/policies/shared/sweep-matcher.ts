@@ -35,11 +35,14 @@
  * Recent-opponent avoidance (`PolicyContext.avoid`): a game with a recent rematch is acceptable
  * only once its tickets waited the fallback, and then ranks after every game without one.
  *
- * With `teamSize` k > 1 a game is 2k players in tickets that pairwise accept each other and can
- * be assembled; the scan searches subsets of the acceptable tickets nearest the scanner, up to
- * `budget` search steps per scan (so for teams the closest game is exact while within budget).
+ * A game of more than two players (teams, or a free-for-all of k) is a game's seats in tickets
+ * that pairwise accept each other and can be assembled for the queue's shape; the scan searches
+ * subsets of the acceptable tickets nearest the scanner, up to `budget` search steps per scan
+ * (so the closest game is exact while within budget), never following a branch whose remaining
+ * tickets cannot fill the game.
  */
-import { canAssemble } from "../../core/assembly.js";
+import { canAssembleGame } from "../../core/game-assembly.js";
+import type { GameShape } from "../../core/shape.js";
 import type { AcceptanceWindow, Policy, PolicyContext } from "../../core/policy.js";
 import { repeatAllowedAt, type RepeatAvoidance } from "../../core/recent-opponents.js";
 import { meanRating, type Ticket } from "../../core/types.js";
@@ -47,7 +50,7 @@ import type { CriteriaBox } from "./criteria-box.js";
 import { LazyHeap } from "./lazy-heap.js";
 import { NO_LEAF, rowCursor, RowTree, type RowCursor } from "./row-tree.js";
 
-/** Default search steps per scan for teams (teamSize > 1). */
+/** Default search steps per scan for games of more than two players. */
 export const DEFAULT_WINDOW_BUDGET = 512;
 
 /**
@@ -118,7 +121,9 @@ const isLiveWake = (w: Wake): boolean => w.version === w.entry.version && isHeld
 
 export abstract class SweepMatcher implements Policy {
   abstract readonly name: string;
-  private readonly teamSize: number;
+  private readonly shape: GameShape;
+  /** Players per game. */
+  private readonly seats: number;
   private readonly budget: number;
   private readonly avoid: RepeatAvoidance | undefined;
   /** The entries in rating order (rows of (rating, seq) alone: no priorities). */
@@ -146,7 +151,8 @@ export abstract class SweepMatcher implements Policy {
   protected criteria: CriteriaBox | undefined;
 
   constructor(context: PolicyContext, budget = DEFAULT_WINDOW_BUDGET) {
-    this.teamSize = context.teamSize;
+    this.shape = context.shape;
+    this.seats = context.seats;
     this.budget = budget;
     this.avoid = context.avoid;
   }
@@ -415,7 +421,7 @@ export abstract class SweepMatcher implements Policy {
   /**
    * The closest games made of `a`, `x` and tickets among `nearer` (all already mutually
    * acceptable with `a`): without a recent rematch and spread below `limit`, and with one and
-   * spread below `repeatLimit`. 1v1: just the pair, if its sides allow it.
+   * spread below `repeatLimit`. A game of two seats: just the pair, if its sides allow it.
    */
   private gameWith(
     a: Entry,
@@ -425,7 +431,7 @@ export abstract class SweepMatcher implements Policy {
     limit: number,
     repeatLimit: number,
   ): { fresh?: Candidate; repeat?: Candidate } {
-    const seats = 2 * this.teamSize;
+    const seats = this.seats;
     const base = a.ticket.players.length + x.ticket.players.length;
     if (base > seats) return {};
     const low0 = Math.min(a.rating, x.rating);
@@ -434,11 +440,15 @@ export abstract class SweepMatcher implements Policy {
     const bound = Math.max(limit, repeatLimit);
     if (high0 - low0 >= (repeat0 ? repeatLimit : bound)) return {};
     if (base === seats) {
-      if (!canAssemble([a.ticket, x.ticket], this.teamSize)) return {};
+      if (!canAssembleGame([a.ticket, x.ticket], this.shape)) return {};
       const game = this.candidate(a, [a, x], high0 - low0, repeat0);
       return repeat0 ? { repeat: game } : { fresh: game };
     }
     const pool = nearer.filter((y) => y.ticket.players.length <= seats - base && this.mutualAt(x, y) <= now);
+    // Players in pool[i..]: a branch that cannot fill the game stops at once.
+    const rest: number[] = new Array(pool.length + 1).fill(0);
+    for (let i = pool.length - 1; i >= 0; i--) rest[i] = rest[i + 1] + pool[i].ticket.players.length;
+    if (base + rest[0] < seats) return {};
     const found: { fresh?: Candidate; repeat?: Candidate } = {};
     let freshLimit = limit;
     let repLimit = repeatLimit;
@@ -448,9 +458,9 @@ export abstract class SweepMatcher implements Policy {
       this.steps--;
       if (filled === seats) {
         if (
-          !canAssemble(
+          !canAssembleGame(
             chosen.map((e) => e.ticket),
-            this.teamSize,
+            this.shape,
           )
         )
           return;
@@ -460,7 +470,7 @@ export abstract class SweepMatcher implements Policy {
         } else if (high - low < freshLimit) [found.fresh, freshLimit, repLimit] = [game, high - low, -Infinity];
         return;
       }
-      for (let i = from; i < pool.length; i++) {
+      for (let i = from; i < pool.length && filled + rest[i] >= seats; i++) {
         const y = pool[i];
         if (filled + y.ticket.players.length > seats) continue;
         let fits = true;
