@@ -12,7 +12,16 @@
 import "../../example-server/node20.js";
 import { Client, type Room } from "@colyseus/sdk";
 import type { SeatMessage } from "../../src/client/index.js";
-import { serverStats, type ArrivalJob, type ArrivalResult, type FillJob, type FillResult } from "./protocol.js";
+import {
+  joinOptions,
+  loadRoom,
+  serverStats,
+  type ArrivalJob,
+  type ArrivalResult,
+  type FillJob,
+  type FillResult,
+  type LoadRoom,
+} from "./protocol.js";
 
 const now = () => performance.now();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -49,9 +58,9 @@ interface Player {
   failed?: boolean;
 }
 
-async function playQueue(client: Client, job: ArrivalJob, p: Player, r: number): Promise<void> {
-  const isQueueRoom = job.room.startsWith("queueroom");
-  const queue = await client.joinOrCreate(job.room, isQueueRoom ? { rank: r } : { rating: r });
+async function playQueue(client: Client, name: string, room: LoadRoom, p: Player, r: number): Promise<void> {
+  const isQueueRoom = room.joins === "queueroom";
+  const queue = await client.joinOrCreate(name, joinOptions(room, r));
   p.joined = now();
   await new Promise<void>((resolve, reject) => {
     queue.onMessage("*", () => undefined);
@@ -69,11 +78,11 @@ async function playQueue(client: Client, job: ArrivalJob, p: Player, r: number):
   });
 }
 
-async function playBare(client: Client, p: Player): Promise<void> {
-  const lobby = await client.joinOrCreate("bare");
+async function playBare(client: Client, name: string, room: LoadRoom, p: Player): Promise<void> {
+  const lobby = await client.joinOrCreate(name);
   p.joined = now();
   p.seated = p.joined;
-  const game = await client.joinOrCreate("game");
+  const game = await client.joinOrCreate(room.game!);
   p.inGame = now();
   await lobby.leave();
   await sleep(50);
@@ -90,7 +99,8 @@ async function arrival(job: ArrivalJob): Promise<ArrivalResult> {
   checkLocal(job.endpoint);
   const client = new Client(job.endpoint);
   const rand = random(job.seed);
-  const total = Math.ceil((job.rate * job.durationS) / 4) * 4; // whole games
+  const room = loadRoom(job.room);
+  const total = Math.ceil((job.rate * job.durationS) / room.seats) * room.seats; // whole games
   const players: Player[] = [];
   const done: Promise<void>[] = [];
   const before = await serverStats(job.endpoint, "?reset=1");
@@ -103,7 +113,8 @@ async function arrival(job: ArrivalJob): Promise<ArrivalResult> {
       const p: Player = { joinStart: now() };
       players.push(p);
       const r = rating(rand);
-      const play = job.room === "bare" ? playBare(client, p) : playQueue(client, job, p, r);
+      const play =
+        room.joins === "bare" ? playBare(client, job.room, room, p) : playQueue(client, job.room, room, p, r);
       done.push(
         play.catch(() => {
           p.failed = true;
@@ -165,6 +176,7 @@ async function fill(job: FillJob): Promise<FillResult> {
   checkLocal(job.endpoint);
   const client = new Client(job.endpoint);
   const rand = random(job.seed);
+  const room = loadRoom(job.room);
   const deadline = now() + job.timeoutS * 1000;
   let next = 0;
   let failed = 0;
@@ -173,12 +185,12 @@ async function fill(job: FillJob): Promise<FillResult> {
   const worker = async () => {
     while (next < job.count && now() < deadline) {
       next++;
-      const options = job.room === "bare" ? {} : { rating: rating(rand), side: "A" };
+      const options = joinOptions(room, rating(rand));
       try {
-        const room = await client.joinOrCreate(job.room, options);
-        room.onMessage("*", () => received++);
-        room.onStateChange(() => received++);
-        idle.push(room);
+        const joinedRoom = await client.joinOrCreate(job.room, options);
+        joinedRoom.onMessage("*", () => received++);
+        joinedRoom.onStateChange(() => received++);
+        idle.push(joinedRoom);
         joined++;
       } catch {
         failed++;

@@ -1,5 +1,58 @@
 /** What the load harness's processes say to each other (see run.ts, client.ts, server.ts). */
 
+/** What the harness knows of a room it drives (server.ts registers each under its name). */
+export interface LoadRoom {
+  /** Players per game: the arrival stream arrives in whole games. */
+  readonly seats: number;
+  /** How a player joins: the queue's `{ rating }`, QueueRoom's `{ rank }`, or a bare room's nothing. */
+  readonly joins: "queue" | "queueroom" | "bare";
+  /** The game room a bare room's player joins next (the floor's second join). */
+  readonly game?: string;
+  /** Fill only: every player on side A, so that no game can form. */
+  readonly sideA?: boolean;
+  /** The QueueRoom of the same game size, and the one regrouping every 20 ms (ratios in the arrival table). */
+  readonly peer?: string;
+  readonly peer20ms?: string;
+  /** Its row's name in the fill table. */
+  readonly label?: string;
+}
+
+const TWO_V_TWO = { seats: 4, peer: "queueroom", peer20ms: "queueroom_20ms" } as const;
+const EIGHT = { seats: 8, peer: "queueroom_8", peer20ms: "queueroom_8_20ms" } as const;
+
+/** Every room of the load server, by name. */
+export const LOAD_ROOMS: Readonly<Record<string, LoadRoom>> = {
+  queue_greedy: { ...TWO_V_TWO, joins: "queue" },
+  queue_best: { ...TWO_V_TWO, joins: "queue" },
+  queue_window: { ...TWO_V_TWO, joins: "queue" },
+  queue_greedy_1s: { ...TWO_V_TWO, joins: "queue" },
+  queue_ffa8: { ...EIGHT, joins: "queue" },
+  queueroom: { ...TWO_V_TWO, joins: "queueroom" },
+  queueroom_20ms: { ...TWO_V_TWO, joins: "queueroom" },
+  queueroom_8: { ...EIGHT, joins: "queueroom" },
+  queueroom_8_20ms: { ...EIGHT, joins: "queueroom" },
+  bare: { ...TWO_V_TWO, joins: "bare", game: "game", label: "bare room" },
+  bare_8: { ...EIGHT, joins: "bare", game: "game8" },
+  fill_queue: { seats: 10, joins: "queue", sideA: true, label: "queue (5v5, all side A)" },
+  fill_2v2: { seats: 4, joins: "queue", label: "queue 2v2 (held)" },
+  fill_ffa8: { seats: 8, joins: "queue", label: "queue free-for-all of 8 (held)" },
+  fill_queueroom_8: { seats: 8, joins: "queueroom", label: "QueueRoom of 8 (no group forms)" },
+};
+
+/** The room called `name`; throws naming the rooms there are. */
+export function loadRoom(name: string): LoadRoom {
+  const room = LOAD_ROOMS[name];
+  if (!room) throw new Error(`unknown load room ${name} (rooms: ${Object.keys(LOAD_ROOMS).join(", ")})`);
+  return room;
+}
+
+/** A player's join options for `room` with this rating. */
+export function joinOptions(room: LoadRoom, rating: number): Record<string, unknown> {
+  if (room.joins === "bare") return {};
+  if (room.joins === "queueroom") return { rank: rating };
+  return room.sideA ? { rating, side: "A" } : { rating };
+}
+
 /** `GET /load/stats` on the server process. */
 export interface ServerStats {
   readonly pid: number;
@@ -37,7 +90,7 @@ export async function serverStats(endpoint: string, query = ""): Promise<ServerS
 /** Players arriving at a fixed rate, each taking its seat. */
 export interface ArrivalJob {
   readonly endpoint: string;
-  /** `queue_greedy`, `queue_best`, `queue_window`, `queue_greedy_1s`, `queueroom`, `queueroom_20ms` or `bare`. */
+  /** A room of {@link LOAD_ROOMS}: a queue, a QueueRoom or a bare room. */
   readonly room: string;
   readonly rate: number;
   readonly durationS: number;
@@ -75,7 +128,7 @@ export interface ArrivalResult {
 /** Idle players joining one room and staying. */
 export interface FillJob {
   readonly endpoint: string;
-  /** `fill_queue` or `bare`. */
+  /** A room of {@link LOAD_ROOMS} (`fill_*` or a bare room). */
   readonly room: string;
   readonly count: number;
   readonly concurrency: number;

@@ -9,9 +9,13 @@
  *   npm run load -- --scenarios fill --sizes 1000,5000 --repeat 1 --no-write
  *
  * Flags: --scenarios arrival,fill  --rooms queue_greedy,queue_best,queue_window,queueroom,queueroom_20ms,bare
- *        (also queue_greedy_1s: greedy with joinBatchMs 1000, QueueRoom's one-second cycle)
+ *        (also queue_greedy_1s: greedy with joinBatchMs 1000, QueueRoom's one-second cycle; queue_ffa8,
+ *        a free-for-all of 8, with its peers queueroom_8, queueroom_8_20ms and bare_8)
+ *        --fill-rooms fill_queue,bare (also fill_2v2, fill_ffa8: 2v2 and free-for-all of 8 queues held
+ *        by a failing game room; fill_queueroom_8: a QueueRoom of 8 that groups nobody)
  *        --rates 50,200,500  --duration 8 (s per arrival scenario)  --drain 10 (s, the bound for lost)
- *        --sizes 1000,5000,20000  --idle 10 (s of idle measurement)  --fill-timeout 120 (s)
+ *        --sizes 1000,4000,20000  --idle 10 (s of idle measurement)  --settle 3 (s between the fill and the
+ *        idle measurement)  --fill-timeout 120 (s)
  *        --repeat 3  --out lab/load.md  --no-write  --port 7000  --profile DIR (V8 CPU profiles of
  *        the server processes)  --label TEXT (heading of the tables)  --priority (Linux, root: run ahead
  *        of other sessions' processes on a shared machine)
@@ -21,7 +25,14 @@ import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { serverStats, type ArrivalJob, type ArrivalResult, type FillJob, type FillResult } from "./protocol.js";
+import {
+  loadRoom,
+  serverStats,
+  type ArrivalJob,
+  type ArrivalResult,
+  type FillJob,
+  type FillResult,
+} from "./protocol.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "../..");
@@ -41,11 +52,15 @@ const list = (name: string, fallback: string) => (flag(name) ?? fallback).split(
 const quick = has("quick");
 const scenarios = list("scenarios", "arrival,fill");
 const rooms = list("rooms", "queue_greedy,queue_best,queue_window,queueroom,queueroom_20ms,bare");
+const fillRooms = list("fill-rooms", "fill_queue,bare");
+// A misspelt room fails here, not in a client process minutes later.
+for (const room of [...rooms, ...fillRooms]) loadRoom(room);
 const rates = list("rates", quick ? "200" : "50,200,500").map(Number);
 const sizes = list("sizes", quick ? "1000,4000" : "1000,4000,20000").map(Number);
 const durationS = Number(flag("duration") ?? (quick ? 5 : 8));
 const drainS = Number(flag("drain") ?? 10);
 const idleS = Number(flag("idle") ?? (quick ? 5 : 10));
+const settleS = Number(flag("settle") ?? 3);
 const fillTimeoutS = Number(flag("fill-timeout") ?? 120);
 const repeat = Number(flag("repeat") ?? (quick ? 1 : 3));
 const portBase = Number(flag("port") ?? 7000);
@@ -234,7 +249,7 @@ async function runFill(room: string, size: number, seed: number): Promise<FillRo
     const fillMs = performance.now() - t0;
     const filled = await serverStats(server.endpoint);
     const joined = first.joined + results.reduce((s, r) => s + r.joined, 0);
-    await sleep(3000); // let the joins' after-effects (patches, status) settle
+    await sleep(settleS * 1000); // let the joins' after-effects (patches, status) settle
     const heap = await serverStats(server.endpoint, "?gc=1");
     const count = async () =>
       (await Promise.all(clients.map((c) => c.call<{ received: number }>({ cmd: "count" }, 10_000)))).reduce(
@@ -299,7 +314,7 @@ function arrivalTable(runs: ArrivalRow[][]): string {
       if (cells.length === 0) continue;
       const m = (k: keyof ArrivalRow) => median(cells.map((c) => c[k] as number));
       // Ratio to a peer measured within each run, then the median of the ratios.
-      const ratioTo = (peerRoom: string) =>
+      const ratioTo = (peerRoom: string | undefined) =>
         median(
           runs.map((run) => {
             const ours = run.find((r) => r.room === room && r.rate === rate);
@@ -320,8 +335,8 @@ function arrivalTable(runs: ArrivalRow[][]): string {
             cells.map((c) => c.cpuPerSeatedMs),
             2,
           ),
-        f(ratioTo("queueroom"), 2),
-        f(ratioTo("queueroom_20ms"), 2),
+        f(ratioTo(loadRoom(room).peer), 2),
+        f(ratioTo(loadRoom(room).peer20ms), 2),
         f(m("clientCpuPerSeatedMs"), 2),
         f(m("coresBusy"), 2),
         mb(m("rss")),
@@ -340,7 +355,7 @@ function arrivalTable(runs: ArrivalRow[][]): string {
       "in game p50 ms",
       "in game p99 ms",
       "CPU ms / seated (min-max)",
-      "CPU vs QueueRoom",
+      "CPU vs QueueRoom (same game size)",
       "CPU vs QueueRoom at 20 ms",
       "clients' CPU ms / seated",
       "cores busy (server + clients)",
@@ -355,7 +370,7 @@ function arrivalTable(runs: ArrivalRow[][]): string {
 function fillTable(runs: FillRow[][]): string {
   const rows: string[][] = [];
   for (const size of sizes) {
-    for (const room of ["fill_queue", "bare"]) {
+    for (const room of fillRooms) {
       const cells = runs
         .map((run) => run.find((r) => r.room === room && r.size === size))
         .filter((r) => r !== undefined);
@@ -370,7 +385,7 @@ function fillTable(runs: FillRow[][]): string {
           }),
         );
       rows.push([
-        room === "fill_queue" ? "queue (5v5, all side A)" : "bare room",
+        loadRoom(room).label ?? room,
         String(Math.min(size, MAX_CLIENTS_PER_SERVER)),
         `${f(m("joined"), 0)}${cells.some((c) => c.timedOut) ? " (timed out)" : ""}`,
         f(m("cpuPerJoinMs"), 2) +
@@ -406,18 +421,27 @@ function fillTable(runs: FillRow[][]): string {
   );
 }
 
-/** Growth of the queue's CPU per join from the smallest to the largest size, per run, median. */
-function growth(runs: FillRow[][]): string {
+/** Growth of each room's CPU per join from the smallest to the largest size, per run, median (none for one size). */
+function growth(runs: FillRow[][]): string[] {
   const lo = Math.min(...sizes);
   const hi = Math.max(...sizes);
-  const g = median(
-    runs.map((run) => {
-      const a = run.find((r) => r.room === "fill_queue" && r.size === lo);
-      const b = run.find((r) => r.room === "fill_queue" && r.size === hi);
-      return a && b ? b.cpuPerJoinMs / a.cpuPerJoinMs : NaN;
-    }),
-  );
-  return `Queue CPU per join at ${Math.min(hi, MAX_CLIENTS_PER_SERVER)} vs ${lo} waiting: ${f(g, 2)}x (median over runs).`;
+  if (lo === hi) return [];
+  const lines = fillRooms.map((room) => {
+    const g = median(
+      runs.map((run) => {
+        const a = run.find((r) => r.room === room && r.size === lo);
+        const b = run.find((r) => r.room === room && r.size === hi);
+        return a && b ? b.cpuPerJoinMs / a.cpuPerJoinMs : NaN;
+      }),
+    );
+    return `- ${loadRoom(room).label ?? room}: ${f(g, 2)}x`;
+  });
+  return [
+    `CPU per join at ${Math.min(hi, MAX_CLIENTS_PER_SERVER)} vs ${lo} waiting (median over runs):`,
+    "",
+    ...lines,
+    "",
+  ];
 }
 
 // ---- main ----
@@ -445,7 +469,7 @@ for (let rep = 0; rep < repeat; rep++) {
   }
   if (scenarios.includes("fill")) {
     for (const size of sizes) {
-      for (const room of ["fill_queue", "bare"]) {
+      for (const room of fillRooms) {
         const row = await runFill(room, Math.min(size, MAX_CLIENTS_PER_SERVER), 7 + rep).catch((error: unknown) => {
           console.log(`[${rep + 1}/${repeat}] fill ${room} ${size} failed: ${String(error)}`);
           return undefined;
@@ -479,7 +503,7 @@ const sections: string[] = [
 ];
 if (arrivalRuns.some((r) => r.length > 0)) {
   sections.push(
-    `Arrival stream (2v2; ${durationS} s of arrivals per scenario, lost = not seated within ${drainS} s after the last arrival):`,
+    `Arrival stream (games of 4 (2v2) or of 8 (queue_ffa8 and the *_8 peers); ${durationS} s of arrivals per scenario, lost = not seated within ${drainS} s after the last arrival):`,
     "",
     arrivalTable(arrivalRuns),
     "",
@@ -487,12 +511,11 @@ if (arrivalRuns.some((r) => r.length > 0)) {
 }
 if (fillRuns.some((r) => r.length > 0)) {
   sections.push(
-    `Fill (N idle clients; ${idleS} s of idle measurement after the fill):`,
+    `Fill (N idle clients; ${idleS} s of idle measurement, ${settleS} s after the fill):`,
     "",
     fillTable(fillRuns),
     "",
-    growth(fillRuns),
-    "",
+    ...growth(fillRuns),
   );
 }
 const text = sections.join("\n");

@@ -4,18 +4,28 @@
  * this process's CPU (`process.cpuUsage()`), memory, and event-loop delay since the last
  * `?reset=1`, and with `?gc=1` the heap after a full collection (needs `--expose-gc`).
  *
- * Rooms:
+ * Rooms (protocol.ts's `LOAD_ROOMS` says what the harness needs of each):
  * - `queue_greedy`, `queue_best`, `queue_window`: 2v2 `MatchmakerRoom`s (greedy, best-game,
  *   expanding-window) seating players in `game`;
  * - `queue_greedy_1s`: the greedy queue batching its joins for a second (`joinBatchMs` 1000), as
  *   QueueRoom regroups: the queue at QueueRoom's latency (not in the default set);
+ * - `queue_ffa8`: a free-for-all of 8 (`maxPlayers: 8`, greedy) seating players in `game8`;
  * - `fill_queue`: a 5v5 `MatchmakerRoom`; the fill joins every player with `side: "A"`, so no
  *   game can form and the pool only grows;
- * - `queueroom`: Colyseus's `QueueRoom` for the same 2v2 traffic (groups of 4, `game`);
- * - `queueroom_20ms`: the same `QueueRoom` regrouping every 20 ms instead of every second, the
- *   queue's own `joinBatchMs`: QueueRoom at the queue's latency;
- * - `bare`: a plain room without state (the floor: what Colyseus costs per connection);
- * - `game`: a plain game room without state, four seats.
+ * - `fill_2v2`, `fill_ffa8`: the 2v2 and the free-for-all of 8 (greedy) held: their game room
+ *   type fails to start and the spawn backoff waits ten minutes before the next attempt, so after
+ *   the first games fail nobody is matched and the pool only grows (a free-for-all has no sides:
+ *   nothing a solo joins with keeps eight of them from a game);
+ * - `queueroom`, `queueroom_8`: Colyseus's `QueueRoom` for the same traffic (groups of 4 in
+ *   `game`, of 8 in `game8`);
+ * - `queueroom_20ms`, `queueroom_8_20ms`: the same `QueueRoom`s regrouping every 20 ms instead of
+ *   every second, the queue's own `joinBatchMs`: QueueRoom at the queue's latency;
+ * - `fill_queueroom_8`: a `QueueRoom` of 8 whose `compare` refuses every group, so nobody is
+ *   grouped and the pool only grows (it still regroups everyone every second);
+ * - `bare`, `bare_8`: a plain room without state (the floor: what Colyseus costs per
+ *   connection); the arrival stream's players then join `game` or `game8`;
+ * - `game`, `game8`: plain game rooms without state, four and eight seats; `failing_game`: a
+ *   game room that never starts.
  */
 import "../../example-server/node20.js";
 import { monitorEventLoopDelay } from "node:perf_hooks";
@@ -36,6 +46,23 @@ class LoadGameRoom extends Room {
   }
 }
 
+/** Eight seats, for the free-for-all of 8 and QueueRoom's groups of 8. */
+class LoadGameRoom8 extends LoadGameRoom {
+  override maxClients = 8;
+}
+
+/** A game room that never starts: the held queues' game room type (see `fill_2v2`). */
+class FailingGameRoom extends Room {
+  override onCreate(): void {
+    throw new Error("this load harness game room never starts (it holds its queue)");
+  }
+}
+
+/** A QueueRoom that groups nobody: no client is ever high priority (its `compare` refuses every group). */
+class StuckQueueRoom extends QueueRoom {
+  override maxWaitingCyclesForPriority: number | undefined = undefined;
+}
+
 /** QueueRoom regrouping as often as the queue batches its joins (`joinBatchMs` 20): the peer at equal latency. */
 class QueueRoom20ms extends QueueRoom {
   override cycleTickInterval = 20;
@@ -52,6 +79,8 @@ if (!(port >= 7000 && port <= 7099)) throw new Error("LOAD_PORT must be in 7000-
 
 const queue = (policy: string, joinBatchMs?: number) =>
   defineQueue({ teamSize: 2, gameRoom: "game", policy, ...(joinBatchMs !== undefined ? { joinBatchMs } : {}) });
+/** Held: the first games fail to start, and the next attempt waits ten minutes (longer than any fill). */
+const held = { gameRoom: "failing_game", policy: "greedy", spawnRetryMs: 600_000, spawnRetryMaxMs: 600_000 };
 
 const server = defineServer({
   rooms: {
@@ -59,11 +88,20 @@ const server = defineServer({
     queue_best: queue("best-game"),
     queue_window: queue("expanding-window"),
     queue_greedy_1s: queue("greedy", 1000),
+    queue_ffa8: defineQueue({ maxPlayers: 8, gameRoom: "game8", policy: "greedy" }),
     fill_queue: defineQueue({ teamSize: 5, gameRoom: "game", policy: "greedy" }),
+    fill_2v2: defineQueue({ teamSize: 2, ...held }),
+    fill_ffa8: defineQueue({ maxPlayers: 8, ...held }),
     queueroom: defineRoom(QueueRoom, { maxPlayers: 4, matchRoomName: "game" }),
     queueroom_20ms: defineRoom(QueueRoom20ms, { maxPlayers: 4, matchRoomName: "game" }),
+    queueroom_8: defineRoom(QueueRoom, { maxPlayers: 8, matchRoomName: "game8" }),
+    queueroom_8_20ms: defineRoom(QueueRoom20ms, { maxPlayers: 8, matchRoomName: "game8" }),
+    fill_queueroom_8: defineRoom(StuckQueueRoom, { maxPlayers: 8, matchRoomName: "game8", compare: () => false }),
     bare: defineRoom(BareRoom),
+    bare_8: defineRoom(BareRoom),
     game: defineRoom(LoadGameRoom),
+    game8: defineRoom(LoadGameRoom8),
+    failing_game: defineRoom(FailingGameRoom),
   },
   express: (app) => {
     const delay = monitorEventLoopDelay({ resolution: 10 });
