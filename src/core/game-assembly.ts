@@ -16,7 +16,7 @@
  */
 import { assembleTeams, canAssemble, fitsWithBots, playersOf } from "./assembly.js";
 import type { ImbalanceFn } from "./imbalance.js";
-import { fillRole, fitsWithBotsAndRoles, matchRoles, RoleTable } from "./role-rules.js";
+import { assignTeamRoles, fillRole, fitsWithBotsAndRoles, RoleTable } from "./role-rules.js";
 import type { GameShape } from "./shape.js";
 import type { Player, Ticket } from "./types.js";
 import { meanRating, partySize, ratingSum } from "./types.js";
@@ -121,24 +121,6 @@ export function fitsGameWithBots(tickets: readonly Ticket[], shape: GameShape, r
   return (
     total <= shape.teams * shape.teamSize && placeAll(tickets, shape.teams, shape.teamSize, roles, false) !== undefined
   );
-}
-
-/** Each player's role in `teams` (one per role on each team), or undefined when a team cannot take them. */
-export function assignTeamRoles(
-  teams: readonly (readonly Player[])[],
-  table: RoleTable,
-): Map<string, string> | undefined {
-  const assignment = new Map<string, string>();
-  for (const team of teams) {
-    if (team.length !== table.k) return undefined;
-    const roleOf = matchRoles(
-      team.map((p) => table.maskOf(p)),
-      table.k,
-    );
-    if (!roleOf) return undefined;
-    team.forEach((p, i) => assignment.set(p.sessionId, table.names[roleOf[i]]));
-  }
-  return assignment;
 }
 
 /** {@link assembleGame} for three teams or more. */

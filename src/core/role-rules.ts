@@ -207,10 +207,17 @@ export function assignRoles(
   teamB: readonly Player[],
   roles: readonly string[] | RoleTable,
 ): Map<string, string> | undefined {
-  const table = roles instanceof RoleTable ? roles : new RoleTable(roles);
-  if (teamA.length !== table.k || teamB.length !== table.k) return undefined;
+  return assignTeamRoles([teamA, teamB], roles instanceof RoleTable ? roles : new RoleTable(roles));
+}
+
+/** {@link assignRoles} for any number of teams: one player per role on each. */
+export function assignTeamRoles(
+  teams: readonly (readonly Player[])[],
+  table: RoleTable,
+): Map<string, string> | undefined {
   const assignment = new Map<string, string>();
-  for (const team of [teamA, teamB]) {
+  for (const team of teams) {
+    if (team.length !== table.k) return undefined;
     const roleOf = matchRoles(
       team.map((p) => table.maskOf(p)),
       table.k,
