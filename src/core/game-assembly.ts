@@ -190,76 +190,27 @@ function withRoles(filled: readonly number[], ticket: Ticket, table: RoleTable):
   return next;
 }
 
-/** The exact search: every way to deal the tickets into teams (empty teams interchangeable), the least imbalanced kept. */
-function bestPlacement(
+/**
+ * Deals `order`'s tickets, in order, into `teams` teams of `teamSize`, depth first (empty teams
+ * interchangeable; roles respected when given; a party too large for a team or bound to a side
+ * fits nowhere), handing `atEnd` each complete deal until it answers true or `maxSteps` calls
+ * run out. `found` says whether `atEnd` answered true; the deal is then left in `members`.
+ */
+function dealTickets(
   order: readonly Ticket[],
   teams: number,
   teamSize: number,
-  imbalance: ImbalanceFn,
   table: RoleTable | undefined,
   maxSteps: number,
-): Ticket[][] | undefined {
+  atEnd: (members: Ticket[][], room: readonly number[]) => boolean,
+): { found: boolean; members: Ticket[][] } {
   let steps = maxSteps;
   const members: Ticket[][] = Array.from({ length: teams }, () => []);
   const room = new Array<number>(teams).fill(teamSize);
   const fills: RoleFill = Array.from({ length: teams }, () => [0]);
-  let best: Ticket[][] | undefined;
-  let bestValue = Infinity;
-  const visit = (i: number): void => {
-    if (--steps < 0) return;
-    if (i === order.length) {
-      const value = teamsImbalance(imbalance, members.map(playersOf));
-      if (value < bestValue) {
-        bestValue = value;
-        best = members.map((m) => [...m]);
-      }
-      return;
-    }
-    const t = order[i];
-    const size = partySize(t);
-    let triedEmpty = false;
-    for (let team = 0; team < teams; team++) {
-      if (room[team] < size) continue;
-      const empty = room[team] === teamSize;
-      if (empty && triedEmpty) continue;
-      if (empty) triedEmpty = true;
-      const before = fills[team];
-      if (table) {
-        const next = withRoles(before, t, table);
-        if (!next) continue;
-        fills[team] = next;
-      }
-      members[team].push(t);
-      room[team] -= size;
-      visit(i + 1);
-      room[team] += size;
-      members[team].pop();
-      fills[team] = before;
-    }
-  };
-  visit(0);
-  return best;
-}
-
-/**
- * Any placement of every ticket in `teams` teams of `teamSize` (roles respected when given),
- * parties first; with `exact`, every team must end full. Undefined when none is found.
- */
-function placeAll(
-  tickets: readonly Ticket[],
-  teams: number,
-  teamSize: number,
-  table: RoleTable | undefined,
-  exact: boolean,
-): Ticket[][] | undefined {
-  const order = [...tickets].sort((a, b) => partySize(b) - partySize(a));
-  const members: Ticket[][] = Array.from({ length: teams }, () => []);
-  const room = new Array<number>(teams).fill(teamSize);
-  const fills: RoleFill = Array.from({ length: teams }, () => [0]);
-  let steps = PARTY_PLACEMENT_STEPS;
-  const place = (i: number): boolean => {
-    if (i === order.length) return !exact || room.every((r) => r === 0);
+  const deal = (i: number): boolean => {
     if (--steps < 0) return false;
+    if (i === order.length) return atEnd(members, room);
     const t = order[i];
     const size = partySize(t);
     if (size > teamSize || t.side !== undefined) return false;
@@ -277,14 +228,59 @@ function placeAll(
       }
       members[team].push(t);
       room[team] -= size;
-      if (place(i + 1)) return true;
+      if (deal(i + 1)) return true;
       room[team] += size;
       members[team].pop();
       fills[team] = before;
     }
     return false;
   };
-  return place(0) ? members : undefined;
+  return { found: deal(0), members };
+}
+
+/** The exact search: every way to deal the tickets into teams, the least imbalanced kept. */
+function bestPlacement(
+  order: readonly Ticket[],
+  teams: number,
+  teamSize: number,
+  imbalance: ImbalanceFn,
+  table: RoleTable | undefined,
+  maxSteps: number,
+): Ticket[][] | undefined {
+  let best: Ticket[][] | undefined;
+  let bestValue = Infinity;
+  dealTickets(order, teams, teamSize, table, maxSteps, (members) => {
+    const value = teamsImbalance(imbalance, members.map(playersOf));
+    if (value < bestValue) {
+      bestValue = value;
+      best = members.map((m) => [...m]);
+    }
+    return false;
+  });
+  return best;
+}
+
+/**
+ * Any placement of every ticket in `teams` teams of `teamSize` (roles respected when given),
+ * parties first; with `exact`, every team must end full. Undefined when none is found.
+ */
+function placeAll(
+  tickets: readonly Ticket[],
+  teams: number,
+  teamSize: number,
+  table: RoleTable | undefined,
+  exact: boolean,
+): Ticket[][] | undefined {
+  const order = [...tickets].sort((a, b) => partySize(b) - partySize(a));
+  const { found, members } = dealTickets(
+    order,
+    teams,
+    teamSize,
+    table,
+    PARTY_PLACEMENT_STEPS,
+    (_, room) => !exact || room.every((r) => r === 0),
+  );
+  return found ? members : undefined;
 }
 
 /**
