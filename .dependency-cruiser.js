@@ -29,18 +29,23 @@ const LAYERS = [
     why: "the queue's options, checked once: they name policies (the default registry's capabilities) and trusted proxies",
   },
   {
+    dir: "ratings",
+    may: ["core"],
+    why: "ratings learned from results (the rating system, the ledger, its stores): the queue room and the simulator both use them",
+  },
+  {
     dir: "trace",
     may: ["core", "options"],
     why: "the traffic trace's file format: the room writes it and the simulator reads it, so it sits below both",
   },
   {
     dir: "colyseus",
-    may: ["core", "policies", "options", "server", "trace"],
+    may: ["core", "policies", "options", "server", "trace", "ratings"],
     why: "the queue room drives the engine with real joins; it never reaches into the simulator",
   },
   {
     dir: "sim",
-    may: ["core", "policies", "options", "trace"],
+    may: ["core", "policies", "options", "trace", "ratings"],
     why: "the simulator drives the same engine with seeded arrivals, without Colyseus",
   },
   {
@@ -50,7 +55,7 @@ const LAYERS = [
   },
   {
     dir: "web",
-    may: ["core", "options", "colyseus"],
+    may: ["core", "options", "colyseus", "ratings"],
     why: "the player page's server side lists the queue rooms it serves",
   },
 ];

@@ -4,26 +4,14 @@
  * dependency (it brings many small packages): it is loaded, synchronously, only when a queue
  * configures this imbalance.
  */
-import { createRequire } from "node:module";
-import { MatchmakerError } from "./errors.js";
+import { requireOptional } from "./optional-package.js";
 import type { Player } from "./types.js";
 
 type PredictWin = (teams: Array<Array<{ mu: number; sigma: number }>>, options?: { beta?: number }) => number[];
 
-let predictWin: PredictWin | undefined;
-
 function loadPredictWin(): PredictWin {
-  if (predictWin) return predictWin;
-  try {
-    predictWin = (createRequire(import.meta.url)("openskill") as { predictWin: PredictWin }).predictWin;
-    return predictWin;
-  } catch {
-    throw new MatchmakerError(
-      "invalid_config",
-      'imbalance: "win-probability" needs the openskill package (npm install openskill)',
-      "imbalance",
-    );
-  }
+  return requireOptional<{ predictWin: PredictWin }>("openskill", 'imbalance: "win-probability"', "imbalance")
+    .predictWin;
 }
 
 /**
