@@ -1,7 +1,7 @@
 /**
  * The rating system: Weng and Lin's Bayesian approximation (openskill's Plackett-Luce model), which
  * rates teams and free-for-all rankings and carries each rating's uncertainty, on a scale a game
- * reads (a newcomer at 1500 ± 500 by default, as the forum thread's Glicko starts at 1500).
+ * reads (a newcomer at 1500 ± 350 by default, as the forum thread's Glicko starts).
  * openskill is an optional peer dependency, loaded when ratings are used.
  */
 import { MatchmakerError } from "../core/errors.js";
@@ -12,15 +12,23 @@ import type { Rating } from "./types.js";
 export interface RatingScale {
   /** A newcomer's rating (mean). @defaultValue 1500 */
   readonly start: number;
-  /** A newcomer's uncertainty (standard deviation). @defaultValue 500 */
+  /** A newcomer's uncertainty (standard deviation): Glicko's 350. @defaultValue 350 */
   readonly uncertainty: number;
-  /** The spread of one game's performance around a player's skill (openskill's beta). @defaultValue 250 */
+  /** The spread of one game's performance around a player's skill (openskill's beta). @defaultValue 175 */
   readonly performanceNoise: number;
-  /** Uncertainty added before each game, so ratings keep following a skill that drifts (openskill's tau). @defaultValue 5 */
+  /** Uncertainty added before each game, so ratings keep following a skill that drifts (openskill's tau). @defaultValue 3.5 */
   readonly drift: number;
 }
 
-export const DEFAULT_SCALE: RatingScale = { start: 1500, uncertainty: 500, performanceNoise: 250, drift: 5 };
+/** openskill's own proportions (beta = sigma / 2, tau = sigma / 100) around Glicko's newcomer, 1500 ± 350. */
+export const DEFAULT_SCALE: RatingScale = { start: 1500, uncertainty: 350, performanceNoise: 175, drift: 3.5 };
+
+/**
+ * Weng and Lin's full variance update (gamma = 1) rather than openskill's default gamma = sigma / c,
+ * which shrinks a newcomer's uncertainty so slowly that ratings overshoot and spread to about twice
+ * the skills' spread (lab/rating-systems.md).
+ */
+const FULL_UPDATE = () => 1;
 
 /** Rates one game and predicts one. Pure: the same teams and places give the same ratings. */
 export interface RatingSystem {
@@ -53,7 +61,13 @@ export function checkScale(scale: RatingScale, field = "ratings"): RatingScale {
 export function openskillSystem(scale: Partial<RatingScale> = {}): RatingSystem {
   const full = checkScale({ ...DEFAULT_SCALE, ...scale });
   const openskill = requireOptional<OpenSkill>("openskill", "ratings", "ratings");
-  const options = { mu: full.start, sigma: full.uncertainty, beta: full.performanceNoise, tau: full.drift };
+  const options = {
+    mu: full.start,
+    sigma: full.uncertainty,
+    beta: full.performanceNoise,
+    tau: full.drift,
+    gamma: FULL_UPDATE,
+  };
   const copy = (teams: ReadonlyArray<readonly Rating[]>) =>
     teams.map((team) => team.map((r) => ({ mu: r.mu, sigma: r.sigma })));
   return {

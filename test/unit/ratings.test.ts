@@ -59,7 +59,7 @@ describe("rateGame", () => {
     const [[a], [b]] = rateGame(system, [[{ rating: system.newcomer }], [{ rating: system.newcomer }]], [0, 1]);
     expect(a!.mu).toBeGreaterThan(1500);
     expect(a!.mu - 1500).toBeCloseTo(1500 - b!.mu, 9);
-    expect(a!.sigma).toBeLessThan(500);
+    expect(a!.sigma).toBeLessThan(350);
   });
 
   it("the forum's adjustment: after a grown window, an upset moves ratings only as far as an even game would", () => {
@@ -127,7 +127,7 @@ describe("Ratings with a memory store", () => {
     await ratings.openMatch(match("m4", [["ann"], ["bob"]]), "duel");
     await ratings.reportResult("m4", { winner: 0 });
     await ratings.startSeason("2027");
-    expect(await ratings.rating("ann")).toEqual({ rating: 1500, uncertainty: 500, games: 0 });
+    expect(await ratings.rating("ann")).toEqual({ rating: 1500, uncertainty: 350, games: 0 });
     expect((await ratings.rating("ann", "1")).games).toBe(1);
     expect(await ratings.distribution({ season: "1", width: 100 })).toEqual([
       { from: 1300, count: 1 },
