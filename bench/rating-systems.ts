@@ -40,7 +40,13 @@ import { createRequire } from "node:module";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { nearestRank } from "../src/core/stats.js";
-import { openskillSystem, rateGame, type RatingScale } from "../src/ratings/rating-system.js";
+import {
+  DEFAULT_SCALE,
+  openskillSystem,
+  rateGame,
+  type RatingScale,
+  type RatingSystem,
+} from "../src/ratings/rating-system.js";
 import type { Rating } from "../src/ratings/types.js";
 import { Random } from "../src/sim/random.js";
 
@@ -84,8 +90,9 @@ interface Rater<S> {
 
 // ---- openskill, as the queue calls it -------------------------------------------------------
 
-function openskillRater(label: string, scale: Partial<RatingScale> = {}): Rater<Rating> {
-  const system = openskillSystem(scale);
+function openskillRater(label: string, scale: Partial<RatingScale> & { defaultGamma?: boolean } = {}): Rater<Rating> {
+  const { defaultGamma, ...given } = scale;
+  const system = defaultGamma ? openskillAtDefaultGamma(given) : openskillSystem(given);
   return {
     name: label,
     newcomer: () => system.newcomer,
@@ -97,6 +104,23 @@ function openskillRater(label: string, scale: Partial<RatingScale> = {}): Rater<
         ranks,
       ),
     predictWin: (teams) => system.predictWin(teams),
+  };
+}
+
+/** openskill as first configured: its default gamma (sigma / c), which the queue no longer uses. */
+function openskillAtDefaultGamma(scale: Partial<RatingScale>): RatingSystem {
+  const full = { ...DEFAULT_SCALE, ...scale };
+  const openskill = createRequire(import.meta.url)("openskill") as {
+    rate(teams: Rating[][], options: Record<string, unknown>): Rating[][];
+    predictWin(teams: Rating[][], options: Record<string, unknown>): number[];
+  };
+  const options = { mu: full.start, sigma: full.uncertainty, beta: full.performanceNoise, tau: full.drift };
+  const copy = (teams: ReadonlyArray<readonly Rating[]>) => teams.map((team) => team.map((r) => ({ ...r })));
+  return {
+    scale: full,
+    newcomer: { mu: full.start, sigma: full.uncertainty },
+    rate: (teams, ranks) => openskill.rate(copy(teams), { ...options, rank: [...ranks] }),
+    predictWin: (teams) => openskill.predictWin(copy(teams), options),
   };
 }
 
@@ -367,24 +391,19 @@ function run<S>(rater: Rater<S>, shape: Shape): Result {
 // ---- the runs ---------------------------------------------------------------------------------
 
 const raters: Array<(shape: Shape) => Rater<unknown>> = [
-  () => openskillRater("openskill 5.0.1 (main: 1500 ± 500, β 250, τ 5)") as Rater<unknown>,
-  // The prior at the population's spread, β on Plackett-Luce's logistic (250 / 1.702).
+  () => openskillRater("openskill 5.0.1 (main: 1500 ± 350, β 175, τ 3.5, γ = 1)") as Rater<unknown>,
+  // The first scale tried, at openskill's default gamma (sigma / c): its uncertainty shrinks slowly.
   () =>
-    openskillRater("openskill 5.0.1 (1500 ± 300, β 147, τ 5)", {
-      uncertainty: SKILL_SD,
-      performanceNoise: PERFORMANCE_SD / 1.702,
+    openskillRater("openskill 5.0.1 (1500 ± 500, β 250, τ 5, default γ)", {
+      uncertainty: 500,
+      performanceNoise: 250,
+      drift: 5,
+      defaultGamma: true,
     }) as Rater<unknown>,
   () =>
     glickoRater("glicko2 1.2.2 (its README: rd 350, vol 0.06, τ 0.5)", {
       rd: 350,
       vol: 0.06,
-      tau: 0.5,
-    }) as Rater<unknown>,
-  // openskill's newcomer uncertainty and per-game drift, carried onto Glicko's scale.
-  (shape) =>
-    glickoRater("glicko2 1.2.2 (openskill's: rd 500·k, vol 5·k/173.7, τ 0.5)", {
-      rd: 500 * glickoFactor(shape),
-      vol: (5 * glickoFactor(shape)) / LOGIT_POINTS,
       tau: 0.5,
     }) as Rater<unknown>,
 ];
