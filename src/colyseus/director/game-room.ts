@@ -34,6 +34,20 @@ export interface MatchInfo {
    * what each client declared.
    */
   readonly trustedPlayers: boolean;
+  /**
+   * True in a ranked queue (option `ratings`): the queue opened this match in its ratings before
+   * sending any seat, and the game room reports its result once the game is over with
+   * `ratings.reportResult(match, result)` (the same `Ratings` the queue was given). Only the players
+   * in `teams` are rated; replacements seated later by `requestBackfill` are not in the match's
+   * result.
+   */
+  readonly rated?: true;
+  /**
+   * In a ranked queue: the key a report of this match's result must carry (`reportResult(match, …)`
+   * passes it with the `MatchInfo`). A secret for the game room: never send it to a client. Players
+   * know the match's `id` from their seat; the key is what a room a client made up cannot have.
+   */
+  readonly ratingKey?: string;
   /** The teams in order (a player's team index is its team's position): `[side A, side B]` in a two-team game, one per player in a free-for-all. */
   readonly teams: ReadonlyArray<{
     /** In a two-team game, the side this team plays. */
@@ -96,7 +110,18 @@ export type SeatMessage = ISeatReservation & {
   readonly backfill?: boolean;
 };
 
-export function matchInfo(match: Match, queue: string, queueRoomId?: string, trustedPlayers = false): MatchInfo {
+/** What the game room learns about the queue that formed its match, beside the match itself. */
+export interface MatchSource {
+  /** The queue room's roomId (for calls back: backfill, arrivals). */
+  readonly queueRoomId?: string;
+  /** Whether `playerId` and `rating` are the server's (the queue's `players` option). */
+  readonly trustedPlayers?: boolean;
+  /** The match's report key, when the queue opened it in its ratings (the queue's `ratings` option). */
+  readonly ratingKey?: string;
+}
+
+export function matchInfo(match: Match, queue: string, source: MatchSource = {}): MatchInfo {
+  const { queueRoomId, trustedPlayers = false, ratingKey } = source;
   return {
     id: match.id,
     queue,
@@ -105,6 +130,7 @@ export function matchInfo(match: Match, queue: string, queueRoomId?: string, tru
     shape: match.shape,
     ...(match.emptySeats ? { emptySeats: match.emptySeats } : {}),
     trustedPlayers,
+    ...(ratingKey !== undefined ? { rated: true as const, ratingKey } : {}),
     teams: match.teams.map((team) => ({
       ...(team.side ? { side: team.side } : {}),
       players: team.players.map((p) => ({
@@ -196,13 +222,12 @@ export async function startGame(
   queue: string,
   extraOptions: Record<string, unknown>,
   auth: (sessionId: string) => unknown,
-  queueRoomId?: string,
-  trustedPlayers = false,
+  source: MatchSource = {},
 ): Promise<Map<string, SeatMessage>> {
   warnIfTakesClientsOwnJoins(gameRoom, queue);
   const room: IRoomCache = await matchMaker.createRoom(gameRoom, {
     ...extraOptions,
-    match: matchInfo(match, queue, queueRoomId, trustedPlayers),
+    match: matchInfo(match, queue, source),
   });
   try {
     return await reserveSeats(room, seatsOf(match), auth);
