@@ -164,6 +164,7 @@ export function closedLoopTable(rows: ReadonlyArray<ClosedLoopReport | ClosedLoo
       "policy",
       "games",
       "fairness |P−1/T|",
+      "believed",
       "stomps",
       "favourite won",
       "mean wait s",
@@ -176,15 +177,17 @@ export function closedLoopTable(rows: ReadonlyArray<ClosedLoopReport | ClosedLoo
     // No rule between rows: a table of many policies stays readable.
     chars: { mid: "", "left-mid": "", "mid-mid": "", "right-mid": "" },
   });
+  const refusals: string[] = [];
   for (const r of rows) {
     if ("refused" in r) {
-      table.push([r.policy, { colSpan: 9, content: `not for this queue: ${r.refused}` }]);
+      refusals.push(`${r.policy}: not for this queue: ${r.refused}`);
       continue;
     }
     table.push([
       r.oracle ? `${r.policy} (oracle)` : r.policy,
       String(r.games),
       r.fairness.toFixed(3),
+      r.believedFairness.toFixed(3),
       r.stompShare.toFixed(3),
       r.favouriteWon.toFixed(3),
       (r.waitMeanMs / 1000).toFixed(1),
@@ -195,7 +198,7 @@ export function closedLoopTable(rows: ReadonlyArray<ClosedLoopReport | ClosedLoo
     ]);
   }
   const shape = rows.find((r): r is ClosedLoopReport => "shape" in r)?.shape;
-  return `${shape ? `${describeShape(shape)}\n` : ""}${table.toString()}`;
+  return [...(shape ? [describeShape(shape)] : []), table.toString(), ...refusals].join("\n");
 }
 
 /** The subcommand: exit code 0, or 2 for bad options (printed with the usage). */

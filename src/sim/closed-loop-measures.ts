@@ -6,7 +6,7 @@ import { nearestRank } from "../core/stats.js";
 import type { GameShape } from "../core/shape.js";
 import type { PolicyParams } from "../core/policy.js";
 import type { ClosedLoopTrace } from "./closed-loop.js";
-import { stompThreshold, unfairness } from "./win-model.js";
+import { stompThreshold, unfairness, winChances } from "./win-model.js";
 
 /** How soon newcomers were placed: rated games until |rating − skill| < band first held. */
 export interface NewcomerPlacement {
@@ -50,6 +50,11 @@ export interface ClosedLoopReport {
    * (0.8) for two teams, the same share of the way from 1/T to 1 for T teams.
    */
   readonly stompShare: number;
+  /**
+   * The same measure by the ratings the queue matched on (the learned means; the skills for the
+   * oracle): how fair the queue believed its games were.
+   */
+  readonly believedFairness: number;
   /** Share of games the true favourite won (its expectation is 1/T + `fairness`). */
   readonly favouriteWon: number;
   readonly waitMeanMs: number;
@@ -69,9 +74,17 @@ export function closedLoopReport(trace: ClosedLoopTrace): ClosedLoopReport {
   let unfair = 0;
   let stomps = 0;
   let favouriteWon = 0;
+  let believed = 0;
+  const beta = config.performanceNoise ?? trace.system.scale.performanceNoise;
   const waits: number[] = [];
   for (const game of measured) {
     unfair += unfairness(game.chances);
+    believed += unfairness(
+      winChances(
+        game.match.teams.map((team) => team.players.map((p) => p.rating)),
+        beta,
+      ),
+    );
     const best = Math.max(...game.chances);
     if (best >= stompThreshold(game.chances.length, config.stompChance ?? 0.8)) stomps++;
     if (game.places[game.chances.indexOf(best)] === 0) favouriteWon++;
@@ -88,6 +101,7 @@ export function closedLoopReport(trace: ClosedLoopTrace): ClosedLoopReport {
     players: trace.players.length,
     fairness: unfair / count,
     stompShare: stomps / count,
+    believedFairness: believed / count,
     favouriteWon: favouriteWon / count,
     waitMeanMs: waits.reduce((s, w) => s + w, 0) / (waits.length || 1),
     waitP95Ms: nearestRank(Float64Array.from(waits).sort(), 95),
