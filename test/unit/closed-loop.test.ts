@@ -42,6 +42,27 @@ describe("closed loop", () => {
     }
   });
 
+  it("matches on the learned means and sigmas, or with oracle on the true skills", () => {
+    const trace = closedLoop({ policy: "brackets", teamSize: 2, games: 200, seed: 2 });
+    for (const game of trace.games) {
+      // The tickets as they waited (a matched player does not carry its uncertainty on).
+      const seen = new Map(game.match.tickets.flatMap((t) => t.players).map((p) => [p.playerId, p]));
+      game.match.teams.forEach((team, t) =>
+        team.players.forEach((p, i) => {
+          expect(seen.get(p.playerId)).toMatchObject({
+            rating: game.before[t][i].mu,
+            uncertainty: game.before[t][i].sigma,
+          });
+        }),
+      );
+    }
+    const oracle = closedLoop({ policy: "brackets", teamSize: 2, games: 200, seed: 2, oracle: true });
+    for (const game of oracle.games)
+      game.match.teams.forEach((team, t) => team.players.forEach((p, i) => expect(p.rating).toBe(game.skills[t][i])));
+    const report = runClosedLoop({ policy: "brackets", teamSize: 2, games: 200, seed: 2, oracle: true });
+    expect(report.believedFairness).toBeCloseTo(report.fairness, 12);
+  });
+
   it("measures fairness as |P(favourite) − 1/T| and stomps from 0.8 for two teams", () => {
     expect(unfairness([0.3, 0.7])).toBeCloseTo(0.2, 12);
     expect(unfairness([0.25, 0.25, 0.25, 0.25])).toBe(0);
