@@ -9,7 +9,7 @@ afterEach(() => vi.restoreAllMocks());
 
 describe("closed loop", () => {
   it("is deterministic for a seed, and another seed gives another run", () => {
-    const config = { policy: "expanding-window", teamSize: 2, games: 300, seed: 4 } as const;
+    const config = { policy: "expanding-window", teamSize: 2, games: 200, seed: 4 } as const;
     expect(runClosedLoop(config)).toEqual(runClosedLoop(config));
     expect(runClosedLoop({ ...config, seed: 5 })).not.toEqual(runClosedLoop(config));
   });
