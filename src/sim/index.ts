@@ -33,6 +33,19 @@ export {
   type OfflineArrival,
   type SchlupOptimum,
 } from "./optimum.js";
+// The closed loop: hidden true skills, results from a stated win model, ratings learned from them.
+export {
+  closedLoop,
+  runClosedLoop,
+  type ClosedLoopConfig,
+  type ClosedLoopGame,
+  type ClosedLoopPlayer,
+  type ClosedLoopPopulation,
+  type ClosedLoopTrace,
+  type PlayerState,
+} from "./closed-loop.js";
+export { closedLoopReport, type ClosedLoopReport, type NewcomerPlacement } from "./closed-loop-measures.js";
+export { drawPlaces, normalCdf, stompThreshold, unfairness, winChances } from "./win-model.js";
 // Schlup's Table 3, and the settings, grids and published figures behind it.
 export {
   schlupTable3,

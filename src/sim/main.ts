@@ -12,6 +12,7 @@ import { runTable3, TABLE3_USAGE } from "./schlup-table3-cli.js";
 import { GRID_USAGE, runGrid } from "./schlup-table3-grid-cli.js";
 import { runTrace, TRACE_USAGE } from "./trace-cli.js";
 import { ONLINE_DP_USAGE, runOnlineDp } from "./online-dp-cli.js";
+import { CLOSED_LOOP_USAGE, runClosedLoopCli } from "./closed-loop-cli.js";
 
 /** A progress bar on stderr, shown only once a run has taken a second. */
 function progressBar(unit = "arrivals"): { progress: Progress; stop: () => void } {
@@ -44,7 +45,7 @@ function progressBar(unit = "arrivals"): { progress: Progress; stop: () => void 
 export async function main(argv: readonly string[]): Promise<number> {
   if (argv.includes("--help") || argv.includes("-h")) {
     console.log(
-      `${USAGE.replace("{policies}", defaultPolicies.names().join(", "))}\n\n${TABLE3_USAGE}\n\n${GRID_USAGE}\n\n${ONLINE_DP_USAGE}\n\n${TRACE_USAGE}`,
+      `${USAGE.replace("{policies}", defaultPolicies.names().join(", "))}\n\n${TABLE3_USAGE}\n\n${GRID_USAGE}\n\n${ONLINE_DP_USAGE}\n\n${TRACE_USAGE}\n\n${CLOSED_LOOP_USAGE}`,
     );
     return 0;
   }
@@ -65,6 +66,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     }
   }
   if (argv.includes("--online-dp")) return runOnlineDp(argv);
+  if (argv.includes("--closed-loop")) return runClosedLoopCli(argv);
   if (argv.includes("--target-wait-scenarios")) {
     const { runScenario, TARGET_WAIT_SCENARIOS, againstQueueRoom, scenariosText } =
       await import("./target-wait-scenarios.js");

@@ -316,7 +316,7 @@ const SHAPE_FLAGS: Readonly<Record<string, string>> = {
  * The games' shape from `--team-size` (default 1), `--teams`, `--players` and the minimums; the
  * queue options' own rules (`shapeFromOptions`) decide, and a refusal names the flag and the option.
  */
-function parseShape(
+export function parseShape(
   o: Partial<Record<"team-size" | "teams" | "players" | "min-team-size" | "min-players" | "count-multiple", string>>,
   shortHandedAfter: number | undefined,
 ): GameShape {
@@ -476,25 +476,25 @@ export function parseValue(text: string): unknown {
   return text.trim() !== "" && Number.isFinite(n) ? n : text;
 }
 
-function finite(option: string, text: string): number {
+export function finite(option: string, text: string): number {
   const n = Number(text);
   if (text.trim() === "" || !Number.isFinite(n)) throw new UsageError(`${option}: "${text}" is not a number`);
   return n;
 }
 
-function positive(option: string, text: string): number {
+export function positive(option: string, text: string): number {
   const n = finite(option, text);
   if (n <= 0) throw new UsageError(`${option}: must be positive, got ${text}`);
   return n;
 }
 
-function nonNegative(option: string, text: string): number {
+export function nonNegative(option: string, text: string): number {
   const n = finite(option, text);
   if (n < 0) throw new UsageError(`${option}: must not be negative, got ${text}`);
   return n;
 }
 
-function integer(option: string, text: string, min: number, max: number): number {
+export function integer(option: string, text: string, min: number, max: number): number {
   const n = finite(option, text);
   if (!Number.isInteger(n) || n < min || n > max)
     throw new UsageError(`${option}: must be a whole number from ${min} to ${max}, got ${text}`);
