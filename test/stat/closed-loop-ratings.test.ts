@@ -1,12 +1,13 @@
 /**
  * The closed loop against closed forms: the rating system's own update (Weng and Lin's
- * Plackett-Luce, as openskill 5 computes it with its default γ = σ/c), the fairness of
+ * Plackett-Luce, as openskill 5 computes it with the queue's γ = 1), the fairness of
  * rating-blind pairing, the oracle's fairness and the newcomers' convergence.
  */
 import { describe, expect, it } from "vitest";
 import { closedLoop, type ClosedLoopTrace } from "../../src/sim/closed-loop.js";
 import { closedLoopReport } from "../../src/sim/closed-loop-measures.js";
 import { normalCdf } from "../../src/sim/win-model.js";
+import { DEFAULT_SCALE } from "../../src/ratings/rating-system.js";
 import type { Rating } from "../../src/ratings/types.js";
 
 /** openskill's floor on the factor that shrinks a variance (its default κ). */
@@ -16,7 +17,7 @@ const KAPPA = 1e-4;
  * One 1v1 under Plackett-Luce (openskill's rate with τ, then the model), written out: τ first
  * widens both (σ̃² = σ² + τ²); c² = σ̃w² + σ̃l² + 2β²; p = e^{μw/c} / (e^{μw/c} + e^{μl/c}) is the
  * winner's modelled chance; each mean moves by σ̃²/c·(1 − p) (the winner up, the loser down), and
- * σ'² = σ̃²·max(1 − σ̃²/c²·γ·p(1 − p), κ) with γ = σ̃/c.
+ * σ'² = σ̃²·max(1 − σ̃²/c²·γ·p(1 − p), κ) with γ = 1 (Weng and Lin's full update, the queue's choice).
  */
 function wengLin1v1(winner: Rating, loser: Rating, beta: number, tau: number): [Rating, Rating] {
   const sw2 = winner.sigma ** 2 + tau ** 2;
@@ -25,7 +26,7 @@ function wengLin1v1(winner: Rating, loser: Rating, beta: number, tau: number): [
   const p = 1 / (1 + Math.exp((loser.mu - winner.mu) / c));
   const after = (mu: number, s2: number, sign: number): Rating => ({
     mu: mu + (sign * s2 * (1 - p)) / c,
-    sigma: Math.sqrt(s2 * Math.max(1 - (s2 / c ** 2) * (Math.sqrt(s2) / c) * p * (1 - p), KAPPA)),
+    sigma: Math.sqrt(s2 * Math.max(1 - (s2 / c ** 2) * p * (1 - p), KAPPA)),
   });
   return [after(winner.mu, sw2, 1), after(loser.mu, sl2, -1)];
 }
@@ -67,7 +68,7 @@ describe("closed loop: fairness against the true skills", () => {
     // Greedy pairs in arrival order, so a game's skill gap is the difference of two independent
     // Normal(1500, sd²) skills: X = gap/(β√2) ~ N(0, s²) with s = sd/β.
     const report = closedLoopReport(closedLoop({ policy: "greedy", games: 4000, seed: 5 }));
-    const s = 500 / 250;
+    const s = DEFAULT_SCALE.uncertainty / DEFAULT_SCALE.performanceNoise;
     expect(report.fairness).toBeGreaterThan(blindFairness(s) - 0.015);
     expect(report.fairness).toBeLessThan(blindFairness(s) + 0.015);
     // A stomp: |X| ≥ Φ⁻¹(0.8) = 0.8416.
@@ -114,14 +115,14 @@ describe("closed loop: newcomers converge", () => {
       population: { returnProbability: 0.95 },
     });
     const { placement } = closedLoopReport(trace);
-    // Prior error: E|N(0, 500²)| = 500·√(2/π) ≈ 399; a 1v1 moves a newcomer's mean by up to
-    // σ̃²/c ≈ 316 a game, so the band (±100) is first reached within a handful of games.
+    // Prior error: E|N(0, σ₀²)| = σ₀·√(2/π) (σ₀ = 350: 279); a 1v1 moves a newcomer's mean by up
+    // to σ̃²/c ≈ 221 a game, so the band (±100) is first reached within a handful of games.
     expect(placement.medianGames).not.toBeNull();
     expect(placement.medianGames!).toBeGreaterThanOrEqual(1);
     expect(placement.medianGames!).toBeLessThanOrEqual(8);
     expect(placement.shareWithin).toBeGreaterThan(0.5);
     const error10 = meanError(veterans(trace, 10));
-    expect(error10).toBeLessThan(0.6 * 500 * Math.sqrt(2 / Math.PI));
+    expect(error10).toBeLessThan(0.6 * DEFAULT_SCALE.uncertainty * Math.sqrt(2 / Math.PI));
     expect(meanError(veterans(trace, 20))).toBeLessThan(error10);
     // The learned sigma is an honest (if cautious) error bar: RMS of (mu − skill)/sigma at most about 1.
     const z = veterans(trace, 10).map((p) => (p.rating.mu - p.skill) / p.rating.sigma);

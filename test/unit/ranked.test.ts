@@ -89,7 +89,7 @@ describe("a ranked queue's join", () => {
       side: "A",
       playerId: "a",
       rating: 1500,
-      uncertainty: 500,
+      uncertainty: 350,
     });
     // After a loss to b, a's next join reads its lower rating.
     await ratings.openMatch(duel("m1"), "ranked");
@@ -97,7 +97,7 @@ describe("a ranked queue's join", () => {
     const after = await r.resolve({}, request);
     expect(after.rating).toBeLessThan(1500);
     expect(after.rating).toBe((await ratings.rating("a")).rating);
-    expect(after.uncertainty).toBeLessThan(500);
+    expect(after.uncertainty).toBeLessThan(350);
   });
 
   it("clamps a stored rating into the queue's range", async () => {
