@@ -173,6 +173,8 @@ export function closedLoopTable(rows: ReadonlyArray<ClosedLoopReport | ClosedLoo
       "rating error",
     ],
     style: { head: [], border: [] },
+    // No rule between rows: a table of many policies stays readable.
+    chars: { mid: "", "left-mid": "", "mid-mid": "", "right-mid": "" },
   });
   for (const r of rows) {
     if ("refused" in r) {

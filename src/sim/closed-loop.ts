@@ -35,7 +35,11 @@ export interface ClosedLoopPopulation {
   readonly driftPerGame?: number;
 }
 
-/** One closed-loop run. The game shape is stated as the simulator's (`teamSize`, `teams`, `maxPlayers`, …). */
+/**
+ * One closed-loop run. The game shape is stated as the simulator's (`teamSize`, `teams`,
+ * `maxPlayers`, …; one versus one when neither `teamSize` nor `maxPlayers` is given). Players
+ * queue alone (no parties) and no bots fill a game.
+ */
 export interface ClosedLoopConfig extends Pick<MatchmakerOptions, (typeof SHAPE_OPTIONS)[number]> {
   readonly policy: string;
   readonly params?: PolicyParams;
@@ -110,6 +114,10 @@ export interface ClosedLoopTrace {
   readonly games: readonly ClosedLoopGame[];
   /** When the run stopped (ms). */
   readonly endMs: number;
+  /** The players the engine still held at the end, by index (the queue's own count, beside `state`). */
+  readonly queued: readonly number[];
+  /** The players due back after a game (a return still pending at the end), by index. */
+  readonly returning: readonly number[];
 }
 
 const DEFAULT_DURATION_MS = 6 * 3600 * 1000;
@@ -174,6 +182,7 @@ export function closedLoop(config: ClosedLoopConfig): ClosedLoopTrace {
   const returnsRandom = new Random(seed + 0x9e3779b9);
   const { mean, sd } = population.skill;
   const engine = new Matchmaker({
+    ...(config.teamSize === undefined && config.maxPlayers === undefined ? { teamSize: 1 } : {}),
     ...shapeOptionsIn(config),
     policy: config.policy,
     params: config.params ?? {},
@@ -292,7 +301,18 @@ export function closedLoop(config: ClosedLoopConfig): ClosedLoopTrace {
         "policy",
       );
   }
-  return { config, shape: engine.shape, system, players, games, endMs: Number.isFinite(endMs) ? endMs : now };
+  const queued = [...engine.waiting()].flatMap((t) => t.players.map((p) => Number(p.playerId!.slice(1))));
+  const returning = events.toArray().flatMap((e) => (e.kind === "return" ? [e.player] : []));
+  return {
+    config,
+    shape: engine.shape,
+    system,
+    players,
+    games,
+    endMs: Number.isFinite(endMs) ? endMs : now,
+    queued,
+    returning,
+  };
 }
 
 /** One closed-loop run and its report: deterministic for a seed. */
