@@ -13,6 +13,7 @@ import { GRID_USAGE, runGrid } from "./schlup-table3-grid-cli.js";
 import { runTrace, TRACE_USAGE } from "./trace-cli.js";
 import { ONLINE_DP_USAGE, runOnlineDp } from "./online-dp-cli.js";
 import { CLOSED_LOOP_USAGE, runClosedLoopCli } from "./closed-loop-cli.js";
+import { COMPARE_USAGE, runCompare } from "./compare-cli.js";
 
 /** A progress bar on stderr, shown only once a run has taken a second. */
 function progressBar(unit = "arrivals"): { progress: Progress; stop: () => void } {
@@ -45,7 +46,7 @@ function progressBar(unit = "arrivals"): { progress: Progress; stop: () => void 
 export async function main(argv: readonly string[]): Promise<number> {
   if (argv.includes("--help") || argv.includes("-h")) {
     console.log(
-      `${USAGE.replace("{policies}", defaultPolicies.names().join(", "))}\n\n${TABLE3_USAGE}\n\n${GRID_USAGE}\n\n${ONLINE_DP_USAGE}\n\n${TRACE_USAGE}\n\n${CLOSED_LOOP_USAGE}`,
+      `${USAGE.replace("{policies}", defaultPolicies.names().join(", "))}\n\n${TABLE3_USAGE}\n\n${GRID_USAGE}\n\n${ONLINE_DP_USAGE}\n\n${TRACE_USAGE}\n\n${CLOSED_LOOP_USAGE}\n\n${COMPARE_USAGE}`,
     );
     return 0;
   }
@@ -74,6 +75,14 @@ export async function main(argv: readonly string[]): Promise<number> {
     const rows = [...againstQueueRoom(10), ...againstQueueRoom(2)];
     console.log(argv.includes("--json") ? JSON.stringify({ results, rows }) : scenariosText(results, rows));
     return 0;
+  }
+  if (argv.includes("--compare") && !argv.includes("--trace")) {
+    const { progress, stop } = progressBar("runs");
+    try {
+      return await runCompare(argv, (done, total) => progress(done, total, "policies and settings"));
+    } finally {
+      stop();
+    }
   }
   if (argv.includes("--trace")) {
     const { progress, stop } = progressBar("runs");

@@ -2,6 +2,17 @@
 import { writeFile } from "node:fs/promises";
 import type { SimulationReport } from "./run.js";
 
+/** Render a vega-lite `spec` to an SVG `file`. */
+async function writeSvg(file: string, spec: object): Promise<void> {
+  // vega is only needed for plots: load it on demand so the library does not depend on it.
+  const [vega, vegaLite] = await Promise.all([import("vega"), import("vega-lite")]).catch(() => {
+    throw new Error("--plot needs the packages vega and vega-lite (npm install vega vega-lite)");
+  });
+  const compiled = vegaLite.compile(spec as never).spec;
+  const view = new vega.View(vega.parse(compiled), { renderer: "none" });
+  await writeFile(file, await view.toSVG());
+}
+
 /** What a sweep trades its mean wait against, as the y axis of its plot. */
 export interface TradeOff {
   readonly title: string;
@@ -28,10 +39,6 @@ export async function writeSweepPlot(
   reports: readonly SimulationReport[],
   imbalanceCost = 0,
 ): Promise<void> {
-  // vega is only needed for plots: load it on demand so the library does not depend on it.
-  const [vega, vegaLite] = await Promise.all([import("vega"), import("vega-lite")]).catch(() => {
-    throw new Error("--plot needs the packages vega and vega-lite (npm install vega vega-lite)");
-  });
   const tradeOff = tradeOffOf(reports, imbalanceCost);
   const values = reports.map((r) => ({ value: String(r.params[sweepKey]), wait: r.meanWait, cost: tradeOff.of(r) }));
   const spec = {
@@ -58,9 +65,7 @@ export async function writeSweepPlot(
       },
     ],
   };
-  const compiled = vegaLite.compile(spec as never).spec;
-  const view = new vega.View(vega.parse(compiled), { renderer: "none" });
-  await writeFile(file, await view.toSVG());
+  await writeSvg(file, spec);
 }
 
 /** One point of an overlay plot: a policy's run at one parameter value. */
@@ -78,9 +83,6 @@ export async function writeOverlayPlot(
   yTitle: string,
   points: readonly OverlayPoint[],
 ): Promise<void> {
-  const [vega, vegaLite] = await Promise.all([import("vega"), import("vega-lite")]).catch(() => {
-    throw new Error("plots need the packages vega and vega-lite (npm install vega vega-lite)");
-  });
   const x = { field: "wait", type: "quantitative", title: "mean wait (s)", scale: { type: "log" } };
   const y = { field: "value", type: "quantitative", title: yTitle, scale: { type: "log" } };
   const spec = {
@@ -123,7 +125,60 @@ export async function writeOverlayPlot(
       },
     ],
   };
-  const compiled = vegaLite.compile(spec as never).spec;
-  const view = new vega.View(vega.parse(compiled), { renderer: "none" });
-  await writeFile(file, await view.toSVG());
+  await writeSvg(file, spec);
+}
+
+/** One point of a comparison's plot: a policy at one setting. */
+export interface ComparePoint {
+  readonly policy: string;
+  readonly label: string;
+  /** p95 wait, s. */
+  readonly wait: number;
+  /** Mean |P(win) − ½|. */
+  readonly fairness: number;
+  readonly recommended: boolean;
+}
+
+/**
+ * `--compare`'s plot: p95 wait (x, log) against unfairness (y), one line per policy through its
+ * defaults and grid settings, the target wait as a vertical rule and the recommended point ringed.
+ */
+export async function writeComparePlot(
+  file: string,
+  title: string,
+  yTitle: string,
+  targetWait: number,
+  points: readonly ComparePoint[],
+): Promise<void> {
+  const x = { field: "wait", type: "quantitative", title: "p95 wait (s)", scale: { type: "log" } };
+  const y = { field: "fairness", type: "quantitative", title: yTitle, scale: { zero: false } };
+  const spec = {
+    $schema: "https://vega.github.io/schema/vega-lite/v5.json",
+    title,
+    width: 640,
+    height: 420,
+    layer: [
+      {
+        data: { values: points.map((p) => ({ ...p })) },
+        mark: { type: "line", point: true },
+        encoding: {
+          x,
+          y,
+          color: { field: "policy", type: "nominal", title: "policy", legend: { orient: "bottom", columns: 3 } },
+          order: { field: "wait", type: "quantitative" },
+        },
+      },
+      {
+        data: { values: points.filter((p) => p.recommended).map((p) => ({ ...p })) },
+        mark: { type: "point", size: 300, strokeWidth: 2, color: "black" },
+        encoding: { x, y },
+      },
+      {
+        data: { values: [{ target: targetWait }] },
+        mark: { type: "rule", strokeDash: [4, 4], color: "gray" },
+        encoding: { x: { field: "target", type: "quantitative" } },
+      },
+    ],
+  };
+  await writeSvg(file, spec);
 }

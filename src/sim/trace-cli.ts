@@ -5,19 +5,28 @@
  * - Without `--policy` (or with the recorded policy and no `--set`): the exact replay on the
  *   recorded clock, checked game for game against the live queue's.
  * - With `--policy NAME [--set K=V ...]`: the recorded arrivals and departures through that policy.
- * - With `--compare`: every policy of {@link COMPARE_SERIES} over its sweep, and target waits,
- *   printed as a table of mean wait and mean spread with the frontier marked (runs no other run
- *   beats on both), and with `--plot FILE.svg` drawn.
+ * - With `--compare [--target-wait S]`: every policy at its defaults and at its best setting
+ *   within the target (`compare.ts`), one table and a recommendation; `--plot FILE.svg` draws it.
  */
 import { readFileSync } from "node:fs";
-import Table from "cli-table3";
 import { servesShape, type PolicyParams } from "../core/policy.js";
 import { checkTrace, type TrafficTrace } from "../trace/format.js";
 import { defaultPolicies } from "../policies/default-registry.js";
 import { measure, type Measures } from "./measures.js";
 import { keyValue, parseFlags, parseValue, UsageError } from "./options.js";
-import { writeOverlayPlot } from "./plot.js";
-import { compareMatches, replayExact, replayTrace, type ReplayOverride, type ReplayResult } from "./replay.js";
+import { writeComparePlot } from "./plot.js";
+import {
+  comparePolicies,
+  gamesDigest,
+  referenceFirst,
+  type CompareOutcome,
+  type CompareRunner,
+  type Comparison,
+} from "./compare.js";
+import { comparePoints, comparisonTable } from "./compare-report.js";
+import { DEFAULT_TARGET_WAIT_S, parseWait, teamsOf } from "./compare-cli.js";
+import { stompThreshold, unfairness, winChances } from "./win-model.js";
+import { compareMatches, replayExact, replayTrace, type ReplayResult } from "./replay.js";
 import { describeShape, kindOf } from "../core/shape.js";
 import { resolveShape } from "../options/shape-options.js";
 
@@ -26,9 +35,11 @@ export const TRACE_USAGE = `usage: npm run sim -- --trace FILE [--policy NAME] [
   --trace FILE      a traffic trace downloaded from /matchmaker/traces (queue option trafficTrace)
   --policy NAME     replay through this policy (default: the recorded one, exactly, on the recorded clock)
   --set KEY=VALUE   its parameters (repeatable)
-  --target-wait S   with --policy: the queue option targetWait (mean wait in seconds)
-  --compare         every policy over a sweep, and target waits: mean wait against mean spread
-  --plot FILE.svg   with --compare: plot the runs (mean wait against mean spread per game)
+  --target-wait S   with --policy: the queue option targetWait (mean wait in seconds); with
+                    --compare: the p95 wait a tuned setting must keep (default ${DEFAULT_TARGET_WAIT_S} s)
+  --compare         every policy at its defaults and at its best setting within the target wait:
+                    waits, fairness and stomps by the recorded ratings, and a recommendation
+  --plot FILE.svg   with --compare: plot p95 wait against fairness, one line per policy
   --json            print the result as one JSON object`;
 
 export interface TraceRequest {
@@ -68,10 +79,9 @@ export function parseTraceArgs(argv: readonly string[]): TraceRequest {
   }
   let targetWait: number | undefined;
   if (values["target-wait"] !== undefined) {
-    targetWait = Number(values["target-wait"]);
-    if (!(targetWait > 0) || !Number.isFinite(targetWait))
-      throw new UsageError(`--target-wait: must be a positive number of seconds, got ${values["target-wait"]}`);
-    if (values.policy === undefined) throw new UsageError("--target-wait: needs --policy");
+    targetWait = parseWait("--target-wait", values["target-wait"]);
+    if (values.policy === undefined && !values.compare)
+      throw new UsageError("--target-wait: needs --policy (the queue option) or --compare (the wait to tune for)");
   }
   return {
     file: values.trace,
@@ -83,62 +93,6 @@ export function parseTraceArgs(argv: readonly string[]): TraceRequest {
     json: values.json ?? false,
   };
 }
-
-/** One run of a comparison: a policy at one parameter set, and what it measured. */
-export interface CompareRun {
-  readonly series: string;
-  readonly policy: string;
-  readonly params: PolicyParams;
-  readonly label: string;
-  readonly targetWaitMs?: number;
-  readonly measures: Measures;
-  /** No other run has both a shorter (or equal) mean wait and a smaller (or equal) mean spread. */
-  readonly frontier: boolean;
-}
-
-/** A series of a comparison: runs of one policy over its parameter (`sd`: the ratings' standard deviation). */
-export interface CompareSeries {
-  readonly name: string;
-  readonly policy: string;
-  readonly label: (params: PolicyParams) => string;
-  readonly runs: (sd: number) => readonly PolicyParams[];
-  /** Target waits (s) for a target-wait series (needs the engine's `targetWait`). */
-  readonly targetWaits?: readonly number[];
-}
-
-/** The policies a comparison runs, each over a sweep of its main parameter. */
-export const COMPARE_SERIES: readonly CompareSeries[] = [
-  { name: "greedy", policy: "greedy", label: () => "", runs: () => [{}] },
-  { name: "periodic", policy: "periodic", label: (p) => `x=${p.x}`, runs: () => [2, 4, 8].map((x) => ({ x })) },
-  {
-    name: "multi-queue",
-    policy: "multi-queue",
-    label: (p) => `r=${p.r}`,
-    runs: () => [2, 4, 8, 16].map((r) => ({ r })),
-  },
-  {
-    name: "difference-wait",
-    policy: "difference-wait",
-    label: (p) => `fWait=${p.fWait}`,
-    runs: () => [0.5, 1, 2, 4, 8, 16].map((fWait) => ({ fWait })),
-  },
-  {
-    name: "expanding-window",
-    policy: "expanding-window",
-    label: (p) => `+${p.growthPerSecond}/s`,
-    runs: (sd) =>
-      [0.05, 0.1, 0.2, 0.4, 0.8].map((g) => ({ initial: round(0.02 * sd), growthPerSecond: round(g * sd) })),
-  },
-  {
-    name: "expanding-window (percentile)",
-    policy: "expanding-window",
-    label: (p) => `+${p.growthPerSecond}/s`,
-    runs: () => [0.01, 0.02, 0.05, 0.1, 0.3].map((g) => ({ unit: "percentile", initial: 0.005, growthPerSecond: g })),
-  },
-  { name: "brackets", policy: "brackets", label: () => "", runs: () => [{}] },
-];
-
-const round = (x: number) => Number(x.toPrecision(3));
 
 /** The ratings' standard deviation over every recorded player. */
 export function ratingSd(trace: TrafficTrace): number {
@@ -182,76 +136,67 @@ export function measureReplay(trace: TrafficTrace, result: ReplayResult): Measur
 }
 
 /**
- * Every series over its sweep on the trace's traffic, with the frontier marked; a series whose
- * policy does not form games of the trace's shape is left out.
+ * The win model's performance noise for a trace's ratings: half their standard deviation, the
+ * closed loop's default ratio (β 250 for skills of sd 500).
+ */
+export const TRACE_NOISE_PER_SD = 0.5;
+/** The favourite's chance from which a game of two teams is a stomp (the closed loop's default). */
+const STOMP_CHANCE = 0.8;
+
+/**
+ * A replay of the trace's arrivals and departures through a policy, as a comparison's outcome.
+ * Fairness and stomps take the recorded ratings as the true skills (a trace has no others), in
+ * the closed loop's win model with β = {@link TRACE_NOISE_PER_SD} × their sd: they say how even
+ * the games were by the ratings the queue had. Nothing is learned, so no newcomer placement.
+ */
+export function traceRunner(trace: TrafficTrace): CompareRunner {
+  const ratingRange = ratingSpan(trace);
+  const beta = TRACE_NOISE_PER_SD * ratingSd(trace);
+  return (policy, params): CompareOutcome => {
+    const result = replayTrace(trace, { policy, params, engine: { ratingRange } });
+    const measures = measureReplay(trace, result);
+    const games = result.matches.slice(Math.floor(result.matches.length / 10));
+    let unfair = 0;
+    let stomps = 0;
+    for (const match of games) {
+      const chances = winChances(
+        match.teams.map((team) => team.players.map((p) => p.rating)),
+        beta,
+      );
+      unfair += unfairness(chances);
+      if (Math.max(...chances) >= stompThreshold(chances.length, STOMP_CHANCE)) stomps++;
+    }
+    return {
+      meanWait: measures.meanWait,
+      p95Wait: measures.p95Wait,
+      games: measures.games,
+      fairness: unfair / (games.length || 1),
+      stompShare: stomps / (games.length || 1),
+      arrived: result.arrivals.length,
+      stillWaiting: result.unmatched.length,
+      gamesDigest: gamesDigest(result.matches),
+    };
+  };
+}
+
+/**
+ * Every policy that forms the trace's games, at its defaults and over its grid, on the trace's
+ * traffic; the tuned settings keep the p95 wait within `targetWait` seconds.
  */
 export function compareOnTrace(
   trace: TrafficTrace,
-  series: readonly CompareSeries[] = COMPARE_SERIES,
+  targetWait: number,
   onRun?: (done: number, total: number) => void,
-): CompareRun[] {
-  const sd = ratingSd(trace);
-  const ratingRange = ratingSpan(trace);
-  const kind = kindOf(resolveShape(trace.engine));
-  const served = series.filter((s) => servesShape(defaultPolicies.get(s.policy), kind));
-  const plan = served.flatMap((s) =>
-    s.targetWaits
-      ? s.targetWaits.flatMap((target) =>
-          s.runs(sd).map((params) => ({ s, params, target: Math.round(target * 1000) as number | undefined })),
-        )
-      : s.runs(sd).map((params) => ({ s, params, target: undefined as number | undefined })),
-  );
-  const runs: Omit<CompareRun, "frontier">[] = [];
-  plan.forEach(({ s, params, target }, i) => {
-    const override: ReplayOverride = {
-      policy: s.policy,
-      params,
-      engine: { ratingRange, ...(target !== undefined ? { targetWait: { waitMs: target } } : {}) },
-    };
-    const measures = measureReplay(trace, replayTrace(trace, override));
-    runs.push({
-      series: s.name,
-      policy: s.policy,
-      params,
-      label: target !== undefined ? `${target / 1000} s` : s.label(params),
-      ...(target !== undefined ? { targetWaitMs: target } : {}),
-      measures,
-    });
-    onRun?.(i + 1, plan.length);
+): Comparison {
+  const shape = resolveShape(trace.engine);
+  const span = ratingSpan(trace);
+  const served = defaultPolicies.names().filter((name) => servesShape(defaultPolicies.get(name), kindOf(shape)));
+  return comparePolicies(referenceFirst(served), traceRunner(trace), {
+    targetWait,
+    ratingSpan: span.max - span.min,
+    teams: teamsOf(shape),
+    ...(onRun ? { onRun } : {}),
   });
-  return runs.map((r) => ({
-    ...r,
-    frontier:
-      r.measures.unmatched === 0 &&
-      !runs.some(
-        (o) =>
-          o !== r &&
-          o.measures.unmatched === 0 &&
-          o.measures.meanWait <= r.measures.meanWait &&
-          o.measures.meanSpread <= r.measures.meanSpread &&
-          (o.measures.meanWait < r.measures.meanWait || o.measures.meanSpread < r.measures.meanSpread),
-      ),
-  }));
-}
-
-/** The comparison as a table, fastest first. */
-export function compareTable(runs: readonly CompareRun[]): string {
-  const table = new Table({
-    head: ["policy", "parameter", "mean wait s", "p95 wait s", "mean spread", "games", "still waiting", "frontier"],
-    style: { head: [], border: [] },
-  });
-  for (const r of [...runs].sort((a, b) => a.measures.meanWait - b.measures.meanWait))
-    table.push([
-      r.series,
-      r.label,
-      r.measures.meanWait.toFixed(3),
-      r.measures.p95Wait.toFixed(2),
-      r.measures.meanSpread.toFixed(1),
-      String(r.measures.games),
-      String(r.measures.unmatched),
-      r.frontier ? "*" : "",
-    ]);
-  return table.toString();
 }
 
 /** Run and print; resolves to the exit code. */
@@ -272,22 +217,22 @@ export async function runTrace(
   const arrivals = trace.events.filter((e) => e.e === "arrive").length;
   const header = `trace: queue ${trace.queue ?? "?"}, ${describeShape(resolveShape(trace.engine))}, policy ${trace.engine.policy}, ${arrivals} arrivals, ${trace.events.length} events${trace.dropped > 0 ? `, ${trace.dropped} events lost off the ring's start` : ""}`;
   if (request.compare) {
-    const runs = compareOnTrace(trace, COMPARE_SERIES, onProgress);
+    const comparison = compareOnTrace(trace, request.targetWait ?? DEFAULT_TARGET_WAIT_S, onProgress);
     if (request.plot) {
-      await writeOverlayPlot(
+      await writeComparePlot(
         request.plot,
-        `wait against spread on the recorded traffic (${trace.queue ?? "trace"})`,
-        "mean rating spread per game",
-        runs.map((r) => ({
-          series: r.series,
-          label: r.label,
-          wait: r.measures.meanWait,
-          value: r.measures.meanSpread,
-        })),
+        `p95 wait against fairness on the recorded traffic (${trace.queue ?? "trace"})`,
+        "fairness by the recorded ratings: mean |P(win) − ½|",
+        comparison.targetWait,
+        comparePoints(comparison),
       );
       console.error(`sim: wrote ${request.plot}`);
     }
-    console.log(request.json ? JSON.stringify({ runs }) : `${header}\n${compareTable(runs)}`);
+    console.log(
+      request.json
+        ? JSON.stringify(comparison)
+        : `${header}\nfairness and stomps by the recorded ratings taken as the true skills (β = ${TRACE_NOISE_PER_SD} × their sd); a trace learns no ratings, so no newcomer placement\n${comparisonTable(comparison, teamsOf(resolveShape(trace.engine)))}`,
+    );
     return 0;
   }
   const same =
