@@ -5,8 +5,9 @@
  * - in an SQLite file, `example-server/data/ratings.sqlite` (gitignored; `RATINGS_FILE` names
  *   another), one process per file;
  * - with `REDIS_URL` (several processes, scale-out.ts), in Redis, shared by every process.
- * The store opens on its first use, so importing the server's definition (the tests boot it in
- * their own processes, in parallel) opens no file; under the tests each process has a file of its own.
+ * The SQLite store opens its file at first use, so importing the server's definition (the tests
+ * boot it in their own processes, in parallel) opens no file; under the tests each process has a
+ * file of its own.
  */
 import { tmpdir } from "node:os";
 import { mkdirSync } from "node:fs";
@@ -24,27 +25,15 @@ export function ratingsFile(env: NodeJS.ProcessEnv = process.env): string {
 
 /** The store the environment asks for: Redis with REDIS_URL, else SQLite. */
 function openStore(env: NodeJS.ProcessEnv = process.env): RatingStore {
-  if (env.REDIS_URL) return new RedisRatingStore({ client: new Redis(env.REDIS_URL), prefix: "example:ratings:" });
+  if (env.REDIS_URL)
+    return new RedisRatingStore({
+      client: new Redis(env.REDIS_URL, { lazyConnect: true }), // connects at its first command
+      prefix: "example:ratings:",
+    });
   const file = ratingsFile(env);
   mkdirSync(dirname(file), { recursive: true });
   return new SqliteRatingStore({ path: file });
 }
 
-/** `open()`'s store, opened at the first call of any of its methods. */
-function openedOnFirstUse(open: () => RatingStore): RatingStore {
-  let store: RatingStore | undefined;
-  const use = () => (store ??= open());
-  return {
-    currentSeason: () => use().currentSeason(),
-    startSeason: (season) => use().startSeason(season),
-    ratings: (season, playerIds) => use().ratings(season, playerIds),
-    openMatch: (match, expiresAt) => use().openMatch(match, expiresAt),
-    settle: (matchId, compute) => use().settle(matchId, compute),
-    history: (season, playerId, limit) => use().history(season, playerId, limit),
-    distribution: (season, width) => use().distribution(season, width),
-    close: () => store?.close?.() ?? Promise.resolve(),
-  };
-}
-
 /** The example's ratings: the ranked queues' option `ratings`, and what the demo game room reports to. */
-export const ratings = new Ratings({ store: openedOnFirstUse(() => openStore()) });
+export const ratings = new Ratings({ store: openStore() });

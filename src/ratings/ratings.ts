@@ -5,7 +5,7 @@
  */
 import { MatchmakerError } from "../core/errors.js";
 import type { Match } from "../core/types.js";
-import { MemoryRatingStore } from "./memory-store.js";
+import { SqliteRatingStore } from "./sqlite-store.js";
 import { ranksOf, type MatchResult } from "./result.js";
 import { openskillSystem, rateGame, type RatingScale, type RatingSystem } from "./rating-system.js";
 import type { RatingBin, RatingStore, SettleOutcome } from "./store.js";
@@ -13,7 +13,11 @@ import type { OpenMatch, OpenSeat, RatingChange, SettledMatch, StoredRating } fr
 
 /** Options of {@link Ratings}. */
 export interface RatingsOptions {
-  /** Where ratings are kept. @defaultValue a `MemoryRatingStore` (ratings end with the process) */
+  /**
+   * Where ratings are kept. @defaultValue an `SqliteRatingStore` on `ratings.sqlite` in the working
+   * directory, opened at first use (for one process; ratings survive its restart). A
+   * `MemoryRatingStore` keeps them only as long as the process.
+   */
   readonly store?: RatingStore;
   /** The rating scale: a newcomer's rating and uncertainty, the performance noise, the drift. */
   readonly scale?: Partial<RatingScale>;
@@ -71,7 +75,7 @@ export class Ratings {
     private readonly now: () => number = Date.now,
   ) {
     this.system = openskillSystem(options.scale);
-    this.store = options.store ?? new MemoryRatingStore(now);
+    this.store = options.store ?? defaultStore(now);
     this.adjust = options.adjustForGrownWindow ?? false;
     this.reportWithinMs = options.reportWithinMs ?? DAY_MS;
     if (!(Number.isFinite(this.reportWithinMs) && this.reportWithinMs > 0))
@@ -225,6 +229,14 @@ export class Ratings {
 
 /** A report for an open match that does not carry the key it was opened with. */
 class WithoutKey extends Error {}
+
+/** The SQLite file of a `Ratings` given no store, in the working directory. */
+export const DEFAULT_RATINGS_FILE = "ratings.sqlite";
+
+/** SQLite on {@link DEFAULT_RATINGS_FILE} (the store opens the file at its first use). */
+function defaultStore(now: () => number): RatingStore {
+  return new SqliteRatingStore({ path: DEFAULT_RATINGS_FILE }, now);
+}
 
 function checkSeason(season: unknown, field: string, code: "invalid_config" | "invalid_request"): string {
   if (typeof season !== "string" || season.length === 0 || season.length > MAX_SEASON_LENGTH)

@@ -63,6 +63,7 @@ const connections = new Map<string, { db: Database; users: number }>();
 export class SqliteRatingStore implements RatingStore {
   private readonly file: string;
   private db: Database | undefined;
+  private closed = false;
 
   constructor(
     options: SqliteRatingStoreOptions,
@@ -71,10 +72,7 @@ export class SqliteRatingStore implements RatingStore {
     if (typeof options?.path !== "string" || options.path.length === 0)
       throw new MatchmakerError("invalid_config", "ratings store: path must name a file", "path");
     this.file = resolve(options.path);
-    const shared = connections.get(this.file) ?? { db: openFile(this.file), users: 0 };
-    shared.users++;
-    connections.set(this.file, shared);
-    this.db = shared.db;
+    databaseClass(); // the package is there; the file itself opens at first use
   }
 
   currentSeason(): Promise<string | undefined> {
@@ -155,6 +153,7 @@ export class SqliteRatingStore implements RatingStore {
 
   /** Close the file when this is the last store of this process using it. */
   close(): Promise<void> {
+    this.closed = true;
     const db = this.db;
     if (!db) return Promise.resolve();
     this.db = undefined;
@@ -198,8 +197,18 @@ export class SqliteRatingStore implements RatingStore {
     return { status: "applied", match: record };
   }
 
+  /**
+   * The file's connection, opened at the first call (a server may create its store at import, in
+   * processes that never use it, without taking the file's lock).
+   */
   private open(): Database {
-    if (!this.db) throw new Error("SqliteRatingStore: used after close()");
+    if (this.closed) throw new Error("SqliteRatingStore: used after close()");
+    if (!this.db) {
+      const shared = connections.get(this.file) ?? { db: openFile(this.file), users: 0 };
+      shared.users++;
+      connections.set(this.file, shared);
+      this.db = shared.db;
+    }
     return this.db;
   }
 }
@@ -222,12 +231,13 @@ function readRatings(db: Database, season: string, playerIds: readonly string[])
 }
 
 /** Open `file` for this process: take back the lock of a process that died holding it, refuse a live one's. */
+function databaseClass(): new (path: string) => Database {
+  return requireOptional<{ Database: new (path: string) => Database }>("node-sqlite3-wasm", "SqliteRatingStore", "path")
+    .Database;
+}
+
 function openFile(file: string): Database {
-  const { Database } = requireOptional<{ Database: new (path: string) => Database }>(
-    "node-sqlite3-wasm",
-    "SqliteRatingStore",
-    "path",
-  );
+  const Database = databaseClass();
   const lock = `${file}.lock`;
   if (existsSync(lock)) {
     const holder = lockHolder(file);

@@ -61,7 +61,7 @@ const account = () => ({ playerId: "a" });
 
 describe("the ratings option's rules", () => {
   const base = { teamSize: 1, gameRoom: "game" };
-  const ratings = new Ratings();
+  const ratings = new Ratings({ store: new MemoryRatingStore() });
 
   it("needs players, and players.clientOptions naming neither rating nor uncertainty", () => {
     expect(() => parseRoomOptions({ ...base, ratings })).toThrow(
@@ -83,7 +83,7 @@ describe("the ratings option's rules", () => {
 
 describe("a ranked queue's join", () => {
   it("takes the account from the resolver and the rating and uncertainty from the ratings", async () => {
-    const ratings = new Ratings();
+    const ratings = new Ratings({ store: new MemoryRatingStore() });
     const { r } = rankedResolver(account, ratings);
     expect(await r.resolve({ side: "A" }, request)).toEqual({
       side: "A",
@@ -101,7 +101,7 @@ describe("a ranked queue's join", () => {
   });
 
   it("clamps a stored rating into the queue's range", async () => {
-    const ratings = new Ratings({ scale: { start: 2600, uncertainty: 100 } });
+    const ratings = new Ratings({ store: new MemoryRatingStore(), scale: { start: 2600, uncertainty: 100 } });
     const { r } = rankedResolver(account, ratings);
     expect((await r.resolve({}, request)).rating).toBe(range.max);
   });
@@ -110,7 +110,7 @@ describe("a ranked queue's join", () => {
     [{ playerId: "a", rating: 1500 }, "rating"],
     [{ playerId: "a", uncertainty: 50 }, "uncertainty"],
   ])("refuses a resolver that answers %j, saying why", async (answer, name) => {
-    const { r, log } = rankedResolver(() => answer, new Ratings());
+    const { r, log } = rankedResolver(() => answer, new Ratings({ store: new MemoryRatingStore() }));
     expect(await refusal(() => r.resolve({}, request))).toBe(
       `player_refused: the server's data for this player is invalid (${name}: comes from the queue's ratings in a ranked queue (option ratings): players.resolve must not answer ${name})`,
     );
@@ -136,7 +136,7 @@ describe("a ranked queue's join", () => {
 
 describe("opening a ranked match", () => {
   it("opens it in the ratings with a key: only a report that carries the key counts", async () => {
-    const ratings = new Ratings();
+    const ratings = new Ratings({ store: new MemoryRatingStore() });
     const ratingKey = await new RankedRatings(ratings, "ranked", range, () => {}).open(duel("m2"));
     // The match's id alone (what a player's seat says), or with another key: nothing changes.
     expect(await ratings.reportResult("m2", { winner: 0 })).toEqual({ status: "unknown" });

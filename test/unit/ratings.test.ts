@@ -107,7 +107,7 @@ describe("Ratings with a memory store", () => {
   });
 
   it("a bad result changes nothing and leaves the match open", async () => {
-    const ratings = new Ratings();
+    const ratings = new Ratings({ store: new MemoryRatingStore() });
     await ratings.openMatch(match("m2", [["ann"], ["bob"]]), "duel");
     await expect(ratings.reportResult({ id: "m2" }, { winner: 5 })).rejects.toThrow("result.winner");
     expect((await ratings.rating("ann")).games).toBe(0);
@@ -123,7 +123,7 @@ describe("Ratings with a memory store", () => {
   });
 
   it("a new season starts everyone again; the last season stays readable", async () => {
-    const ratings = new Ratings();
+    const ratings = new Ratings({ store: new MemoryRatingStore() });
     await ratings.openMatch(match("m4", [["ann"], ["bob"]]), "duel");
     await ratings.reportResult("m4", { winner: 0 });
     await ratings.startSeason("2027");
