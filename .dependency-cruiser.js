@@ -24,14 +24,14 @@ const LAYERS = [
     why: "each policy implements core's contract; the default registry collects them",
   },
   {
-    dir: "options",
-    may: ["core", "policies", "server"],
-    why: "the queue's options, checked once: they name policies (the default registry's capabilities) and trusted proxies",
-  },
-  {
     dir: "ratings",
     may: ["core"],
-    why: "ratings learned from results (the rating system, the ledger, its stores): the queue room and the simulator both use them",
+    why: "ratings learned from results (the rating system, the ledger, its stores): the queue's options, the queue room and the simulator use them",
+  },
+  {
+    dir: "options",
+    may: ["core", "policies", "server", "ratings"],
+    why: "the queue's options, checked once: they name policies (the default registry's capabilities), trusted proxies and the ratings ledger",
   },
   {
     dir: "trace",

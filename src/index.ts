@@ -4,6 +4,7 @@
  * - the queue room players join (`MatchmakerRoom`, `defineQueue`) and its options;
  * - the game-room helpers (`queueSeatsOnly`, `closeUnknownMessage`, `playerArrived`, `requestBackfill`, `cancelBackfill`)
  *   and the types of what a game room receives (`MatchInfo`, `SeatOptions`, `NoShowReport`);
+ * - ratings learned from results (`Ratings`, `MemoryRatingStore`) for a ranked queue (option `ratings`);
  * - the join options a client sends, as types (the messages it receives: `colyseus-matchmaker/client`);
  * - the queues' figures for operators (`matchmakerMetrics`, `collectMetrics`, `prometheusText`).
  *
@@ -24,6 +25,14 @@ export type { Side } from "./core/types.js";
 export { MatchmakerError, type MatchmakerErrorCode } from "./core/errors.js";
 // Accounts that never play together (queue option `blocked`).
 export { BlockList, type BlockRule } from "./core/blocks.js";
+// Ratings learned from results (queue option `ratings`): the ledger, what a result and a rating
+// are, and the stores (see docs/ratings.md).
+export { Ratings, type RatingsOptions, type PlayerRating, type ResultReport } from "./ratings/ratings.js";
+export type { MatchResult } from "./ratings/result.js";
+export type { RatingScale } from "./ratings/rating-system.js";
+export type { RatingStore, RatingBin, SettleOutcome } from "./ratings/store.js";
+export { MemoryRatingStore } from "./ratings/memory-store.js";
+export type { Rating, StoredRating, OpenMatch, OpenSeat, RatingChange, SettledMatch } from "./ratings/types.js";
 
 // What the spawned game room receives, and how it asks for replacement players.
 export type { MatchInfo, SeatOptions } from "./colyseus/director/game-room.js";

@@ -25,6 +25,7 @@ import {
   penaltiesOf,
   spawnBackoffTimingOf,
   waitEstimatorOptionsOf,
+  ROOM_OPTIONS_LABEL,
   type MatchmakerRoomOptions,
   type ResolvedRoomOptions,
 } from "../options/queue-options.js";
@@ -45,6 +46,7 @@ import { isSharedPresence, startDurability, type DurableQueue } from "./durable/
 import { roomHost } from "./durable/room-host.js";
 import { registerTrace, unregisterTrace } from "./traffic-trace.js";
 import { checkResumingPlayer, PlayerResolver } from "./trusted-players.js";
+import { rankedGameRoomRefusal, RankedRatings } from "./ranked.js";
 import { processOffenceLedgers } from "./offences.js";
 import { offenderOf, QueuePenalties } from "./penalties.js";
 import { PromptCredits } from "./prompt-answers.js";
@@ -89,6 +91,8 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
   private joinValidator!: JoinValidator;
   /** With the `players` option: every join's player comes from the server (see trusted-players.ts). */
   private players?: PlayerResolver;
+  /** With the `ratings` option (a ranked queue): ratings read at join, each match opened before its seats. */
+  private ranked?: RankedRatings;
   /** The pending early wake-up for the engine (a policy deadline before the next heartbeat). */
   private wakeup?: { at: number; cancel: () => void };
   /** Reconnections being waited for (Colyseus's deferreds), to cancel when a dropped player is removed. */
@@ -167,10 +171,17 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
     ({ config: this.config, matchmaker: this.matchmaker, estimator: this.estimator } = this.life);
     this.maxMessagesPerSecond = this.config.maxMessagesPerSecond;
     if (this.life.trace) registerTrace(this.roomName, this.roomId, this.life.trace);
+    if (this.config.ratings) {
+      const refusal = rankedGameRoomRefusal(this.config.gameRoom);
+      if (refusal)
+        throw toClientError(new MatchmakerError("invalid_config", `${ROOM_OPTIONS_LABEL}: ${refusal}`, "ratings"));
+      this.ranked = new RankedRatings(this.config.ratings, this.roomName, this.config.rating, (m) => logger.error(m));
+    }
     if (this.config.players) {
       const queue = {
         rating: this.config.rating,
         ...(this.matchmaker.criteria ? { criteria: this.matchmaker.criteria } : {}),
+        ...(this.ranked ? { ranked: this.ranked } : {}),
       };
       this.players = new PlayerResolver(this.config.players, queue, (message) => logger.warn(message));
     }
@@ -618,14 +629,16 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
     }
     let seats: Map<string, SeatMessage>;
     try {
+      // A ranked match is opened before any seat is sent: its result counts only then. A store that
+      // fails is treated as a game room that failed to start (the players keep their places).
+      await this.ranked?.open(match);
       seats = await startGame(
         this.config.gameRoom,
         match,
         this.roomName,
         this.config.gameRoomOptions,
         (id) => this.clients.getById(id)?.auth,
-        this.roomId,
-        this.trustedPlayers,
+        { queueRoomId: this.roomId, trustedPlayers: this.trustedPlayers, rated: this.ranked !== undefined },
       );
     } catch (error) {
       this.life.totals.spawnFailures++;

@@ -21,6 +21,8 @@ import {
   uncertaintySchema,
   type RefusedJoinOptions,
 } from "./join-options.js";
+import type { RankedRatings } from "./ranked.js";
+import { TimedOut, withinMs } from "./time-limit.js";
 
 /** The `players` option as checked, defaults filled. */
 export type ResolvedPlayersOption = NonNullable<ResolvedRoomOptions["players"]>;
@@ -63,20 +65,33 @@ export function refusedJoinOptions(
   return refused;
 }
 
+/** The queue as the resolver checks against it: its rating range, its criteria, and its ratings if it is ranked. */
+interface ResolvingQueue {
+  readonly rating: { readonly min: number; readonly max: number };
+  readonly criteria?: readonly Criterion[];
+  /** A ranked queue (option `ratings`): the rating and uncertainty come from here, never from the resolver. */
+  readonly ranked?: RankedRatings;
+}
+
 /** The checks of `players.resolve`'s answer for one queue: its rating range and criteria, and which fields are the server's. */
-function trustedPlayerSchema(
-  clientOptions: readonly ClientOptionName[],
-  queue: { readonly rating: { readonly min: number; readonly max: number }; readonly criteria?: readonly Criterion[] },
-) {
+function trustedPlayerSchema(clientOptions: readonly ClientOptionName[], queue: ResolvingQueue) {
   const fromClient = new Set<string>(clientOptions);
   const clients = (name: string) => `is the client's in this queue (players.clientOptions names ${name})`;
+  const ranked = (name: string) =>
+    `comes from the queue's ratings in a ranked queue (option ratings): players.resolve must not answer ${name}`;
   return v.strictObject(
     {
       playerId: playerIdSchema,
-      rating: fromClient.has("rating") ? refusedSchema(clients("rating")) : ratingSchema(queue.rating),
-      uncertainty: fromClient.has("uncertainty")
-        ? refusedSchema(clients("uncertainty"))
-        : v.optional(uncertaintySchema),
+      rating: queue.ranked
+        ? refusedSchema(ranked("rating"))
+        : fromClient.has("rating")
+          ? refusedSchema(clients("rating"))
+          : ratingSchema(queue.rating),
+      uncertainty: queue.ranked
+        ? refusedSchema(ranked("uncertainty"))
+        : fromClient.has("uncertainty")
+          ? refusedSchema(clients("uncertainty"))
+          : v.optional(uncertaintySchema),
       criteria: !queue.criteria
         ? refusedSchema("this queue has no criteria")
         : fromClient.has("criteria")
@@ -92,9 +107,6 @@ function trustedPlayerSchema(
   );
 }
 
-/** `players.resolve` gave no answer within its time. */
-class ResolveTimedOut extends Error {}
-
 /**
  * One queue's resolution of joining clients into trusted players: calls `players.resolve`, bounds
  * its time, checks its answer and merges it into the client's join options.
@@ -104,19 +116,18 @@ export class PlayerResolver {
   readonly refused: RefusedJoinOptions;
   private readonly schema: ReturnType<typeof trustedPlayerSchema>;
   private readonly fromServer: { rating: boolean; uncertainty: boolean; criteria: boolean };
+  private readonly ranked: RankedRatings | undefined;
 
   constructor(
     private readonly option: ResolvedPlayersOption,
-    queue: {
-      readonly rating: { readonly min: number; readonly max: number };
-      readonly criteria?: readonly Criterion[];
-    },
+    queue: ResolvingQueue,
     /** Where failures of the resolver are reported for operators (the client hears a short reason). */
     private readonly log: (message: string) => void,
   ) {
     const client = new Set<string>(option.clientOptions);
     this.refused = refusedJoinOptions(option.clientOptions, queue.criteria !== undefined);
     this.schema = trustedPlayerSchema(option.clientOptions, queue);
+    this.ranked = queue.ranked;
     this.fromServer = {
       rating: !client.has("rating"),
       uncertainty: !client.has("uncertainty"),
@@ -133,17 +144,14 @@ export class PlayerResolver {
     const where = `[${request.queue}] players.resolve`;
     let answer: unknown;
     try {
-      answer = await this.within(
+      answer = await withinMs(
         Promise.resolve().then(() => this.option.resolve({ ...request, options: { ...join } })),
         this.option.timeoutMs,
       );
     } catch (error) {
       if (error instanceof MatchmakerError && (error.code === "player_refused" || error.code === "join_refused"))
         throw error;
-      if (error instanceof ResolveTimedOut) {
-        this.log(`${where} gave no answer within ${this.option.timeoutMs} ms: join refused`);
-        throw new PlayerRefused(`identifying this player took too long (over ${this.option.timeoutMs} ms); try again`);
-      }
+      if (error instanceof TimedOut) throw this.tookTooLong(`${where} gave no answer`);
       this.log(`${where} failed: ${error instanceof Error ? error.message : String(error)}`);
       throw new PlayerRefused("the server could not identify this player");
     }
@@ -154,25 +162,29 @@ export class PlayerResolver {
       throw new PlayerRefused(`the server's data for this player is invalid (${problem})`);
     }
     const player = checked.output;
+    const rated = this.ranked ? await this.rankedRating(player.playerId, request.queue) : player;
     return {
       ...join,
       playerId: player.playerId,
-      ...(this.fromServer.rating ? { rating: player.rating } : {}),
-      ...(this.fromServer.uncertainty && player.uncertainty !== undefined ? { uncertainty: player.uncertainty } : {}),
+      ...(this.fromServer.rating ? { rating: rated.rating } : {}),
+      ...(this.fromServer.uncertainty && rated.uncertainty !== undefined ? { uncertainty: rated.uncertainty } : {}),
       ...(this.fromServer.criteria ? { criteria: player.criteria } : {}),
     } as JoinOptions;
   }
 
-  private async within<T>(work: Promise<T>, ms: number): Promise<T> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new ResolveTimedOut()), ms);
-    });
+  /** A ranked queue's rating of the player, within the resolver's time (the store may hang too). */
+  private async rankedRating(playerId: string, queue: string): Promise<{ rating: number; uncertainty: number }> {
     try {
-      return await Promise.race([work, timeout]);
-    } finally {
-      clearTimeout(timer);
+      return await withinMs(this.ranked!.of(playerId), this.option.timeoutMs);
+    } catch (error) {
+      if (error instanceof TimedOut) throw this.tookTooLong(`[${queue}] ratings gave no rating`);
+      throw error; // the ranked ratings' own refusal, already logged
     }
+  }
+
+  private tookTooLong(what: string): PlayerRefused {
+    this.log(`${what} within ${this.option.timeoutMs} ms: join refused`);
+    return new PlayerRefused(`identifying this player took too long (over ${this.option.timeoutMs} ms); try again`);
   }
 }
 

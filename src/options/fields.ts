@@ -25,6 +25,7 @@ import { MAX_FREE_FOR_ALL, MAX_TEAMS, MAX_TEAM_SIZE } from "../core/shape.js";
 import { parseAddressBlock } from "../server/ip-address.js";
 import type { PlayerRequest, TrustedPlayer } from "./player-options.js";
 import type { BlockRule } from "../core/blocks.js";
+import type { Ratings } from "../ratings/ratings.js";
 
 /**
  * Defaults of the queue options, at the options' own paths (`players.timeoutMs` is
@@ -397,6 +398,17 @@ const PenaltiesSchema = v.pipe(
 /** `players.resolve`: the player's fields for one join, from the server. */
 type ResolvePlayer = (request: PlayerRequest) => TrustedPlayer | Promise<TrustedPlayer>;
 
+/**
+ * A `ratings` option: a `Ratings` ledger, told by the methods the queue calls (not `instanceof`, which
+ * a second copy of the package, ESM beside CommonJS, would fail).
+ */
+const isRatings = (x: unknown): x is Ratings =>
+  typeof x === "object" &&
+  x !== null &&
+  ["ratingsOf", "openMatch", "reportResult"].every(
+    (name) => typeof (x as Record<string, unknown>)[name] === "function",
+  );
+
 /** An `imbalance` option: an object naming its kind; the engine checks the rest (resolveImbalance). */
 const isImbalanceSpec = (x: unknown): x is ImbalanceSpec =>
   typeof x === "object" && x !== null && typeof (x as { kind?: unknown }).kind === "string";
@@ -671,6 +683,15 @@ export const ROOM_FIELDS = {
       unknownKeyMessage,
     ),
   ),
+  /**
+   * Ratings learned from results (a ranked queue): `new Ratings({ store })`. Every join's rating and
+   * uncertainty then come from it (by the account `players.resolve` gave), clamped into the queue's
+   * `rating` range; each match is opened in it before any seat is sent (`MatchInfo.rated`), and the
+   * game room reports the result with `ratings.reportResult(match, result)`. Needs `players`, whose
+   * `resolve` then answers no rating and whose `clientOptions` names neither `rating` nor
+   * `uncertainty`. See docs/ratings.md.
+   */
+  ratings: v.optional(v.custom<Ratings>(isRatings, "must be a Ratings (new Ratings({ store }))")),
   /**
    * The cost of breaking matches others were ready for: declining a ready check, letting it time
    * out while connected, letting a seat expire unused while connected to the queue, or (past

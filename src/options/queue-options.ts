@@ -12,7 +12,13 @@ import type { WaitEstimatorOptions } from "../core/wait-estimate.js";
 import { resolveZones } from "../core/zones.js";
 import { DEFAULTS, ENGINE_FIELDS, ENGINE_ONLY_FIELDS, ROOM_FIELDS } from "./fields.js";
 import { checkQueueRoles } from "../core/role-rules.js";
-import { capabilitiesOf, defaultPolicy, optionRuleProblem, type PolicyCapabilities } from "./rules.js";
+import {
+  capabilitiesOf,
+  defaultPolicy,
+  optionRuleProblem,
+  ratingsRuleProblem,
+  type PolicyCapabilities,
+} from "./rules.js";
 import { isShapeProblem, shapeFromOptions } from "./shape-options.js";
 import type { GameShape } from "../core/shape.js";
 
@@ -104,6 +110,13 @@ export function parseRoomOptions(options: unknown): ResolvedRoomOptions {
   const parsed = parseWith(ROOM_OPTIONS_LABEL, RoomOptionsSchema, options);
   if (parsed.zones) resolveZones(parsed.zones, ROOM_OPTIONS_LABEL);
   const shape = checkRules(ROOM_OPTIONS_LABEL, parsed);
+  const ranked = ratingsRuleProblem(parsed);
+  if (ranked)
+    throw new MatchmakerError(
+      "invalid_config",
+      `${ROOM_OPTIONS_LABEL}: ${ranked.field}: ${ranked.message}`,
+      ranked.field,
+    );
   // A role queue's natural policy; an explicit one is kept (and refused above if it cannot serve roles).
   return { ...parsed, shape, policy: parsed.policy ?? defaultPolicy(parsed.roles) };
 }

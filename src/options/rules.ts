@@ -111,6 +111,29 @@ export function optionRuleProblem(
   return undefined;
 }
 
+/**
+ * A ranked queue's rules: ratings are keyed by the trusted account, so `ratings` needs `players`,
+ * and the rating and its uncertainty are the ledger's, so `players.clientOptions` names neither.
+ */
+export function ratingsRuleProblem(options: {
+  readonly ratings?: unknown;
+  readonly players?: { readonly clientOptions: readonly string[] };
+}): OptionProblem | undefined {
+  if (options.ratings === undefined) return undefined;
+  if (!options.players)
+    return {
+      field: "ratings",
+      message: "needs players: ratings are kept by account, so the server must say who each player is",
+    };
+  const named = options.players.clientOptions.find((name) => name === "rating" || name === "uncertainty");
+  if (named)
+    return {
+      field: "players.clientOptions",
+      message: `must not name ${named} in a queue with ratings: the queue's ratings set it`,
+    };
+  return undefined;
+}
+
 /** The latency options' rules: they need zones, and each other in order. */
 function latencyRuleProblem(options: RuleInput): OptionProblem | undefined {
   const { maxLatencyMs, maxLatencyGrowthPerSecond, maxLatencyCapMs } = options;

@@ -34,6 +34,14 @@ export interface MatchInfo {
    * what each client declared.
    */
   readonly trustedPlayers: boolean;
+  /**
+   * True in a ranked queue (option `ratings`): the queue opened this match in its ratings before
+   * sending any seat, and the game room reports its result once the game is over with
+   * `ratings.reportResult(match, result)` (the same `Ratings` the queue was given). Only the players
+   * in `teams` are rated; replacements seated later by `requestBackfill` are not in the match's
+   * result.
+   */
+  readonly rated?: true;
   /** The teams in order (a player's team index is its team's position): `[side A, side B]` in a two-team game, one per player in a free-for-all. */
   readonly teams: ReadonlyArray<{
     /** In a two-team game, the side this team plays. */
@@ -96,7 +104,18 @@ export type SeatMessage = ISeatReservation & {
   readonly backfill?: boolean;
 };
 
-export function matchInfo(match: Match, queue: string, queueRoomId?: string, trustedPlayers = false): MatchInfo {
+/** What the game room learns about the queue that formed its match, beside the match itself. */
+export interface MatchSource {
+  /** The queue room's roomId (for calls back: backfill, arrivals). */
+  readonly queueRoomId?: string;
+  /** Whether `playerId` and `rating` are the server's (the queue's `players` option). */
+  readonly trustedPlayers?: boolean;
+  /** Whether the queue opened the match in its ratings (the queue's `ratings` option). */
+  readonly rated?: boolean;
+}
+
+export function matchInfo(match: Match, queue: string, source: MatchSource = {}): MatchInfo {
+  const { queueRoomId, trustedPlayers = false, rated = false } = source;
   return {
     id: match.id,
     queue,
@@ -105,6 +124,7 @@ export function matchInfo(match: Match, queue: string, queueRoomId?: string, tru
     shape: match.shape,
     ...(match.emptySeats ? { emptySeats: match.emptySeats } : {}),
     trustedPlayers,
+    ...(rated ? { rated: true as const } : {}),
     teams: match.teams.map((team) => ({
       ...(team.side ? { side: team.side } : {}),
       players: team.players.map((p) => ({
@@ -196,13 +216,12 @@ export async function startGame(
   queue: string,
   extraOptions: Record<string, unknown>,
   auth: (sessionId: string) => unknown,
-  queueRoomId?: string,
-  trustedPlayers = false,
+  source: MatchSource = {},
 ): Promise<Map<string, SeatMessage>> {
   warnIfTakesClientsOwnJoins(gameRoom, queue);
   const room: IRoomCache = await matchMaker.createRoom(gameRoom, {
     ...extraOptions,
-    match: matchInfo(match, queue, queueRoomId, trustedPlayers),
+    match: matchInfo(match, queue, source),
   });
   try {
     return await reserveSeats(room, seatsOf(match), auth);
