@@ -71,7 +71,11 @@ function mergeBins(bins: readonly RatingBin[], width: number): RatingBin[] {
 }
 
 /** The current season's distribution of `ratings`, in bins of `width`, bounded. */
-export async function ratingDistribution(queue: string, ratings: Ratings, width: number): Promise<RatingDistribution> {
+export async function ratingDistribution(
+  queue: string,
+  ratings: Pick<Ratings, "currentSeason" | "distribution">,
+  width: number,
+): Promise<RatingDistribution> {
   const season = await ratings.currentSeason();
   const bounded = boundBins(await ratings.distribution({ width, season }), width, DISTRIBUTION_LIMITS.maxBins);
   const players = bounded.bins.reduce((sum, bin) => sum + bin.count, 0);
