@@ -631,14 +631,14 @@ export class MatchmakerRoom extends Room<{ state: MatchmakerState }> {
     try {
       // A ranked match is opened before any seat is sent: its result counts only then. A store that
       // fails is treated as a game room that failed to start (the players keep their places).
-      await this.ranked?.open(match);
+      const ratingKey = await this.ranked?.open(match);
       seats = await startGame(
         this.config.gameRoom,
         match,
         this.roomName,
         this.config.gameRoomOptions,
         (id) => this.clients.getById(id)?.auth,
-        { queueRoomId: this.roomId, trustedPlayers: this.trustedPlayers, rated: this.ranked !== undefined },
+        { queueRoomId: this.roomId, trustedPlayers: this.trustedPlayers, ...(ratingKey ? { ratingKey } : {}) },
       );
     } catch (error) {
       this.life.totals.spawnFailures++;

@@ -4,6 +4,7 @@
  * before any seat is sent, so that the game room's one-line report counts (once). The room only calls
  * these; a store that fails refuses that join, or re-queues that match, and never throws into the loop.
  */
+import { randomUUID } from "node:crypto";
 import { MatchmakerError } from "../core/errors.js";
 import type { Match } from "../core/types.js";
 import type { Ratings } from "../ratings/ratings.js";
@@ -47,13 +48,16 @@ export class RankedRatings {
   }
 
   /**
-   * Remember `match` in the ratings, so that its result may count: before any seat is sent. Throws
+   * Remember `match` in the ratings, so that its result may count: before any seat is sent. Resolves
+   * with the match's report key (a secret for the game room only: `MatchInfo.ratingKey`). Throws
    * (with the store's reason) when the store fails or takes longer than {@link OPEN_MATCH_TIMEOUT_MS};
    * the caller then re-queues the players as for a game room that failed to start.
    */
-  async open(match: Match): Promise<void> {
+  async open(match: Match): Promise<string> {
+    const key = randomUUID();
     try {
-      await withinMs(this.ratings.openMatch(match, this.queue), OPEN_MATCH_TIMEOUT_MS);
+      await withinMs(this.ratings.openMatch(match, this.queue, key), OPEN_MATCH_TIMEOUT_MS);
+      return key;
     } catch (error) {
       throw new Error(`ratings could not open match ${match.id}: ${messageOf(error)}`, { cause: error });
     }
@@ -61,10 +65,10 @@ export class RankedRatings {
 }
 
 /**
- * Why a ranked queue refuses to start games in `gameRoom`, or undefined. A result counts for a match
- * the queue opened, by the match's id; its players learn that id from their `seat`. A game room type
- * that takes clients' own joins lets a client create a room of it with a `match` it copied and play
- * a "result" there, so a ranked queue's game room must take players only through the queue's seats.
+ * Why a ranked queue refuses to start games in `gameRoom`, or undefined. A game room type that takes
+ * clients' own joins lets a client take a seat in a running ranked game with seat options of its
+ * choosing (a team, a rating), or create a room of the type with a `match` it made up; a ranked
+ * game must know its players are the ones the queue seated.
  */
 export function rankedGameRoomRefusal(gameRoom: string): string | undefined {
   if (!takesClientsOwnJoins(gameRoom)) return undefined;

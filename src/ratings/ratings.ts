@@ -8,7 +8,7 @@ import type { Match } from "../core/types.js";
 import { MemoryRatingStore } from "./memory-store.js";
 import { ranksOf, type MatchResult } from "./result.js";
 import { openskillSystem, rateGame, type RatingScale, type RatingSystem } from "./rating-system.js";
-import type { RatingBin, RatingStore } from "./store.js";
+import type { RatingBin, RatingStore, SettleOutcome } from "./store.js";
 import type { OpenMatch, OpenSeat, RatingChange, SettledMatch, StoredRating } from "./types.js";
 
 /** Options of {@link Ratings}. */
@@ -126,9 +126,11 @@ export class Ratings {
 
   /**
    * Remember a match the queue made, so that its result can count (the queue calls this before
-   * it sends any seat). Every human seat must carry the trusted account (`playerId`).
+   * it sends any seat). Every human seat must carry the trusted account (`playerId`). With `key`
+   * (the queue gives one, and the game room receives it as `MatchInfo.ratingKey`), only a report
+   * that carries the key counts.
    */
-  async openMatch(match: Match, queue: string): Promise<void> {
+  async openMatch(match: Match, queue: string, key?: string): Promise<void> {
     const teams: OpenSeat[][] = match.teams.map((team) =>
       team.players.map((player) => {
         if (player.bot) return {};
@@ -149,6 +151,7 @@ export class Ratings {
       season: await this.currentSeason(),
       createdAt: this.now(),
       teams,
+      ...(key !== undefined ? { key } : {}),
     };
     await this.store.openMatch(open, this.now() + this.reportWithinMs);
   }
@@ -157,18 +160,33 @@ export class Ratings {
    * From the game room, once the game is over: the result of `match` (what its `onCreate` received
    * as `options.match`), e.g. `{ winner: 0 }`, `{ draw: true }`, `{ ranks: [...] }` or
    * `{ scores: [...] }` in team order. Applied once, atomically; reporting again changes nothing
-   * (`already`), and a match the queue did not make changes nothing (`unknown`). Throws
-   * `MatchmakerError("invalid_request")` for a result that does not fit the match (nothing changes).
+   * (`already`), and a match the queue did not make changes nothing (`unknown`), nor does a report
+   * without the key the match was opened with (`match.ratingKey`: pass the `MatchInfo` itself).
+   * Throws `MatchmakerError("invalid_request")` for a result that does not fit the match (nothing changes).
    */
-  async reportResult(match: { readonly id: string } | string, result: MatchResult): Promise<ResultReport> {
+  async reportResult(
+    match: { readonly id: string; readonly ratingKey?: string } | string,
+    result: MatchResult,
+  ): Promise<ResultReport> {
     const matchId = typeof match === "string" ? match : match?.id;
+    const key = typeof match === "object" && match !== null ? match.ratingKey : undefined;
     if (typeof matchId !== "string" || matchId.length === 0 || matchId.length > 128)
       throw new MatchmakerError(
         "invalid_request",
         "match: must be the match the game room received (options.match)",
         "match",
       );
-    const outcome = await this.store.settle(matchId, (open, current) => this.settle(open, current, result));
+    let outcome: SettleOutcome;
+    try {
+      outcome = await this.store.settle(matchId, (open, current) => {
+        if (open.key !== undefined && open.key !== key) throw new WithoutKey();
+        return this.settle(open, current, result);
+      });
+    } catch (error) {
+      // A report without the match's key is a report for no match the queue made: nothing was written.
+      if (error instanceof WithoutKey) return { status: "unknown" };
+      throw error;
+    }
     return outcome.status === "unknown" ? outcome : { status: outcome.status, changes: outcome.match.changes };
   }
 
@@ -204,6 +222,9 @@ export class Ratings {
     return { rating: stored.mu, uncertainty: stored.sigma, games: stored.games };
   }
 }
+
+/** A report for an open match that does not carry the key it was opened with. */
+class WithoutKey extends Error {}
 
 function checkSeason(season: unknown, field: string, code: "invalid_config" | "invalid_request"): string {
   if (typeof season !== "string" || season.length === 0 || season.length > MAX_SEASON_LENGTH)

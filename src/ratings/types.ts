@@ -40,6 +40,13 @@ export interface OpenMatch {
   readonly createdAt: number;
   /** The teams in the order the game room knows them (`MatchInfo.teams`); one player per team in a free-for-all. */
   readonly teams: ReadonlyArray<ReadonlyArray<OpenSeat>>;
+  /**
+   * The match's report key, where the queue gave one: a secret only the game room receives
+   * (`MatchInfo.ratingKey`), which a report must carry. Players learn the match's id from their
+   * seat; without the key, a room a client created with that id cannot report for the match.
+   * A store keeps it with the match as it keeps the other fields.
+   */
+  readonly key?: string;
 }
 
 /** One player's rating before and after a match. */

@@ -145,10 +145,18 @@ describe("a ranked queue's join", () => {
 });
 
 describe("opening a ranked match", () => {
-  it("opens it in the ratings, so that its result counts", async () => {
+  it("opens it in the ratings with a key: only a report that carries the key counts", async () => {
     const ratings = new Ratings();
-    await new RankedRatings(ratings, "ranked", range, () => {}).open(duel("m2"));
-    expect((await ratings.reportResult("m2", { draw: true })).status).toBe("applied");
+    const ratingKey = await new RankedRatings(ratings, "ranked", range, () => {}).open(duel("m2"));
+    // The match's id alone (what a player's seat says), or with another key: nothing changes.
+    expect(await ratings.reportResult("m2", { winner: 0 })).toEqual({ status: "unknown" });
+    expect(await ratings.reportResult({ id: "m2", ratingKey: "guessed" }, { winner: 0 })).toEqual({
+      status: "unknown",
+    });
+    expect((await ratings.rating("a")).games).toBe(0);
+    // The game room's MatchInfo carries it.
+    expect((await ratings.reportResult({ id: "m2", ratingKey }, { draw: true })).status).toBe("applied");
+    expect((await ratings.reportResult({ id: "m2", ratingKey }, { draw: true })).status).toBe("already");
   });
 
   it("fails with the store's reason when the store fails (the queue re-queues as for a failed spawn)", async () => {

@@ -42,6 +42,12 @@ export interface MatchInfo {
    * result.
    */
   readonly rated?: true;
+  /**
+   * In a ranked queue: the key a report of this match's result must carry (`reportResult(match, …)`
+   * passes it with the `MatchInfo`). A secret for the game room: never send it to a client. Players
+   * know the match's `id` from their seat; the key is what a room a client made up cannot have.
+   */
+  readonly ratingKey?: string;
   /** The teams in order (a player's team index is its team's position): `[side A, side B]` in a two-team game, one per player in a free-for-all. */
   readonly teams: ReadonlyArray<{
     /** In a two-team game, the side this team plays. */
@@ -110,12 +116,12 @@ export interface MatchSource {
   readonly queueRoomId?: string;
   /** Whether `playerId` and `rating` are the server's (the queue's `players` option). */
   readonly trustedPlayers?: boolean;
-  /** Whether the queue opened the match in its ratings (the queue's `ratings` option). */
-  readonly rated?: boolean;
+  /** The match's report key, when the queue opened it in its ratings (the queue's `ratings` option). */
+  readonly ratingKey?: string;
 }
 
 export function matchInfo(match: Match, queue: string, source: MatchSource = {}): MatchInfo {
-  const { queueRoomId, trustedPlayers = false, rated = false } = source;
+  const { queueRoomId, trustedPlayers = false, ratingKey } = source;
   return {
     id: match.id,
     queue,
@@ -124,7 +130,7 @@ export function matchInfo(match: Match, queue: string, source: MatchSource = {})
     shape: match.shape,
     ...(match.emptySeats ? { emptySeats: match.emptySeats } : {}),
     trustedPlayers,
-    ...(rated ? { rated: true as const } : {}),
+    ...(ratingKey !== undefined ? { rated: true as const, ratingKey } : {}),
     teams: match.teams.map((team) => ({
       ...(team.side ? { side: team.side } : {}),
       players: team.players.map((p) => ({
