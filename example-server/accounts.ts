@@ -72,21 +72,35 @@ export const authSettings = {
   onRegisterAnonymously: async () => ({ id: randomUUID(), anonymous: true }),
 };
 
+/** The account a client's auth token (signed by this server) names; refused with a reason without a valid one. */
+async function accountOf(token: string | undefined): Promise<string> {
+  if (!token) throw new PlayerRefused("sign in first: this queue takes your rating from your account");
+  let payload: { id?: unknown };
+  try {
+    payload = await JWT.verify<{ id?: unknown }>(token);
+  } catch {
+    throw new PlayerRefused("the auth token is invalid or expired: sign in again");
+  }
+  if (typeof payload.id !== "string") throw new PlayerRefused("the auth token names no account: sign in again");
+  return payload.id;
+}
+
 /**
- * The ranked queue's players: the account from the client's auth token (signed by this server),
- * its rating from the store. A client without a valid token is refused with a reason.
+ * The ranked queue's players: the account from the client's auth token, its rating from the
+ * store. A client without a valid token is refused with a reason.
  */
 export const accountPlayers: PlayersOption = {
   resolve: async ({ token }) => {
-    if (!token) throw new PlayerRefused("sign in first: this queue takes your rating from your account");
-    let payload: { id?: unknown };
-    try {
-      payload = await JWT.verify<{ id?: unknown }>(token);
-    } catch {
-      throw new PlayerRefused("the auth token is invalid or expired: sign in again");
-    }
-    if (typeof payload.id !== "string") throw new PlayerRefused("the auth token names no account: sign in again");
-    const { rating, uncertainty } = ratings.of(payload.id);
-    return { playerId: payload.id, rating, uncertainty };
+    const playerId = await accountOf(token);
+    const { rating, uncertainty } = ratings.of(playerId);
+    return { playerId, rating, uncertainty };
   },
+};
+
+/**
+ * The players of the queues with ratings learned from results (`ranked_1v1`, `ranked_2v2`): only
+ * the account, from the client's auth token; the queue's `Ratings` gives the rating.
+ */
+export const rankedPlayers: PlayersOption = {
+  resolve: async ({ token }) => ({ playerId: await accountOf(token) }),
 };

@@ -1,7 +1,8 @@
 /**
- * The example server's definition: eleven queues (1v1, 2v2, 5v5, a 2v2 with a ready check, a 1v1
+ * The example server's definition: thirteen queues (1v1, 2v2, 5v5, a 2v2 with a ready check, a 1v1
  * with zones, a 1v1 whose zones are regions chosen by each player's latency, a ranked 1v1
- * whose players and ratings come from the server, and four other shapes of game: free-for-alls of
+ * whose players and ratings come from the server, a ranked 1v1 and a ranked 2v2 whose ratings are
+ * learned from the demo game's results (ranked-ratings.ts), and four other shapes of game: free-for-alls of
  * 3 and of 4, one of 2 to 4 players that starts short-handed, and four teams of two), anonymous sign-in
  * at /auth (`@colyseus/auth`), the demo game room, the Colyseus monitor at /monitor, the queues' figures at
  * /matchmaker/metrics (JSON) and /matchmaker/metrics/prometheus (Prometheus text), the squad
@@ -33,7 +34,8 @@ import {
 import { DemoGameRoom } from "./DemoGameRoom.js";
 import { dashboardPage, playPage } from "../src/web/index.js";
 import { frontPage } from "./front-page.js";
-import { accountPlayers, authSettings, jwtSecret } from "./accounts.js";
+import { accountPlayers, authSettings, jwtSecret, rankedPlayers } from "./accounts.js";
+import { ratings } from "./ranked-ratings.js";
 
 // Auth tokens (anonymous sign-in, the ranked queue) are signed with JWT_SECRET (a loud default in development).
 JWT.settings.secret = jwtSecret();
@@ -76,6 +78,28 @@ export const rooms = {
     rating: { min: 0, max: 5000 },
     tickMs: 500,
     players: accountPlayers,
+  }),
+  // Ratings learned from results (docs/ratings.md): the account from the auth token, the rating and
+  // its uncertainty from the ratings, which the demo game room updates with each result.
+  ranked_1v1: defineQueue({
+    teamSize: 1,
+    gameRoom: "demo_game",
+    policy: "expanding-window",
+    params: { unit: "rating", initial: 100, growthPerSecond: 25, max: 1000 },
+    rating: { min: 0, max: 5000 },
+    tickMs: 500,
+    players: rankedPlayers,
+    ratings,
+  }),
+  ranked_2v2: defineQueue({
+    teamSize: 2,
+    gameRoom: "demo_game",
+    // Teams split by their predicted chances, on the ratings' scale (a newcomer at 1500 ± 500).
+    imbalance: { kind: "win-probability", sigma: 500, beta: 250 },
+    rating: { min: 0, max: 5000 },
+    tickMs: 500,
+    players: rankedPlayers,
+    ratings,
   }),
   // Other shapes of game (docs/shapes.md): no sides (only a game of two teams has them); the game
   // room seats each player by its team index (a free-for-all: one team per player).

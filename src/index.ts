@@ -32,6 +32,8 @@ export type { MatchResult } from "./ratings/result.js";
 export type { RatingScale } from "./ratings/rating-system.js";
 export type { RatingStore, RatingBin, SettleOutcome } from "./ratings/store.js";
 export { MemoryRatingStore } from "./ratings/memory-store.js";
+export { SqliteRatingStore, type SqliteRatingStoreOptions } from "./ratings/sqlite-store.js";
+export { RedisRatingStore, type RedisRatingStoreOptions, type RedisEvalClient } from "./ratings/redis-store.js";
 export type { Rating, StoredRating, OpenMatch, OpenSeat, RatingChange, SettledMatch } from "./ratings/types.js";
 
 // What the spawned game room receives, and how it asks for replacement players.

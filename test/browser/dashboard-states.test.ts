@@ -26,6 +26,8 @@ const QUEUES = [
   "ffa3",
   "ffa4",
   "ranked",
+  "ranked_1v1",
+  "ranked_2v2",
   "squad",
   "squad_ready",
   "teams4x2",

@@ -12,6 +12,7 @@
  */
 import "../../example-server/node20.js";
 import { defineRoom, defineServer, JWT, matchMaker, Room, type Client } from "colyseus";
+import { Redis } from "ioredis";
 import {
   closeUnknownMessage,
   defineQueue,
@@ -20,6 +21,8 @@ import {
   PlayerRefused,
   queueSeatsOnly,
   Ratings,
+  RedisRatingStore,
+  SqliteRatingStore,
   type MatchInfo,
   type MatchResult,
   type RatingStore,
@@ -29,24 +32,17 @@ import {
 JWT.settings.secret = process.env.JWT_SECRET ?? "ranked test server";
 
 /** The store RATINGS_STORE names. */
-async function ratingStore(): Promise<RatingStore> {
+function ratingStore(): RatingStore {
   const kind = process.env.RATINGS_STORE ?? "memory";
   if (kind === "memory") return new MemoryRatingStore();
-  // The embedded and the Redis stores (branch ratings-stores), loaded only when asked for.
-  const stores = (await import("../../src/index.js")) as Record<string, unknown>;
-  const make = (name: string, ...args: unknown[]) => {
-    const Store = stores[name] as (new (...a: unknown[]) => RatingStore) | undefined;
-    if (!Store) throw new Error(`RATINGS_STORE=${kind}: ${name} is not exported`);
-    return new Store(...args);
-  };
-  if (kind === "sqlite") return make("SqliteRatingStore", { file: process.env.RATINGS_FILE });
+  if (kind === "sqlite") return new SqliteRatingStore({ path: process.env.RATINGS_FILE! });
   if (kind === "redis")
-    return make("RedisRatingStore", { url: process.env.REDIS_URL, prefix: process.env.RATINGS_PREFIX });
+    return new RedisRatingStore({ client: new Redis(process.env.REDIS_URL!), prefix: process.env.RATINGS_PREFIX! });
   throw new Error(`RATINGS_STORE=${kind}: memory, sqlite or redis`);
 }
 
 /** The ratings the queue reads and the game room reports to: one object for both. */
-export const ratings = new Ratings({ store: await ratingStore() });
+export const ratings = new Ratings({ store: ratingStore() });
 
 /** Report `result` for `match` and print what it did. */
 async function report(match: MatchInfo, who: string, result: MatchResult): Promise<string> {

@@ -14,7 +14,6 @@ import { Client, type Room } from "@colyseus/sdk";
 import { JWT } from "colyseus";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { joinQueue, type Matchmaking } from "../../src/client/index.js";
-import * as root from "../../src/index.js";
 import { openskillSystem, rateGame } from "../../src/ratings/rating-system.js";
 import { redisForTests } from "../helpers/redis.js";
 import { testPort, within } from "../helpers/sdk.js";
@@ -170,33 +169,30 @@ describe("a ranked queue on a server of its own (memory store)", () => {
   }, 40_000);
 });
 
-/** The stores of branch ratings-stores, once they are exported. */
-const exported = root as Record<string, unknown>;
+const REDIS_URL = "redis://127.0.0.1:6379";
+const redis = await redisForTests(REDIS_URL, "ratings on the Redis store");
+afterAll(() => redis?.disconnect());
 
 describe.each([
-  ["SQLite", "SqliteRatingStore", 241],
-  ["Redis", "RedisRatingStore", 242],
-] as const)("ratings on the %s store", (name, store, offset) => {
+  ["SQLite", 241],
+  ["Redis", 242],
+] as const)("ratings on the %s store", (name, offset) => {
   const dir = mkdtempSync(join(tmpdir(), "rroom-"));
   const prefix = `test:rroom:${randomUUID().slice(0, 8)}:`;
   const env: Record<string, string> =
     name === "SQLite"
       ? { RATINGS_STORE: "sqlite", RATINGS_FILE: join(dir, "ratings.sqlite") }
-      : { RATINGS_STORE: "redis", REDIS_URL: "redis://127.0.0.1:6379", RATINGS_PREFIX: prefix };
+      : { RATINGS_STORE: "redis", REDIS_URL, RATINGS_PREFIX: prefix };
   const server = new RankedServer(testPort(offset), env);
 
   afterAll(async () => {
     await server.stop().catch(() => undefined);
     rmSync(dir, { recursive: true, force: true });
-    if (name === "Redis") {
-      const redis = await redisForTests(env.REDIS_URL!, "ratings on Redis");
-      const keys = (await redis?.keys(`${prefix}*`)) ?? [];
-      if (keys.length > 0) await redis!.del(...keys);
-      redis?.disconnect();
-    }
+    const keys = (await redis?.keys(`${prefix}*`)) ?? [];
+    if (keys.length > 0) await redis!.del(...keys);
   });
 
-  it.skipIf(exported[store] === undefined)(
+  it.skipIf(name === "Redis" && !redis)(
     "survive a restart of the server",
     async () => {
       const [frank, gina] = [fresh("frank"), fresh("gina")];
