@@ -1,6 +1,7 @@
 /** The demo game's winner of a rated game: a coin weighted by the ratings, seeded by the match id (example-server/demo-result.ts). */
 import { describe, expect, it } from "vitest";
-import { coinOf, drawWinner } from "../../example-server/demo-result.js";
+import { coinOf, drawWinner, ratingMessages } from "../../example-server/demo-result.js";
+import type { MatchInfo } from "../../src/index.js";
 
 describe("coinOf", () => {
   it("gives the same match the same coin, in [0, 1)", () => {
@@ -43,5 +44,31 @@ describe("drawWinner", () => {
     expect(() => drawWinner([], 0.5)).toThrow(RangeError);
     expect(() => drawWinner([0.5, Number.NaN], 0.5)).toThrow(RangeError);
     expect(() => drawWinner([-0.1, 1.1], 0.5)).toThrow(RangeError);
+  });
+});
+
+describe("ratingMessages", () => {
+  const seat = (sessionId: string, playerId: string) => ({ sessionId, playerId });
+  const match = {
+    teams: [{ players: [seat("s-a", "alice")] }, { players: [seat("s-b", "bob")] }],
+  } as unknown as MatchInfo;
+  const change = (playerId: string, team: number, before: number, after: number) => ({
+    playerId,
+    team,
+    before: { mu: before, sigma: 500 },
+    after: { mu: after, sigma: 430 },
+  });
+
+  it("tells each rated player, by its seat, whether it won and its rating before and after", () => {
+    const messages = ratingMessages(match, [change("alice", 0, 1500, 1610), change("bob", 1, 1500, 1390)], 0);
+    expect(Object.fromEntries(messages)).toEqual({
+      "s-a": { outcome: "won", before: { rating: 1500, uncertainty: 500 }, after: { rating: 1610, uncertainty: 430 } },
+      "s-b": { outcome: "lost", before: { rating: 1500, uncertainty: 500 }, after: { rating: 1390, uncertainty: 430 } },
+    });
+  });
+
+  it("tells nobody the report does not place in the match", () => {
+    const messages = ratingMessages(match, [change("mallory", 0, 1500, 1610), change("bob", 0, 1500, 1390)], 1);
+    expect([...messages.keys()]).toEqual([]);
   });
 });

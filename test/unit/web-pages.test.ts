@@ -8,6 +8,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Match } from "../../src/core/types.js";
 import { MatchmakerRoom } from "../../src/index.js";
+import { MemoryRatingStore } from "../../src/ratings/memory-store.js";
 import { Ratings } from "../../src/ratings/ratings.js";
 import { loadAsset } from "../../src/web/assets.js";
 import { dashboardPage, playPage, type PageHandler } from "../../src/web/index.js";
@@ -335,6 +336,22 @@ describe("dashboardPage()", () => {
       ]);
       // Without a width: bands of 50.
       expect(JSON.parse((await distribution("?queue=web_ranked")).body!)).toMatchObject({ width: 50, players: 2 });
+    });
+
+    it("answers 500 with the reason when the ratings cannot be read", async () => {
+      const down = Object.assign(new MemoryRatingStore(), {
+        distribution: () => Promise.reject(new Error("the store is down")),
+      });
+      const players = { resolve: () => ({ playerId: "p" }), clientOptions: [] };
+      const ratings = new Ratings({ store: down });
+      matchMaker.defineRoomType("web_ranked_down", MatchmakerRoom, { teamSize: 1, gameRoom: "g", players, ratings });
+      try {
+        const answer = await distribution("?queue=web_ranked_down");
+        expect(answer.status).toBe(500);
+        expect(JSON.parse(answer.body!)).toEqual({ error: "the store is down" });
+      } finally {
+        matchMaker.removeRoomType("web_ranked_down");
+      }
     });
 
     it.each([
