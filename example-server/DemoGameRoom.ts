@@ -11,8 +11,10 @@
  * is taken, the game plays for `playMs` (a room option, default 5 s), then draws its winner with a
  * coin weighted by the ratings (demo-result.ts: each team's chance is shown in the state from the
  * start), reports it to the ratings the queue was given, sends each player its own change as the
- * `"rating"` message (`RatingChangeMessage`) and closes. A report that fails or hangs is logged, and
- * the game ends all the same. An unrated game stays open until its players leave, as before.
+ * `"rating"` message (`RatingChangeMessage`) and closes. A report that fails or hangs (past the room
+ * option `reportTimeoutMs`, default 10 s) is logged, and the game ends all the same. A rated game
+ * with a seat never taken is not played to a result. An unrated game stays open until its players
+ * leave, as before.
  */
 import { defineRoom, Room, type Client, type Delayed } from "@colyseus/core";
 import { schema, t, type SchemaType } from "@colyseus/schema";
@@ -31,8 +33,8 @@ import { coinOf, drawWinner, ratingMessages } from "./demo-result.js";
 
 /** How long a rated game plays once every seat is taken, unless the room's `playMs` option says otherwise. */
 const DEFAULT_PLAY_MS = 5000;
-/** How long the game waits for the ratings to take its result before it ends without. */
-const REPORT_TIMEOUT_MS = 10_000;
+/** How long the game waits for the ratings to take its result before it ends without, unless `reportTimeoutMs` says otherwise. */
+const DEFAULT_REPORT_TIMEOUT_MS = 10_000;
 
 export const Seat = schema(
   {
@@ -78,6 +80,8 @@ export type DemoGameState = SchemaType<typeof DemoGameState>;
 export interface DemoGameSettings {
   /** How long a rated game plays once every seat is taken (ms). @defaultValue 5000 */
   readonly playMs?: number;
+  /** How long the game waits for its result to be taken before it ends without (ms). @defaultValue 10000 */
+  readonly reportTimeoutMs?: number;
 }
 
 /** The demo game room's definition for a server's `rooms`, with its settings. */
@@ -99,6 +103,7 @@ export class DemoGameRoom extends Room<{ state: DemoGameState }> implements NoSh
    */
   private readonly expected = new Map<string, Seat>();
   private playMs = DEFAULT_PLAY_MS;
+  private reportTimeoutMs = DEFAULT_REPORT_TIMEOUT_MS;
   private play: Delayed | undefined;
   /** A rated match: each team's chance to win, read from the ratings at the start. */
   private chances: Promise<number[]> | undefined;
@@ -134,7 +139,8 @@ export class DemoGameRoom extends Room<{ state: DemoGameState }> implements NoSh
     this.maxClients = seats + this.state.emptySeats;
     if (match.rated) {
       this.state.rated = true;
-      if (typeof options.playMs === "number" && options.playMs >= 0) this.playMs = options.playMs;
+      this.playMs = orDefault(options.playMs, DEFAULT_PLAY_MS);
+      this.reportTimeoutMs = orDefault(options.reportTimeoutMs, DEFAULT_REPORT_TIMEOUT_MS);
       this.chances = this.winChances();
     }
   }
@@ -168,7 +174,7 @@ export class DemoGameRoom extends Room<{ state: DemoGameState }> implements NoSh
     try {
       const winner = drawWinner(await this.chances!, coinOf(this.match.id));
       this.state.winner = winner;
-      const report = await withinMs(ratings.reportResult(this.match, { winner }), REPORT_TIMEOUT_MS);
+      const report = await withinMs(ratings.reportResult(this.match, { winner }), this.reportTimeoutMs);
       if (report.status === "unknown")
         console.error(`[demo_game] match ${this.match.id}: the ratings do not know this match: no rating changed`);
       else
@@ -216,6 +222,10 @@ export class DemoGameRoom extends Room<{ state: DemoGameState }> implements NoSh
     }
   }
 }
+
+/** A setting of milliseconds: the value given, if it is one, else the default. */
+const orDefault = (ms: number | undefined, fallback: number) =>
+  typeof ms === "number" && Number.isFinite(ms) && ms >= 0 ? ms : fallback;
 
 /** `promise`, or a rejection after `ms`: a store that hangs does not keep the game open. */
 function withinMs<T>(promise: Promise<T>, ms: number): Promise<T> {

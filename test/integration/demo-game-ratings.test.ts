@@ -39,7 +39,10 @@ describe("the demo game's rated games", () => {
   let server: ColyseusTestServer;
 
   beforeAll(async () => {
-    server = await boot(config({ ...app, rooms: { ...rooms, demo_game: defineDemoGame({ playMs: 100 }) } }), PORT);
+    server = await boot(
+      config({ ...app, rooms: { ...rooms, demo_game: defineDemoGame({ playMs: 100, reportTimeoutMs: 300 }) } }),
+      PORT,
+    );
   }, 30_000);
   afterAll(async () => {
     await server?.shutdown();
@@ -95,6 +98,17 @@ describe("the demo game's rated games", () => {
       expect.stringMatching(
         new RegExp(`match ${matchId}: the result could not be reported \\(Error: the store is down\\)`),
       ),
+    );
+  }, 30_000);
+
+  it("a report that hangs ends the game after reportTimeoutMs, logged", async () => {
+    vi.spyOn(ratings, "reportResult").mockReturnValue(new Promise(() => undefined));
+    const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const players = await playTogether(RANKED);
+    await Promise.all(players.map((p) => p.closed));
+    expect(players.flatMap((p) => p.told)).toEqual([]);
+    expect(logged.mock.calls.map((call) => String(call[0]))).toContainEqual(
+      expect.stringMatching(/the result could not be reported \(Error: no answer within 300 ms\)/),
     );
   }, 30_000);
 
