@@ -11,3 +11,13 @@ export function thrown<E extends Error>(call: () => unknown, kind: abstract new 
   }
   throw new Error(`expected a ${kind.name} to be thrown`);
 }
+
+/** The code and message `run` throws (a `MatchmakerError`'s), as one string, or "accepted". */
+export async function refusal(run: () => unknown): Promise<string> {
+  try {
+    await run();
+    return "accepted";
+  } catch (error) {
+    return `${(error as { code?: string }).code}: ${(error as Error).message}`;
+  }
+}

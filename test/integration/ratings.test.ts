@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { Client, type Room } from "@colyseus/sdk";
 import { JWT } from "colyseus";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -212,4 +212,53 @@ describe.each([
     },
     60_000,
   );
+});
+
+describe("the ratings guide's server (example-server/ratings.ts)", () => {
+  const port = testPort(243);
+  const dir = mkdtempSync(join(tmpdir(), "rroom-guide-"));
+  let child: ChildProcess;
+  let output = "";
+
+  beforeAll(async () => {
+    child = spawn(process.execPath, ["--import", "tsx", "example-server/ratings.ts"], {
+      env: { ...process.env, PORT: String(port), JWT_SECRET: SECRET, RATINGS_FILE: join(dir, "ratings.sqlite") },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    child.stdout!.on("data", (chunk: Buffer) => (output += chunk));
+    child.stderr!.on("data", (chunk: Buffer) => (output += chunk));
+    await vi.waitFor(
+      async () => {
+        if (child.exitCode !== null) throw new Error(`the server exited:\n${output}`);
+        await fetch(`http://127.0.0.1:${port}/players/nobody`);
+      },
+      { timeout: 30_000, interval: 200 },
+    );
+  }, 40_000);
+
+  afterAll(async () => {
+    await stopServerProcess(child);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("rates a duel's winner and loser once, and the profile route shows the rating and the game", async () => {
+    const accounts = [fresh("hana"), fresh("ivan")];
+    const players = await Promise.all(
+      accounts.map(async (account) => {
+        const client = new Client(`ws://127.0.0.1:${port}`);
+        client.auth.token = await JWT.sign({ id: account });
+        const matchmaking = joinQueue(client, "ranked_1v1", {});
+        return { matchmaking, game: await within(matchmaking.game, 10_000, `${account}'s game`) };
+      }),
+    );
+    const result = new Promise((resolve) => players[1]!.game.onMessage("result", resolve));
+    players[0]!.game.send("done");
+    expect(await within(result, 10_000, "the result")).toMatchObject({ winner: players[0]!.matchmaking.seat!.team });
+    const profile = async (id: string) => (await fetch(`http://127.0.0.1:${port}/players/${id}`)).json();
+    const [winner, loser] = await Promise.all(accounts.map(profile));
+    expect(winner).toMatchObject({ games: 1, history: [{ matchId: players[0]!.matchmaking.seat!.matchId }] });
+    expect(winner.rating).toBeCloseTo(winnerAfter!.mu, 9);
+    expect(loser.rating).toBeCloseTo(loserAfter!.mu, 9);
+    expect(winner.uncertainty).toBeLessThan(system.newcomer.sigma);
+  }, 30_000);
 });

@@ -6,7 +6,7 @@
  * re-queue).
  */
 import { describe, expect, it } from "vitest";
-import { MatchmakerError } from "../../src/core/errors.js";
+import { refusal } from "../helpers/thrown.js";
 import type { Match } from "../../src/core/types.js";
 import { RankedRatings } from "../../src/colyseus/ranked.js";
 import { PlayerResolver, type ResolvedPlayersOption } from "../../src/colyseus/trusted-players.js";
@@ -26,16 +26,6 @@ function rankedResolver(resolve: PlayersOption["resolve"], ratings: Ratings, tim
   const option: ResolvedPlayersOption = { resolve, clientOptions: [...DEFAULTS.players.clientOptions], timeoutMs };
   const ranked = new RankedRatings(ratings, "ranked", range, (m) => log.push(m));
   return { r: new PlayerResolver(option, { rating: range, ranked }, (m) => log.push(m)), log };
-}
-
-/** The thrown error's code and message, or "accepted". */
-async function refusal(run: () => unknown): Promise<string> {
-  try {
-    await run();
-    return "accepted";
-  } catch (error) {
-    return `${(error as MatchmakerError).code}: ${(error as Error).message}`;
-  }
 }
 
 /** A 1v1 match of accounts a and b. */

@@ -4,6 +4,7 @@
  * resume's account check.
  */
 import { describe, expect, it } from "vitest";
+import { refusal } from "../helpers/thrown.js";
 import { MatchmakerError } from "../../src/core/errors.js";
 import { checkJoinOptions, joinOptionsSchema } from "../../src/colyseus/join-options.js";
 import type { JoinOptions, PlayersOption } from "../../src/options/player-options.js";
@@ -20,16 +21,6 @@ import { twoTeams } from "../../src/core/shape.js";
 
 const range = { min: 0, max: 3000 };
 const criteria = [{ name: "think", min: 0, max: 60, weight: 1 }];
-
-/** The thrown error's message, or "accepted". */
-async function refusal(run: () => unknown): Promise<string> {
-  try {
-    await run();
-    return "accepted";
-  } catch (error) {
-    return `${(error as MatchmakerError).code}: ${(error as Error).message}`;
-  }
-}
 
 function resolver(resolve: PlayersOption["resolve"], more: Partial<ResolvedPlayersOption> = {}, withCriteria = false) {
   const log: string[] = [];
