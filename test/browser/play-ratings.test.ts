@@ -46,8 +46,8 @@ describe.skipIf(!haveChromium && !inCI)("ratings in the pages, in Chromium", () 
   beforeAll(async () => {
     // A store of this file's own, opened at the first join: the distribution counts this file's players only.
     process.env.RATINGS_FILE = ratingsFile;
-    // A short play time: the demo game draws its winner 300 ms after both players are in.
-    server = await boot(config({ ...app, rooms: { ...rooms, demo_game: defineDemoGame({ playMs: 300 }) } }), PORT);
+    // A short play time: the demo game draws its winner 1 s after both players are in.
+    server = await boot(config({ ...app, rooms: { ...rooms, demo_game: defineDemoGame({ playMs: 1000 }) } }), PORT);
     browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
