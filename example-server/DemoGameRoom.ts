@@ -6,8 +6,17 @@
  * own joinById or create is refused, so the seat options `onJoin` receives are the queue's), tells
  * the queue who entered (`playerArrived`, one line in `onJoin`) and marks the seats the queue
  * reports as never taken (`onNoShow`). A real game room reads `options.match` the same way.
+ *
+ * A rated match (`options.match.rated`, from a ranked queue) is played to a result: once every seat
+ * is taken, the game plays for `playMs` (a room option, default 5 s), then draws its winner with a
+ * coin weighted by the ratings (demo-result.ts: each team's chance is shown in the state from the
+ * start), reports it to the ratings the queue was given, sends each player its own change as the
+ * `"rating"` message (`RatingChangeMessage`) and closes. A report that fails or hangs (past the room
+ * option `reportTimeoutMs`, default 10 s) is logged, and the game ends all the same. A rated game
+ * with a seat never taken is not played to a result. An unrated game stays open until its players
+ * leave, as before.
  */
-import { Room, type Client } from "@colyseus/core";
+import { defineRoom, Room, type Client, type Delayed } from "@colyseus/core";
 import { schema, t, type SchemaType } from "@colyseus/schema";
 import {
   closeUnknownMessage,
@@ -18,6 +27,14 @@ import {
   type NoShowReport,
   type SeatOptions,
 } from "../src/index.js";
+import { RATING_CHANGE_MESSAGE } from "../src/client/index.js";
+import { ratings } from "./ranked-ratings.js";
+import { coinOf, drawWinner, ratingMessages } from "./demo-result.js";
+
+/** How long a rated game plays once every seat is taken, unless the room's `playMs` option says otherwise. */
+const DEFAULT_PLAY_MS = 5000;
+/** How long the game waits for the ratings to take its result before it ends without, unless `reportTimeoutMs` says otherwise. */
+const DEFAULT_REPORT_TIMEOUT_MS = 10_000;
 
 export const Seat = schema(
   {
@@ -48,10 +65,30 @@ export const DemoGameState = schema(
     seats: t.map(Seat),
     /** Seats of the full game left empty: it started short-handed, without bots. */
     emptySeats: t.uint8().default(0),
+    /** A rated match: played to a result, which moves the players' ratings. */
+    rated: t.boolean().default(false),
+    /** A rated match: each team's chance to win by the ratings at the start (the coin's weights). */
+    winChances: t.array("float64"),
+    /** The winning team's index once drawn; -1 before. */
+    winner: t.int8().default(-1),
   },
   "DemoGameState",
 );
 export type DemoGameState = SchemaType<typeof DemoGameState>;
+
+/** The demo game's settings, given where the server defines the room (`defineDemoGame`). */
+export interface DemoGameSettings {
+  /** How long a rated game plays once every seat is taken (ms). @defaultValue 5000 */
+  readonly playMs?: number;
+  /** How long the game waits for its result to be taken before it ends without (ms). @defaultValue 10000 */
+  readonly reportTimeoutMs?: number;
+}
+
+/** The demo game room's definition for a server's `rooms`, with its settings. */
+export function defineDemoGame(settings: DemoGameSettings = {}) {
+  // Colyseus merges these defaults over the options each room is created with (the queue's `match`).
+  return defineRoom(DemoGameRoom, settings as DemoGameSettings & { match: MatchInfo });
+}
 
 export class DemoGameRoom extends Room<{ state: DemoGameState }> implements NoShowListener {
   // Players enter only through the queue's seats: a client's own joinById or create is refused.
@@ -65,8 +102,13 @@ export class DemoGameRoom extends Room<{ state: DemoGameState }> implements NoSh
    * the game sees: a reserved seat is taken by whoever connects with its sessionId first.
    */
   private readonly expected = new Map<string, Seat>();
+  private playMs = DEFAULT_PLAY_MS;
+  private reportTimeoutMs = DEFAULT_REPORT_TIMEOUT_MS;
+  private play: Delayed | undefined;
+  /** A rated match: each team's chance to win, read from the ratings at the start. */
+  private chances: Promise<number[]> | undefined;
 
-  override onCreate(options: { match: MatchInfo }): void {
+  override onCreate(options: DemoGameSettings & { match: MatchInfo }): void {
     const { match } = options;
     this.match = match;
     this.state.matchId = match.id;
@@ -95,6 +137,55 @@ export class DemoGameRoom extends Room<{ state: DemoGameState }> implements NoSh
     }
     // Room for the empty seats too: the game may fill them with requestBackfill.
     this.maxClients = seats + this.state.emptySeats;
+    if (match.rated) {
+      this.state.rated = true;
+      this.playMs = orDefault(options.playMs, DEFAULT_PLAY_MS);
+      this.reportTimeoutMs = orDefault(options.reportTimeoutMs, DEFAULT_REPORT_TIMEOUT_MS);
+      this.chances = this.winChances();
+    }
+  }
+
+  /** Each team's chance to win by the players' ratings now (even chances if they cannot be read), shown in the state. */
+  private async winChances(): Promise<number[]> {
+    const teams = this.match.teams.map((team) => team.players.flatMap((p) => (p.playerId ? [p.playerId] : [])));
+    let chances: number[];
+    try {
+      const now = await ratings.ratingsOf(teams.flat());
+      const rating = (id: string) => ({ mu: now.get(id)!.rating, sigma: now.get(id)!.uncertainty });
+      chances = ratings.system.predictWin(teams.map((ids) => ids.map(rating)));
+    } catch (error) {
+      console.error(`[demo_game] match ${this.match.id}: ratings unreadable (${String(error)}): even chances`);
+      chances = teams.map(() => 1 / teams.length);
+    }
+    this.state.winChances.push(...chances);
+    return chances;
+  }
+
+  /** A rated game plays once every seat is taken; with a seat never taken, it is not played to a result. */
+  private startPlayWhenFull(): void {
+    if (!this.state.rated || this.play || this.expected.size > 0 || this.state.seats.size === 0) return;
+    let noShow = false;
+    this.state.seats.forEach((seat) => (noShow ||= seat.noShow));
+    if (!noShow) this.play = this.clock.setTimeout(() => void this.finish(), this.playMs);
+  }
+
+  /** The play time is over: draw the winner, report it, tell each player its change, and close, whatever failed. */
+  private async finish(): Promise<void> {
+    try {
+      const winner = drawWinner(await this.chances!, coinOf(this.match.id));
+      this.state.winner = winner;
+      const report = await withinMs(ratings.reportResult(this.match, { winner }), this.reportTimeoutMs);
+      if (report.status === "unknown")
+        console.error(`[demo_game] match ${this.match.id}: the ratings do not know this match: no rating changed`);
+      else
+        for (const [sessionId, message] of ratingMessages(this.match, report.changes, winner))
+          this.clients.getById(sessionId)?.send(RATING_CHANGE_MESSAGE, message);
+    } catch (error) {
+      console.error(`[demo_game] match ${this.match.id}: the result could not be reported (${String(error)})`);
+    } finally {
+      this.broadcastPatch(); // the winner, before the room closes
+      await this.disconnect();
+    }
   }
 
   override onJoin(client: Client, options: SeatOptions): void {
@@ -116,6 +207,7 @@ export class DemoGameRoom extends Room<{ state: DemoGameState }> implements NoSh
     seat.arrived = true;
     this.state.seats.set(client.sessionId, seat);
     void playerArrived(this.match, client.sessionId); // the queue stops waiting for this player
+    this.startPlayWhenFull();
   }
 
   /** The queue: these seats expired unused (a real game might requestBackfill or end the match). */
@@ -129,4 +221,17 @@ export class DemoGameRoom extends Room<{ state: DemoGameState }> implements NoSh
       this.state.seats.set(player.sessionId, seat);
     }
   }
+}
+
+/** A setting of milliseconds: the value given, if it is one, else the default. */
+const orDefault = (ms: number | undefined, fallback: number) =>
+  typeof ms === "number" && Number.isFinite(ms) && ms >= 0 ? ms : fallback;
+
+/** `promise`, or a rejection after `ms`: a store that hangs does not keep the game open. */
+function withinMs<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

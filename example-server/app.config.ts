@@ -21,7 +21,6 @@ import { JWT } from "colyseus";
 import { monitor } from "@colyseus/monitor";
 import { playground } from "@colyseus/playground";
 import config from "@colyseus/tools";
-import { defineRoom } from "@colyseus/core";
 import { WebSocketTransport } from "@colyseus/ws-transport";
 import {
   aggregatingLogger,
@@ -31,7 +30,7 @@ import {
   matchmakerTraces,
   operatorAuth,
 } from "../src/index.js";
-import { DemoGameRoom } from "./DemoGameRoom.js";
+import { defineDemoGame } from "./DemoGameRoom.js";
 import { dashboardPage, playPage } from "../src/web/index.js";
 import { frontPage } from "./front-page.js";
 import { accountPlayers, authSettings, jwtSecret, rankedPlayers } from "./accounts.js";
@@ -117,7 +116,7 @@ export const rooms = {
   }),
   // Four teams of two.
   teams4x2: defineQueue({ teamSize: 2, teams: 4, gameRoom: "demo_game", tickMs: 500 }),
-  demo_game: defineRoom(DemoGameRoom),
+  demo_game: defineDemoGame(),
 };
 
 export default config({

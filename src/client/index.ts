@@ -27,6 +27,13 @@ export {
   type JoinRetryNotice,
   type ReconnectNotice,
 } from "./matchmaking.js";
+// A rated game's result, as a game room tells each player (the example's demo game does).
+export {
+  describeRatingChange,
+  RATING_CHANGE_MESSAGE,
+  type RatingChangeMessage,
+  type RatingFigures,
+} from "./rating-change.js";
 
 // The join options and the messages a queue sends its players, as types.
 export type { ClientJoinOptions } from "../options/player-options.js";

@@ -10,9 +10,12 @@
  * ```
  */
 import { pageHandler, type PageHandler } from "./page-handler.js";
-import { describeQueues } from "./queues.js";
+import { MatchmakerError } from "../core/errors.js";
+import { describeQueues, queueRatings } from "./queues.js";
+import { parseBinWidth, ratingDistribution, type RatingDistribution } from "./rating-distribution.js";
 
 export type { PageHandler } from "./page-handler.js";
+export type { RatingDistribution } from "./rating-distribution.js";
 
 /** Options of {@link playPage}. */
 export interface PlayPageOptions {
@@ -73,14 +76,20 @@ const attribute = (value: string) =>
  * app.use("/dashboard", operatorAuth(), dashboardPage());
  * ```
  *
- * It answers `/dashboard/` (the page), `/dashboard/dashboard.js`, `/dashboard/uplot.css` and
- * `/dashboard/queues.json` (each queue's shape, as the player page's).
+ * It answers `/dashboard/` (the page), `/dashboard/dashboard.js`, `/dashboard/uplot.css`,
+ * `/dashboard/queues.json` (each queue's shape, as the player page's) and
+ * `/dashboard/ratings.json?queue=NAME&width=W` (a {@link RatingDistribution}). For a ranked queue (one
+ * defined with the queue option `ratings`), the panel draws that distribution as a histogram: the
+ * players of the current season by rating, in bands of 50 points (10 to 1,000 may be asked; at
+ * most 100 bands are answered, wider ones when the ratings spread further). The dashboard reads
+ * each queue's ledger from the queue's own `ratings` option: there is nothing else to wire, and
+ * the answer is behind whatever gate the dashboard is mounted behind.
  */
 export function dashboardPage(options: DashboardPageOptions = {}): PageHandler {
   const metrics = options.metrics;
   return pageHandler("dashboard", {
     what: "the dashboard failed to build",
-    routes: { "/queues.json": () => ({ queues: describeQueues() }) },
+    routes: { "/queues.json": () => ({ queues: describeQueues() }), "/ratings.json": distributionRoute },
     html:
       metrics === undefined
         ? undefined
@@ -90,4 +99,13 @@ export function dashboardPage(options: DashboardPageOptions = {}): PageHandler {
               (_all, open: string, close: string) => `${open}${attribute(metrics)}${close}`,
             ),
   });
+}
+
+/** `ratings.json?queue=NAME&width=W`: the ranked queue's rating distribution (400 for anything else). */
+function distributionRoute(query: URLSearchParams): Promise<RatingDistribution> {
+  const queue = query.get("queue") ?? "";
+  const ratings = queueRatings(queue);
+  if (!ratings)
+    throw new MatchmakerError("invalid_request", "queue: must name a ranked queue (one with ratings)", "queue");
+  return ratingDistribution(queue, ratings, parseBinWidth(query.get("width")));
 }

@@ -4,13 +4,20 @@
  * mounts it as it is and the package needs no Express of its own.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { MatchmakerError } from "../core/errors.js";
 import { loadAsset, PAGES, type Asset, type PageName } from "./assets.js";
 
 /** What `playPage()` and `dashboardPage()` return: mount it with `app.use(path, handler)`. */
 export type PageHandler = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void;
 
+/**
+ * A page's own JSON route: the answer for the request's query. A `MatchmakerError` thrown (or
+ * rejected) is the request's fault: a 400 answer with its message; anything else a 500.
+ */
+export type PageRoute = (query: URLSearchParams) => unknown;
+
 /** A page's own routes beside its files, by path below the mount point (e.g. "/queues.json"). */
-export type PageRoutes = Readonly<Record<string, () => unknown>>;
+export type PageRoutes = Readonly<Record<string, PageRoute>>;
 
 export interface PageHandlerOptions {
   /** Rewrites the page's HTML once, before it is served (e.g. to fill in a setting). */
@@ -26,6 +33,20 @@ function send(req: IncomingMessage, res: ServerResponse, status: number, type: s
   res.setHeader("Cache-Control", "no-cache");
   res.setHeader("X-Content-Type-Options", "nosniff");
   res.end(req.method === "HEAD" ? undefined : body);
+}
+
+const JSON_TYPE = "application/json; charset=utf-8";
+
+function answerRoute(req: IncomingMessage, res: ServerResponse, route: PageRoute, query: URLSearchParams): void {
+  new Promise((resolve) => resolve(route(query))).then(
+    (body) => send(req, res, 200, JSON_TYPE, JSON.stringify(body)),
+    (error: unknown) => {
+      const refused = error instanceof MatchmakerError;
+      const field = refused && error.field !== undefined ? { field: error.field } : {};
+      const message = error instanceof Error ? error.message : String(error);
+      send(req, res, refused ? 400 : 500, JSON_TYPE, JSON.stringify({ error: message, ...field }));
+    },
+  );
 }
 
 export function pageHandler(page: PageName, options: PageHandlerOptions): PageHandler {
@@ -44,13 +65,12 @@ export function pageHandler(page: PageName, options: PageHandlerOptions): PageHa
     };
     if (req.method !== "GET" && req.method !== "HEAD") return pass();
     // The path as sent, never read as a host ("//elsewhere" is a path here).
-    const path = URL.canParse(`http://localhost${req.url ?? "/"}`)
-      ? new URL(`http://localhost${req.url ?? "/"}`).pathname
-      : "";
-    if (options.routes && Object.hasOwn(options.routes, path)) {
-      send(req, res, 200, "application/json; charset=utf-8", JSON.stringify(options.routes[path]!()));
-      return;
-    }
+    const url = URL.canParse(`http://localhost${req.url ?? "/"}`)
+      ? new URL(`http://localhost${req.url ?? "/"}`)
+      : undefined;
+    const path = url?.pathname ?? "";
+    if (options.routes && Object.hasOwn(options.routes, path))
+      return answerRoute(req, res, options.routes[path]!, url!.searchParams);
     const name = path === "/" ? "index.html" : path.slice(1);
     if (!Object.hasOwn(files, name)) return pass();
     if (path === "/") {

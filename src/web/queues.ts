@@ -33,6 +33,24 @@ export interface QueueDescription {
   readonly roles: boolean;
   /** Ratings and accounts come from the server (the queue option `players`): sign in, and send no rating. */
   readonly trustedPlayers: boolean;
+  /** A ranked queue (the queue option `ratings`): its games' results move its players' ratings. */
+  readonly ranked: boolean;
+}
+
+/** Every queue room type registered in this process, by name, with the options it was defined with. */
+function queueOptions(): Map<string, MatchmakerRoomOptions> {
+  const handlers = Object.entries(matchMaker.getAllHandlers()).filter(
+    ([, handler]) => handler.klass === MatchmakerRoom || handler.klass.prototype instanceof MatchmakerRoom,
+  );
+  return new Map(handlers.map(([name, handler]) => [name, (handler.options ?? {}) as MatchmakerRoomOptions]));
+}
+
+/**
+ * The ratings of the ranked queue `name`: its own `ratings` option, so the dashboard reads the
+ * ledger the queue rates with. Undefined for a queue that is not defined or not ranked.
+ */
+export function queueRatings(name: string): MatchmakerRoomOptions["ratings"] {
+  return queueOptions().get(name)?.ratings;
 }
 
 const zoneName = (zone: ZoneOption) => (typeof zone === "string" ? zone : zone.name);
@@ -43,13 +61,9 @@ const zoneName = (zone: ZoneOption) => (typeof zone === "string" ? zone : zone.n
  * no games (its room refuses to start, naming the option).
  */
 export function describeQueues(names?: readonly string[]): QueueDescription[] {
-  const handlers = matchMaker.getAllHandlers();
-  const queues = Object.entries(handlers).filter(
-    ([, handler]) => handler.klass === MatchmakerRoom || handler.klass.prototype instanceof MatchmakerRoom,
-  );
+  const queues = [...queueOptions()];
   const chosen = names ? names.flatMap((name) => queues.filter(([queue]) => queue === name)) : queues;
-  return chosen.flatMap(([name, handler]) => {
-    const options = (handler.options ?? {}) as MatchmakerRoomOptions;
+  return chosen.flatMap(([name, options]) => {
     const shape = shapeFromOptions(options);
     if (isShapeProblem(shape)) return [];
     const description: QueueDescription = {
@@ -69,6 +83,7 @@ export function describeQueues(names?: readonly string[]): QueueDescription[] {
       rating: { min: options.rating?.min ?? DEFAULTS.rating.min, max: options.rating?.max ?? DEFAULTS.rating.max },
       roles: Boolean(options.roles),
       trustedPlayers: Boolean(options.players),
+      ranked: Boolean(options.ratings),
     };
     return [description];
   });

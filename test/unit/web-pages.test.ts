@@ -6,7 +6,10 @@
 import { matchMaker } from "@colyseus/core";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Match } from "../../src/core/types.js";
 import { MatchmakerRoom } from "../../src/index.js";
+import { MemoryRatingStore } from "../../src/ratings/memory-store.js";
+import { Ratings } from "../../src/ratings/ratings.js";
 import { loadAsset } from "../../src/web/assets.js";
 import { dashboardPage, playPage, type PageHandler } from "../../src/web/index.js";
 
@@ -144,6 +147,7 @@ describe("playPage()", () => {
         rating: { min: 100, max: 3000 },
         roles: false,
         trustedPlayers: false,
+        ranked: false,
       },
       {
         name: "web_duel",
@@ -155,6 +159,7 @@ describe("playPage()", () => {
         rating: { min: 0, max: 10_000 },
         roles: false,
         trustedPlayers: false,
+        ranked: false,
       },
       {
         name: "web_regions",
@@ -167,6 +172,7 @@ describe("playPage()", () => {
         rating: { min: 0, max: 10_000 },
         roles: false,
         trustedPlayers: false,
+        ranked: false,
       },
     ]);
   });
@@ -278,6 +284,89 @@ describe("dashboardPage()", () => {
     } finally {
       matchMaker.removeRoomType("web_dash_ffa");
     }
+  });
+
+  describe("a ranked queue's rating distribution at ratings.json", () => {
+    const ratings = new Ratings();
+    /** A 1v1 of two accounts, opened by the queue and won by the first. */
+    async function playRated(id: string, winner: string, loser: string): Promise<void> {
+      const seat = (playerId: string) => ({ sessionId: `s-${playerId}`, playerId, rating: 1500, ticketId: playerId });
+      const match = { id, teams: [{ players: [seat(winner)] }, { players: [seat(loser)] }] } as unknown as Match;
+      await ratings.openMatch(match, "web_ranked");
+      await ratings.reportResult(id, { winner: 0 });
+    }
+    const distribution = (query: string) => call(dashboardPage(), `/dashboard/ratings.json${query}`, "/dashboard");
+
+    beforeAll(async () => {
+      const players = { resolve: () => ({ playerId: "p" }), clientOptions: [] };
+      matchMaker.defineRoomType("web_ranked", MatchmakerRoom, { teamSize: 1, gameRoom: "g", players, ratings });
+      matchMaker.defineRoomType("web_casual", MatchmakerRoom, { teamSize: 1, gameRoom: "g" });
+      await playRated("m-1", "winner", "loser");
+    });
+    afterAll(() => {
+      matchMaker.removeRoomType("web_ranked");
+      matchMaker.removeRoomType("web_casual");
+    });
+
+    it("says which queues are ranked at queues.json", async () => {
+      const { queues } = JSON.parse((await call(dashboardPage(), "/dashboard/queues.json", "/dashboard")).body!) as {
+        queues: Array<{ name: string; ranked: boolean }>;
+      };
+      expect(queues.find((q) => q.name === "web_ranked")?.ranked).toBe(true);
+      expect(queues.find((q) => q.name === "web_casual")?.ranked).toBe(false);
+    });
+
+    it("answers the current season's players by rating, in the bands asked for", async () => {
+      const answer = await distribution("?queue=web_ranked&width=100");
+      expect(answer).toMatchObject({ status: 200, headers: { "content-type": "application/json; charset=utf-8" } });
+      const body = JSON.parse(answer.body!) as {
+        queue: string;
+        season: string;
+        width: number;
+        players: number;
+        bins: Array<{ from: number; count: number }>;
+      };
+      expect(body).toMatchObject({ queue: "web_ranked", season: "1", width: 100, players: 2 });
+      // Equal newcomers at 1500: the winner above, the loser below, each in its own band.
+      const winner = (await ratings.rating("winner")).rating;
+      const loser = (await ratings.rating("loser")).rating;
+      expect(body.bins).toEqual([
+        { from: Math.floor(loser / 100) * 100, count: 1 },
+        { from: Math.floor(winner / 100) * 100, count: 1 },
+      ]);
+      // Without a width: bands of 50.
+      expect(JSON.parse((await distribution("?queue=web_ranked")).body!)).toMatchObject({ width: 50, players: 2 });
+    });
+
+    it("answers 500 with the reason when the ratings cannot be read", async () => {
+      const down = Object.assign(new MemoryRatingStore(), {
+        distribution: () => Promise.reject(new Error("the store is down")),
+      });
+      const players = { resolve: () => ({ playerId: "p" }), clientOptions: [] };
+      const ratings = new Ratings({ store: down });
+      matchMaker.defineRoomType("web_ranked_down", MatchmakerRoom, { teamSize: 1, gameRoom: "g", players, ratings });
+      try {
+        const answer = await distribution("?queue=web_ranked_down");
+        expect(answer.status).toBe(500);
+        expect(JSON.parse(answer.body!)).toEqual({ error: "the store is down" });
+      } finally {
+        matchMaker.removeRoomType("web_ranked_down");
+      }
+    });
+
+    it.each([
+      ["", "queue"],
+      ["?queue=web_casual", "queue"],
+      ["?queue=nonexistent", "queue"],
+      ["?queue=__proto__", "queue"],
+      ["?queue=web_ranked&width=5", "width"],
+      ["?queue=web_ranked&width=2000", "width"],
+      ["?queue=web_ranked&width=abc", "width"],
+    ])("refuses %j with a 400 naming the field", async (query, field) => {
+      const answer = await distribution(query);
+      expect(answer.status).toBe(400);
+      expect(JSON.parse(answer.body!)).toMatchObject({ field });
+    });
   });
 
   it("tells the page where the metrics are mounted, escaped", async () => {

@@ -5,12 +5,14 @@
  * state in words, its running totals and its waiting sample. Every defined queue has its panel
  * from the start (the metrics list them all), and a queue keeps its panel across its rooms. Each
  * panel says its queue's shape (`queues.json` beside the page) and shows the quality figure that
- * fits it: the mean imbalance of team games, the mean rating spread of a free-for-all's.
+ * fits it: the mean imbalance of team games, the mean rating spread of a free-for-all's. A ranked
+ * queue's panel also draws its rating distribution (rating-chart.ts).
  */
 import uPlot from "uplot";
 import type { QueueMetrics, QueueSample } from "../../src/colyseus/metrics.js";
 import type { SampleTicket } from "../../src/colyseus/queue-view.js";
 import type { QueueDescription, QueueShape } from "../../src/web/queues.js";
+import { RatingChart } from "./rating-chart.js";
 
 /**
  * A queue's figures as the metrics serve them; `meanSpread` (the mean rating spread of recent
@@ -26,12 +28,12 @@ const metricsPath =
 const metricsUrl = new URL(metricsPath, location.href);
 const sampleUrl = new URL(`${metricsPath}/sample?limit=10`, location.href);
 
-/** Each queue's shape, by name (they do not change while the server runs: asked until known). */
-let shapes: Map<string, QueueShape> | undefined;
+/** Each queue's description, by name (they do not change while the server runs: asked until known). */
+let described: Map<string, QueueDescription> | undefined;
 
-async function loadShapes(): Promise<Map<string, QueueShape>> {
+async function loadQueues(): Promise<Map<string, QueueDescription>> {
   const { queues } = (await fetch("queues.json").then((r) => r.json())) as { queues: QueueDescription[] };
-  return new Map(queues.map((q) => [q.name, q.shape]));
+  return new Map(queues.map((q) => [q.name, q]));
 }
 
 /** One queue's panel: its time series, two charts, its state, the counters and the sample. */
@@ -48,6 +50,8 @@ interface Panel {
   readonly counters: HTMLElement;
   readonly hour: HTMLElement;
   readonly sample: HTMLElement;
+  /** A ranked queue's rating distribution, once the queue is known to be ranked. */
+  ratings?: RatingChart;
 }
 const panels = new Map<string, Panel>();
 
@@ -139,7 +143,12 @@ function quality(q: QueueFigures, shape: QueueShape | undefined): [string, strin
 function show(q: QueueFigures, key: string, sample: readonly SampleTicket[], now: number): void {
   const p = panelFor(q, key);
   const room = q.roomId === null ? "no room now" : `room ${q.roomId}`;
-  const shape = shapes?.get(q.queue);
+  const description = described?.get(q.queue);
+  const shape = description?.shape;
+  if (description?.ranked) {
+    p.ratings ??= new RatingChart(q.queue, p.section.querySelector<HTMLElement>(".charts")!);
+    void p.ratings.refresh();
+  }
   const words = shape ? `${shapeText(shape)}; ` : "";
   p.heading.innerHTML = `${escape(q.queue)} <small>(${escape(words)}${escape(q.policy)}, ${escape(room)})</small>`;
   if (shape) p.section.dataset.shape = shape.kind;
@@ -214,7 +223,7 @@ function show(q: QueueFigures, key: string, sample: readonly SampleTicket[], now
 async function poll(): Promise<void> {
   try {
     // Without the shapes (not answered yet), the figures still show; the shapes are asked again.
-    shapes ??= await loadShapes().catch(() => undefined);
+    described ??= await loadQueues().catch(() => undefined);
     const [metrics, samples] = await Promise.all([
       fetch(metricsUrl).then((r) => r.json() as Promise<{ queues: QueueFigures[] }>),
       fetch(sampleUrl).then((r) => r.json() as Promise<{ queues: QueueSample[] }>),

@@ -3,17 +3,21 @@
  * join a queue alone, as a party's leader or with a party code; give the latencies a queue of
  * regions asks for; follow the wait; answer the ready check; land in the game room, told its side
  * (two teams) or its team (other shapes), and, in the demo game, see every team and the seats a
- * short-handed game left empty. The queue's protocol (retries, rejoining a lost queue with the resume
+ * short-handed game left empty; in a ranked queue's game, see each team's chance, who won, and the
+ * rating change the game room sends (the server's figures). The queue's protocol (retries, rejoining a lost queue with the resume
  * token, the seat) is the client helper's (`joinQueue` of `colyseus-matchmaker/client`).
  * Bundled for the browser with esbuild when the package is built (src/web/assets.ts).
  */
 import { Client, type Room } from "@colyseus/sdk";
 import {
+  describeRatingChange,
   joinQueue,
   MatchmakingEnded,
+  RATING_CHANGE_MESSAGE,
   type MatchFoundMessage,
   type Matchmaking,
   type PartyMessage,
+  type RatingChangeMessage,
   type SeatMessage,
   type StatusMessage,
 } from "../../src/client/index.js";
@@ -22,7 +26,8 @@ import type { QueueDescription, QueueShape } from "../../src/web/queues.js";
 /**
  * The demo game room's state as the page reads it (example-server/DemoGameRoom.ts): a seat's
  * `side` ("" without sides) and, where the game records it, its team index; the seats a
- * short-handed game left empty, where the game records them.
+ * short-handed game left empty, where the game records them; in a rated game, each team's chance to
+ * win and, once drawn, the winner's team index (-1 before).
  */
 interface DemoSeat {
   sessionId: string;
@@ -35,6 +40,9 @@ interface DemoGameState {
   matchId: string;
   seats: { forEach(callback: (seat: DemoSeat, id: string) => void): void };
   emptySeats?: number;
+  rated?: boolean;
+  winChances?: { forEach(callback: (chance: number, team: number) => void): void };
+  winner?: number;
 }
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => {
@@ -90,6 +98,7 @@ function describe(queue: QueueDescription): string {
   return (
     `${shape.text}${shortHanded(shape)}, policy ${queue.policy}, ratings ${queue.rating.min} to ${queue.rating.max}` +
     (queue.trustedPlayers ? ", your rating comes from your account (you sign in)" : "") +
+    (queue.ranked ? ", ranked: each game's result moves your rating" : "") +
     (queue.readyCheckMs !== null ? `, ready check (${seconds(queue.readyCheckMs)} to accept)` : "") +
     (latency
       ? `, regions by latency: you wait in every region you reach within ${latency.maxMs} ms` +
@@ -230,10 +239,12 @@ function joinOptions(queue: QueueDescription): Record<string, unknown> {
   return options;
 }
 
-function ended(message: string): void {
+/** The end of this visit: a failure (in red), or a game that ended as it should. */
+function ended(message: string, failure = true): void {
   clearInterval(waitedTimer);
   const p = $("ended");
   p.textContent = message;
+  p.className = failure ? "error" : "note";
   p.hidden = false;
 }
 
@@ -375,6 +386,43 @@ function renderGame(state: Partial<DemoGameState> | undefined, me: string, shape
   for (const list of lists.values()) for (let i = 0; i < perList; i++) list.append(emptySeat());
 }
 
+/** A team as the page names it: its side (two teams), the player (a free-for-all), or its number. */
+function teamName(team: number, shape: QueueShape): string {
+  if (shape.sides) return `side ${team === 0 ? "A" : "B"}`;
+  return shape.kind === "free-for-all" ? `player ${team + 1}` : `team ${team + 1}`;
+}
+
+const percent = (chance: number) => `${Math.round(chance * 100)}%`;
+
+/** A rated game's play, where the game's state has it: each team's chance by the ratings, then the winner. */
+function renderPlay(state: Partial<DemoGameState> | undefined, shape: QueueShape): void {
+  const line = $("game-play");
+  line.hidden = !state?.rated;
+  if (!state?.rated) return;
+  const chances: number[] = [];
+  state.winChances?.forEach((chance, team) => (chances[team] = chance));
+  const winner = state.winner ?? -1;
+  line.dataset.winner = String(winner);
+  if (winner >= 0) {
+    const name = teamName(winner, shape);
+    line.textContent = `${name[0]!.toUpperCase()}${name.slice(1)} won (its chance by the ratings was ${percent(chances[winner] ?? 0)}).`;
+    return;
+  }
+  const odds = chances.map((chance, team) => `${teamName(team, shape)} ${percent(chance)}`).join(", ");
+  line.textContent = `A ranked game: when its play time is over, the winner is drawn by a coin weighted by the ratings (${odds}).`;
+}
+
+/** The game room's word on a rated game: won or lost, and the rating before and after. */
+function showRatingChange(change: RatingChangeMessage): void {
+  show("result-panel", true);
+  const panel = $("result-panel");
+  panel.dataset.outcome = change.outcome;
+  panel.dataset.before = String(change.before.rating);
+  panel.dataset.after = String(change.after.rating);
+  $("result-title").textContent = { won: "You won", lost: "You lost", draw: "A draw" }[change.outcome];
+  $("rating-change").textContent = describeRatingChange(change);
+}
+
 /** In the game room: the panel with the side or team, the zone and, in the demo game, every team. */
 function enterGame(game: Room<unknown, DemoGameState>, seat: SeatMessage, queue: QueueDescription): void {
   clearInterval(waitedTimer);
@@ -385,10 +433,19 @@ function enterGame(game: Room<unknown, DemoGameState>, seat: SeatMessage, queue:
   panel.dataset.team = String(seat.team);
   $("game-match").textContent = seat.matchId;
   $("game-you").textContent = placeOf(seat, queue.shape);
-  game.onStateChange((state) => renderGame(state, game.sessionId, queue.shape));
+  const render = (state: Partial<DemoGameState> | undefined) => {
+    renderGame(state, game.sessionId, queue.shape);
+    renderPlay(state, queue.shape);
+  };
+  game.onStateChange(render);
   // The full state may have arrived before the handler: draw what is there now.
-  renderGame(game.state, game.sessionId, queue.shape);
-  game.onLeave(() => ended("The game room closed."));
+  render(game.state);
+  let over = false;
+  game.onMessage(RATING_CHANGE_MESSAGE, (change: RatingChangeMessage) => {
+    over = true;
+    showRatingChange(change);
+  });
+  game.onLeave(() => (over ? ended("The game is over: the game room closed.", false) : ended("The game room closed.")));
 }
 
 /**
