@@ -93,8 +93,12 @@ export const rooms = {
   ranked_2v2: defineQueue({
     teamSize: 2,
     gameRoom: "demo_game",
-    // Teams split by their predicted chances, on the ratings' scale (a newcomer at 1500 ± 500).
-    imbalance: { kind: "win-probability", sigma: 500, beta: 250 },
+    // Teams split by their predicted chances, on the ratings' own scale.
+    imbalance: {
+      kind: "win-probability",
+      sigma: ratings.system.scale.uncertainty,
+      beta: ratings.system.scale.performanceNoise,
+    },
     rating: { min: 0, max: 5000 },
     tickMs: 500,
     players: rankedPlayers,
