@@ -105,8 +105,8 @@ describe.skipIf(!haveChromium && !inCI)("ratings in the pages, in Chromium", () 
     expect(lost.after).toBeLessThan(lost.before);
     expect(won.title).toBe("You won");
     expect(lost.title).toBe("You lost");
-    expect(won.change).toMatch(/^1500 → \d+ \(\+\d+\), uncertainty 500 → \d+$/);
-    expect(lost.change).toMatch(/^1500 → \d+ \(-\d+\), uncertainty 500 → \d+$/);
+    expect(won.change).toMatch(/^1500 → \d+ \(\+\d+\), uncertainty 350 → \d+$/);
+    expect(lost.change).toMatch(/^1500 → \d+ \(-\d+\), uncertainty 350 → \d+$/);
     // Both tabs name the same winner, and the game is over.
     expect(won.winnerLine).toMatch(/^Side [AB] won \(its chance by the ratings was 50%\)\.$/);
     expect(lost.winnerLine).toBe(won.winnerLine);

@@ -80,10 +80,10 @@ describe("the demo game's rated games", () => {
       expect(p.told).toHaveLength(1);
       const [change] = p.told;
       expect(change!.outcome).toBe(p.team === state.winner ? "won" : "lost");
-      expect(change!.before).toEqual({ rating: 1500, uncertainty: 500 });
+      expect(change!.before).toEqual({ rating: 1500, uncertainty: 350 });
       if (change!.outcome === "won") expect(change!.after.rating).toBeGreaterThan(1500);
       else expect(change!.after.rating).toBeLessThan(1500);
-      expect(change!.after.uncertainty).toBeLessThan(500);
+      expect(change!.after.uncertainty).toBeLessThan(350);
     }
     // What each was told is what the ledger now holds for its account.
     for (const p of players) expect((await ratings.rating(p.accountId)).rating).toBe(p.told[0]!.after.rating);

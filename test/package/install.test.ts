@@ -306,6 +306,10 @@ describe("the packed package, installed into a fresh app", () => {
         "prometheusText",
         "queueSeatsOnly",
         "requestBackfill",
+        "Ratings",
+        "MemoryRatingStore",
+        "SqliteRatingStore",
+        "RedisRatingStore",
       ].sort(),
     );
   });
@@ -457,6 +461,7 @@ export = [queue, status, new engine.Matchmaker({ teamSize: 1, policy: "greedy" }
           rating: { min: 0, max: 10_000 },
           roles: false,
           trustedPlayers: false,
+          ranked: false,
         },
       ],
     });

@@ -40,7 +40,9 @@ describe("the client entry in the browser", () => {
     const inputs = await browserInputs({ file: "src/client/index.ts" });
     const own = inputs.filter((i) => packageOf(i) === undefined);
     expect(own.sort()).toEqual(
-      ["events.ts", "index.ts", "matchmaking.ts", "retry.ts", "waited.ts"].map((f) => `src/client/${f}`),
+      ["events.ts", "index.ts", "matchmaking.ts", "rating-change.ts", "retry.ts", "waited.ts"].map(
+        (f) => `src/client/${f}`,
+      ),
     );
     const packages = new Set(inputs.map(packageOf).filter((p) => p !== undefined));
     const sdkAlone = new Set(
