@@ -5,8 +5,10 @@
  *
  * - A setting is **within the target** when its p95 wait is at most the target (the wait 19 in 20
  *   players get: a mean hides the tail players complain about) and it leaves at most
- *   {@link STRANDED_SHARE} of its players waiting at the end (a policy that never matches some
- *   players would otherwise look fast).
+ *   {@link STRANDED_SHARE} of its players waiting at the end. The closed loop's waits count the
+ *   players still waiting at their wait so far, but they are per queueing and a returning player
+ *   queues many times: players a policy never matches can be a twentieth of the players and still
+ *   under a twentieth of the waits, below the p95 (and a trace's replay leaves them out).
  * - A policy's **tuned** setting is its fairest within the target among its defaults and its grid
  *   (`compare-settings.ts`); ties go to the shorter mean wait.
  * - Two runs that formed exactly the same games (the same tickets in the same teams, in the same
