@@ -181,9 +181,15 @@ const percent = (share: number) => `${(share * 100).toFixed(0)}%`;
 /** A run as the recommendation names it: `best-game (threshold=30, ...)`. */
 export const runName = (r: CompareRun) => `${r.policy} (${r.defaults ? "defaults" : settingLabel(r.params)})`;
 
-/** Quicker first (the shorter mean wait), then the fairer. */
-const quickerFirst = (a: CompareRun, b: CompareRun) =>
-  a.outcome.meanWait - b.outcome.meanWait || a.outcome.fairness - b.outcome.fairness;
+/**
+ * Quicker first (the shorter mean wait). Equal waits keep the table's order, greedy first: runs
+ * that match as soon as a game's players wait have the same waits, and choosing among them by a
+ * fairness within the noise is what the recommendation must not do.
+ */
+const quickerFirst = (a: CompareRun, b: CompareRun) => {
+  const difference = a.outcome.meanWait - b.outcome.meanWait;
+  return Math.abs(difference) <= 1e-9 * Math.max(a.outcome.meanWait, b.outcome.meanWait) ? 0 : difference;
+};
 
 /** `0.314 ± 0.006`: a fairness and its standard error. */
 export const withError = (value: number, error: number | null, digits = 3) =>
