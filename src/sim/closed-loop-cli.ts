@@ -8,8 +8,10 @@ import { MatchmakerError } from "../core/errors.js";
 import { describeShape } from "../core/shape.js";
 import { optionsOfShape } from "../options/shape-options.js";
 import { defaultPolicies } from "../policies/default-registry.js";
+import { DEFAULT_SCALE } from "../ratings/rating-system.js";
 import { runClosedLoop, type ClosedLoopConfig } from "./closed-loop.js";
 import type { ClosedLoopReport } from "./closed-loop-measures.js";
+import { withError } from "./compare.js";
 import {
   finite,
   integer,
@@ -28,7 +30,7 @@ export const CLOSED_LOOP_USAGE = `usage: npm run sim -- --closed-loop --policy N
 
   Players with hidden true skills; results drawn from the win model (Thurstone–Mosteller: each
   performance ~ Normal(skill, beta²), a team's is the sum, the higher wins); ratings learned from
-  them (Weng-Lin, 1500 ± 500, beta 250); the queue matching on the learned ratings.
+  them (Weng-Lin, ${DEFAULT_SCALE.start} ± ${DEFAULT_SCALE.uncertainty}, beta ${DEFAULT_SCALE.performanceNoise}); the queue matching on the learned ratings.
 
   --policy NAMES           policies, comma-separated, or all (those that serve the shape)
   --set KEY=VALUE          a policy parameter for every policy named, repeatable
@@ -37,10 +39,10 @@ export const CLOSED_LOOP_USAGE = `usage: npm run sim -- --closed-loop --policy N
   --return P               after a game a player queues again with probability P (default 0.9)
   --think S                mean seconds before a returning player queues again (default 30)
   --game S                 seconds a game lasts (default 300)
-  --skill-mean MU          true skills' mean (default 1500, the newcomers' rating)
-  --skill-sd SD            true skills' standard deviation (default 500, the newcomers' uncertainty)
+  --skill-mean MU          true skills' mean (default ${DEFAULT_SCALE.start}, the newcomers' rating)
+  --skill-sd SD            true skills' standard deviation (default ${DEFAULT_SCALE.uncertainty}, the newcomers' uncertainty)
   --drift D                a true skill moves by Normal(0, D²) after each game (default 0)
-  --beta B                 the win model's performance noise (default 250, the rating system's)
+  --beta B                 the win model's performance noise (default ${DEFAULT_SCALE.performanceNoise}, the rating system's)
   --band R                 a newcomer is placed once |rating − skill| < R (default 100)
   --within N               report the share placed within N games (default 10)
   --adjust-window          the forum's rating adjustment for a grown window
@@ -114,7 +116,9 @@ export function parseClosedLoopArgs(argv: readonly string[]): ClosedLoopRequest 
     ...optionsOfShape(parseShape(o, undefined)),
     population: {
       ...definedOnly(population),
-      ...(mean !== undefined || sd !== undefined ? { skill: { mean: mean ?? 1500, sd: sd ?? 500 } } : {}),
+      ...(mean !== undefined || sd !== undefined
+        ? { skill: { mean: mean ?? DEFAULT_SCALE.start, sd: sd ?? DEFAULT_SCALE.uncertainty } }
+        : {}),
     },
     ...definedOnly({
       performanceNoise: optional(o.beta, (t) => positive("--beta", t)),
@@ -156,7 +160,7 @@ export function runClosedLoopRequest(request: ClosedLoopRequest): Array<ClosedLo
 
 const fixed = (n: number | null, digits: number) => (n === null ? "never" : n.toFixed(digits));
 
-/** One row per run. */
+/** One row per run; fairness and stomps with their standard errors (batch means). */
 export function closedLoopTable(rows: ReadonlyArray<ClosedLoopReport | ClosedLoopRefusal>): string {
   const within = rows.find((r): r is ClosedLoopReport => "placement" in r)?.placement.within ?? 10;
   const table = new Table({
@@ -186,9 +190,9 @@ export function closedLoopTable(rows: ReadonlyArray<ClosedLoopReport | ClosedLoo
     table.push([
       r.oracle ? `${r.policy} (oracle)` : r.policy,
       String(r.games),
-      r.fairness.toFixed(3),
+      withError(r.fairness, r.fairnessError),
       r.believedFairness.toFixed(3),
-      r.stompShare.toFixed(3),
+      withError(r.stompShare, r.stompError),
       r.favouriteWon.toFixed(3),
       (r.waitMeanMs / 1000).toFixed(1),
       (r.waitP95Ms / 1000).toFixed(1),

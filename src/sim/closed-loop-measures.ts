@@ -6,7 +6,8 @@ import { nearestRank } from "../core/stats.js";
 import type { GameShape } from "../core/shape.js";
 import type { PolicyParams } from "../core/policy.js";
 import type { ClosedLoopTrace } from "./closed-loop.js";
-import { stompThreshold, unfairness, winChances } from "./win-model.js";
+import { batchMeansError } from "./batch-means.js";
+import { DEFAULT_STOMP_CHANCE, stompThreshold, unfairness, winChances } from "./win-model.js";
 
 /** How soon newcomers were placed: rated games until |rating − skill| < band first held. */
 export interface NewcomerPlacement {
@@ -46,10 +47,18 @@ export interface ClosedLoopReport {
    */
   readonly fairness: number;
   /**
+   * The standard error of `fairness` by batch means (`batch-means.ts`: the measured games cut into
+   * 20 runs of consecutive games; consecutive games share players, so the plain per-game error
+   * would understate it). Null with fewer than two games.
+   */
+  readonly fairnessError: number | null;
+  /**
    * Share of games whose favourite's true chance is at least the stomp threshold: `stompChance`
-   * (0.8) for two teams, the same share of the way from 1/T to 1 for T teams.
+   * ({@link DEFAULT_STOMP_CHANCE}) for two teams, the same share of the way from 1/T to 1 for T teams.
    */
   readonly stompShare: number;
+  /** The standard error of `stompShare`, as {@link fairnessError}'s. */
+  readonly stompError: number | null;
   /**
    * The same measure by the ratings the queue matched on (the learned means; the skills for the
    * oracle): how fair the queue believed its games were.
@@ -57,6 +66,11 @@ export interface ClosedLoopReport {
   readonly believedFairness: number;
   /** Share of games the true favourite won (its expectation is 1/T + `fairness`). */
   readonly favouriteWon: number;
+  /**
+   * The mean and p95 wait per player (each queueing of a player is one wait): the waits of the
+   * measured games' players, and of those still waiting at the end, counted at their wait so far
+   * (a policy that leaves players waiting is not the faster for it).
+   */
   readonly waitMeanMs: number;
   readonly waitP95Ms: number;
   readonly placement: NewcomerPlacement;
@@ -71,14 +85,15 @@ export function closedLoopReport(trace: ClosedLoopTrace): ClosedLoopReport {
   const { config } = trace;
   const first = Math.floor(trace.games.length * (config.warmupShare ?? 0.2));
   const measured = trace.games.slice(first);
-  let unfair = 0;
-  let stomps = 0;
+  const unfair = new Float64Array(measured.length);
+  const stomps = new Float64Array(measured.length);
   let favouriteWon = 0;
   let believed = 0;
   const beta = config.performanceNoise ?? trace.system.scale.performanceNoise;
+  const stompAt = (teams: number) => stompThreshold(teams, config.stompChance ?? DEFAULT_STOMP_CHANCE);
   const waits: number[] = [];
-  for (const game of measured) {
-    unfair += unfairness(game.chances);
+  measured.forEach((game, g) => {
+    unfair[g] = unfairness(game.chances);
     believed += unfairness(
       winChances(
         game.match.teams.map((team) => team.players.map((p) => p.rating)),
@@ -86,12 +101,14 @@ export function closedLoopReport(trace: ClosedLoopTrace): ClosedLoopReport {
       ),
     );
     const best = Math.max(...game.chances);
-    if (best >= stompThreshold(game.chances.length, config.stompChance ?? 0.8)) stomps++;
+    stomps[g] = best >= stompAt(game.chances.length) ? 1 : 0;
     if (game.places[game.chances.indexOf(best)] === 0) favouriteWon++;
     for (const ticket of game.match.tickets) waits.push(game.match.createdAt - ticket.enqueuedAt);
-  }
+  });
+  for (const since of trace.waitingSince) waits.push(trace.endMs - since);
   const count = measured.length || 1;
   const active = trace.players.filter((p) => p.state !== "gone");
+  const sum = (values: Float64Array) => values.reduce((s, x) => s + x, 0);
   return {
     policy: config.policy,
     params: config.params ?? {},
@@ -99,8 +116,10 @@ export function closedLoopReport(trace: ClosedLoopTrace): ClosedLoopReport {
     oracle: config.oracle ?? false,
     games: measured.length,
     players: trace.players.length,
-    fairness: unfair / count,
-    stompShare: stomps / count,
+    fairness: sum(unfair) / count,
+    fairnessError: batchMeansError(unfair),
+    stompShare: sum(stomps) / count,
+    stompError: batchMeansError(stomps),
     believedFairness: believed / count,
     favouriteWon: favouriteWon / count,
     waitMeanMs: waits.reduce((s, w) => s + w, 0) / (waits.length || 1),

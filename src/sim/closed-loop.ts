@@ -65,7 +65,7 @@ export interface ClosedLoopConfig extends Pick<MatchmakerOptions, (typeof SHAPE_
   readonly newcomerBand?: number;
   /** The report's share of newcomers placed within this many games. @defaultValue 10 */
   readonly placedWithin?: number;
-  /** The favourite's true chance from which a two-team game is a stomp. @defaultValue 0.8 */
+  /** The favourite's true chance from which a two-team game is a stomp. @defaultValue 0.8 (`DEFAULT_STOMP_CHANCE`) */
   readonly stompChance?: number;
 }
 
@@ -116,6 +116,8 @@ export interface ClosedLoopTrace {
   readonly endMs: number;
   /** The players the engine still held at the end, by index (the queue's own count, beside `state`). */
   readonly queued: readonly number[];
+  /** When each of `queued` joined (ms), in the same order. */
+  readonly waitingSince: readonly number[];
   /** The players due back after a game (a return still pending at the end), by index. */
   readonly returning: readonly number[];
 }
@@ -221,14 +223,15 @@ export function closedLoop(config: ClosedLoopConfig): ClosedLoopTrace {
     engine.enqueue(ticket, now);
   };
   const start = (match: Match, now: number) => {
-    const indices = match.teams.map((team) => team.players.map((p) => Number(p.playerId!.slice(1))));
+    const indices = match.teams.map((team) => team.players.map((p) => playerIndex(p.playerId)));
     const skills = indices.map((team) => team.map((i) => players[i].skill));
+    const order = canonicalOrder(indices);
     const game: ClosedLoopGame = {
       match,
       players: indices,
       skills,
-      chances: winChances(skills, beta),
-      places: drawPlaces(skills, beta, resultsRandom),
+      chances: order.restoreTeams(winChances(order.arrange(skills), beta)),
+      places: order.restoreTeams(drawPlaces(order.arrange(skills), beta, resultsRandom)),
       before: indices.map((team) => team.map((i) => players[i].rating)),
     };
     for (const team of indices) for (const i of team) players[i].state = "playing";
@@ -242,21 +245,24 @@ export function closedLoop(config: ClosedLoopConfig): ClosedLoopTrace {
         ...(p.window ? { window: { initial: p.window.initial, width: p.window.width } } : {}),
       })),
     );
-    game.after = rateGame(system, seats, game.places, config.adjustForGrownWindow ?? false);
-    game.players.forEach((team, t) =>
-      team.forEach((index, i) => {
-        const player = players[index];
-        player.rating = game.after![t][i];
-        player.games++;
-        if (population.driftPerGame > 0) player.skill += population.driftPerGame * skillsRandom.normal();
-        placed(player);
-        if (returnsRandom.uniform() < population.returnProbability) {
-          player.state = "away";
-          const think = population.thinkSeconds > 0 ? returnsRandom.exponential(1 / population.thinkSeconds) : 0;
-          events.push({ at: now + think * 1000, seq: seq++, kind: "return", player: index });
-        } else player.state = "gone";
-      }),
+    const order = canonicalOrder(game.players);
+    game.after = order.restore(
+      rateGame(system, order.arrange(seats), order.arrangeTeams(game.places), config.adjustForGrownWindow ?? false),
     );
+    // Returns drawn in the canonical order too, so that the same game brings the same players back the same way.
+    for (const index of order.arrange(game.players).flat()) {
+      const player = players[index];
+      const [t, i] = order.seatOf(index);
+      player.rating = game.after[t][i];
+      player.games++;
+      if (population.driftPerGame > 0) player.skill += population.driftPerGame * skillsRandom.normal();
+      placed(player);
+      if (returnsRandom.uniform() < population.returnProbability) {
+        player.state = "away";
+        const think = population.thinkSeconds > 0 ? returnsRandom.exponential(1 / population.thinkSeconds) : 0;
+        events.push({ at: now + think * 1000, seq: seq++, kind: "return", player: index });
+      } else player.state = "gone";
+    }
   };
 
   let now = 0;
@@ -290,7 +296,9 @@ export function closedLoop(config: ClosedLoopConfig): ClosedLoopTrace {
         nextNewcomer = now + arrivalsRandom.exponential(population.newcomersPerSecond) * 1000;
       }
     }
-    for (const match of engine.tick(now)) {
+    // The tick's games in a canonical order too: policies that list the same games differently run on alike.
+    const formed = engine.tick(now).map((match) => ({ match, first: lowestPlayer(match) }));
+    for (const { match } of formed.sort((a, b) => a.first - b.first)) {
       idle = 0;
       start(match, now);
     }
@@ -301,7 +309,9 @@ export function closedLoop(config: ClosedLoopConfig): ClosedLoopTrace {
         "policy",
       );
   }
-  const queued = [...engine.waiting()].flatMap((t) => t.players.map((p) => Number(p.playerId!.slice(1))));
+  const waiting = [...engine.waiting()];
+  const queued = waiting.flatMap((t) => t.players.map((p) => playerIndex(p.playerId)));
+  const waitingSince = waiting.flatMap((t) => t.players.map(() => t.enqueuedAt));
   const returning = events.toArray().flatMap((e) => (e.kind === "return" ? [e.player] : []));
   return {
     config,
@@ -311,7 +321,52 @@ export function closedLoop(config: ClosedLoopConfig): ClosedLoopTrace {
     games,
     endMs: Number.isFinite(endMs) ? endMs : now,
     queued,
+    waitingSince,
     returning,
+  };
+}
+
+const playerIndex = (playerId: string | undefined) => Number(playerId!.slice(1));
+const lowestPlayer = (match: Match) =>
+  Math.min(...match.teams.flatMap((team) => team.players.map((p) => playerIndex(p.playerId))));
+
+/**
+ * A game's canonical order: each team's players by index, the teams by their lowest player.
+ * Results are drawn and ratings updated in it, so that the same game with its sides (or seats)
+ * listed otherwise gets the same result to the last bit, whichever policy formed it.
+ */
+export interface CanonicalOrder {
+  /** Per-seat values (`[team][seat]`) in the canonical order. */
+  arrange<T>(rows: ReadonlyArray<readonly T[]>): T[][];
+  /** Per-team values in the canonical order. */
+  arrangeTeams<T>(values: readonly T[]): T[];
+  /** Per-seat values in the canonical order back to the game's order. */
+  restore<T>(rows: ReadonlyArray<readonly T[]>): T[][];
+  /** Per-team values in the canonical order back to the game's order. */
+  restoreTeams<T>(values: readonly T[]): T[];
+  /** A player's team and seat in the game's order. */
+  seatOf(player: number): readonly [number, number];
+}
+
+/** The canonical order of a game given its player indices per team (in the game's order). */
+export function canonicalOrder(players: ReadonlyArray<readonly number[]>): CanonicalOrder {
+  const seats = players.map((team) => team.map((_, i) => i).sort((a, b) => team[a] - team[b]));
+  const teams = players.map((_, t) => t).sort((a, b) => players[a][seats[a][0]] - players[b][seats[b][0]]);
+  const where = new Map(players.flatMap((team, t) => team.map((p, i) => [p, [t, i] as const])));
+  return {
+    arrange: (rows) => teams.map((t) => seats[t].map((i) => rows[t][i])),
+    arrangeTeams: (values) => teams.map((t) => values[t]),
+    restore: (rows) => {
+      const out = players.map((team) => new Array(team.length));
+      teams.forEach((t, k) => seats[t].forEach((i, j) => (out[t][i] = rows[k][j])));
+      return out;
+    },
+    restoreTeams: (values) => {
+      const out = new Array(values.length);
+      teams.forEach((t, k) => (out[t] = values[k]));
+      return out;
+    },
+    seatOf: (player) => where.get(player)!,
   };
 }
 

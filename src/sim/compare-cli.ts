@@ -14,6 +14,7 @@ import { closedLoop, populationOf, type ClosedLoopConfig } from "./closed-loop.j
 import { closedLoopReport } from "./closed-loop-measures.js";
 import { CLOSED_LOOP_USAGE, parseClosedLoopArgs } from "./closed-loop-cli.js";
 import { comparePolicies, gamesDigest, referenceFirst, type CompareOutcome, type CompareRunner } from "./compare.js";
+import { DEFAULT_STOMP_CHANCE } from "./win-model.js";
 import { comparePoints, comparisonTable } from "./compare-report.js";
 import { parseFlags, parseOrExplain, UsageError } from "./options.js";
 import { writeComparePlot } from "./plot.js";
@@ -27,8 +28,11 @@ export const COMPARE_USAGE = `usage: npm run sim -- --compare [--target-wait 30s
 
   Every policy at its defaults and at its best setting for your wait, through the closed loop
   (players with hidden true skills, ratings learned from their results, newcomers at 1500): mean
-  and p95 wait, fairness (mean |P(win) − ½| by the true skills), stomps (favourite's chance
-  ≥ 0.8), games until a newcomer's rating is within 100 of its skill; then a recommendation.
+  and p95 wait (players still waiting at the end count their wait so far), fairness (mean
+  |P(win) − ½| by the true skills) and stomps (favourite's chance ≥ ${DEFAULT_STOMP_CHANCE}), each
+  with its standard error (batch means), games until a newcomer's rating is within 100 of its
+  skill; then a recommendation: the fairest within your wait, unless it is not fairer than the
+  quickest beyond the run's noise (two standard errors), then the quickest.
 
   --target-wait T   the p95 wait (T or Ts seconds, Tm minutes) a tuned setting must keep (default ${DEFAULT_TARGET_WAIT_S}s)
   --plot FILE.svg   draw p95 wait against fairness, one line per policy
@@ -101,7 +105,9 @@ export function closedLoopRunner(base: Omit<ClosedLoopConfig, "policy">): Compar
       p95Wait: report.waitP95Ms / 1000,
       games: report.games,
       fairness: report.fairness,
+      fairnessError: report.fairnessError,
       stompShare: report.stompShare,
+      stompError: report.stompError,
       placementGames: report.placement.medianGames,
       arrived: report.players,
       stillWaiting: report.stillWaiting,

@@ -1,11 +1,21 @@
 /** `--compare`'s output: one table in a game developer's words, the recommendation under it, and the plot's points. */
 import Table from "cli-table3";
 import { settingLabel } from "./compare-settings.js";
-import { fairnessName, STRANDED_SHARE, type ComparePolicy, type CompareRun, type Comparison } from "./compare.js";
+import {
+  fairnessName,
+  STRANDED_SHARE,
+  withError,
+  type ComparePolicy,
+  type CompareRun,
+  type Comparison,
+} from "./compare.js";
 import type { ComparePoint } from "./plot.js";
 
 const seconds = (s: number) => (s < 10 ? s.toFixed(2) : s.toFixed(1));
 const percent = (share: number) => `${(share * 100).toFixed(1)}%`;
+/** `31.2% ± 1.5%`: a share and its standard error. */
+const percentWithError = (share: number, error: number | null) =>
+  `${percent(share)} ± ${error === null ? "?" : percent(error)}`;
 
 /** Why a run is not within the target, or "". */
 function overTarget(run: CompareRun, targetWait: number): string {
@@ -24,7 +34,8 @@ function order(a: ComparePolicy, b: ComparePolicy): number {
 
 /**
  * The comparison as one table: per policy its defaults, then its best setting within the target
- * when that is not the defaults; a run whose games are another policy's says so.
+ * when that is not the defaults; a run whose games are another policy's says so. Fairness and
+ * stomps carry their standard errors (batch means), so a difference within the noise shows.
  */
 export function comparisonTable(comparison: Comparison, teams: number): string {
   const { targetWait, recommendation } = comparison;
@@ -50,8 +61,8 @@ export function comparisonTable(comparison: Comparison, teams: number): string {
       setting,
       seconds(o.meanWait),
       seconds(o.p95Wait),
-      o.fairness.toFixed(3),
-      percent(o.stompShare),
+      withError(o.fairness, o.fairnessError),
+      percentWithError(o.stompShare, o.stompError),
       ...(learned ? [o.placementGames === null ? "never" : String(o.placementGames ?? "–")] : []),
       notes.filter((n) => n !== "").join("; "),
     ]);

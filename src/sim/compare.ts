@@ -5,13 +5,20 @@
  *
  * - A setting is **within the target** when its p95 wait is at most the target (the wait 19 in 20
  *   players get: a mean hides the tail players complain about) and it leaves at most
- *   {@link STRANDED_SHARE} of its players waiting at the end (a policy that never matches some
- *   players would otherwise look fast).
+ *   {@link STRANDED_SHARE} of its players waiting at the end. The closed loop's waits count the
+ *   players still waiting at their wait so far, but they are per queueing and a returning player
+ *   queues many times: players a policy never matches can be a twentieth of the players and still
+ *   under a twentieth of the waits, below the p95 (and a trace's replay leaves them out).
  * - A policy's **tuned** setting is its fairest within the target among its defaults and its grid
  *   (`compare-settings.ts`); ties go to the shorter mean wait.
  * - Two runs that formed exactly the same games (the same tickets in the same teams, in the same
  *   order) are the same run: the table says so instead of printing equal figures twice.
- * - The **recommendation** is the fairest setting within the target over every policy.
+ * - The **recommendation** is the fairest setting within the target over every policy, when it is
+ *   fairer than the quickest setting within the target by more than {@link NOISE_ERRORS} standard
+ *   errors of their difference; otherwise the quickest, since within the run's noise they are
+ *   equally fair. The difference's error is √(e₁² + e₂²) from each run's batch-means error: the
+ *   runs share their seed (the same newcomers, the same skills), which correlates them
+ *   positively, so this overstates the error and the rule leans to the quickest.
  */
 import { MatchmakerError } from "../core/errors.js";
 import type { PolicyParams } from "../core/policy.js";
@@ -20,6 +27,9 @@ import { COMPARE_GRIDS, settingLabel } from "./compare-settings.js";
 
 /** A setting that leaves more than this share of its players waiting at the end is never within a target. */
 export const STRANDED_SHARE = 0.05;
+
+/** How many standard errors of the difference the fairest must beat the quickest by to be recommended over it. */
+export const NOISE_ERRORS = 2;
 
 /** What one run measured, in what players feel. */
 export interface CompareOutcome {
@@ -30,8 +40,12 @@ export interface CompareOutcome {
   readonly games: number;
   /** Mean |P(favourite wins) − 1/T| under the true skills (two teams: |P(win) − ½|); 0 is a coin toss. */
   readonly fairness: number;
+  /** The standard error of `fairness` by batch means over the measured games (`batch-means.ts`); null with under two games. */
+  readonly fairnessError: number | null;
   /** Share of games whose favourite's true chance is at least the stomp threshold (0.8 for two teams). */
   readonly stompShare: number;
+  /** The standard error of `stompShare`, as `fairnessError`'s. */
+  readonly stompError: number | null;
   /**
    * Median games until a newcomer's rating is within the band of its skill; null when more than
    * half never got there; absent when the run learns no ratings (a trace).
@@ -168,8 +182,28 @@ const percent = (share: number) => `${(share * 100).toFixed(0)}%`;
 export const runName = (r: CompareRun) => `${r.policy} (${r.defaults ? "defaults" : settingLabel(r.params)})`;
 
 /**
- * The fairest run within the target, and why: its fairness and stomps, and what the fastest
- * policy within the target (when another) gives up for its speed.
+ * Quicker first (the shorter mean wait). Equal waits keep the table's order, greedy first: runs
+ * that match as soon as a game's players wait have the same waits, and choosing among them by a
+ * fairness within the noise is what the recommendation must not do.
+ */
+const quickerFirst = (a: CompareRun, b: CompareRun) => {
+  const difference = a.outcome.meanWait - b.outcome.meanWait;
+  return Math.abs(difference) <= 1e-9 * Math.max(a.outcome.meanWait, b.outcome.meanWait) ? 0 : difference;
+};
+
+/** `0.314 ± 0.006`: a fairness and its standard error. */
+export const withError = (value: number, error: number | null, digits = 3) =>
+  `${value.toFixed(digits)} ± ${error === null ? "?" : error.toFixed(digits)}`;
+
+/** Is `a` fairer than `b` by more than the run's noise ({@link NOISE_ERRORS} standard errors of the difference)? */
+export function clearlyFairer(a: CompareOutcome, b: CompareOutcome): boolean {
+  if (a.fairnessError === null || b.fairnessError === null) return false;
+  return b.fairness - a.fairness > NOISE_ERRORS * Math.hypot(a.fairnessError, b.fairnessError);
+}
+
+/**
+ * The fairest run within the target when it is clearly fairer than the quickest run within it
+ * ({@link clearlyFairer}), else the quickest; and why, against the other.
  */
 export function recommend(policies: readonly ComparePolicy[], targetWait: number, teams = 2): Recommendation {
   const fairness = `mean ${fairnessName(teams)}`;
@@ -184,20 +218,28 @@ export function recommend(policies: readonly ComparePolicy[], targetWait: number
     };
   }
   const o = best.outcome;
-  let text = `Recommended: ${runName(best)}: the fairest games among the policies within your ${seconds(targetWait)} s p95 wait (${fairness} ${o.fairness.toFixed(3)}, ${percent(o.stompShare)} stomps, p95 wait ${seconds(o.p95Wait)} s)`;
-  // What the quickest other policy within the target (at its defaults or tuned) gives up for its speed.
-  const fastest = policies
-    .filter((p) => p.policy !== best.policy)
-    .flatMap((p) => [p.defaults, ...(p.tuned ? [p.tuned] : [])])
+  const within = `within your ${seconds(targetWait)} s p95 wait`;
+  // The quickest run in the table (a policy's defaults or its tuned setting) within the target.
+  const quickest = policies
+    .flatMap((p) => [p.defaults, ...(p.tuned && p.tuned !== p.defaults ? [p.tuned] : [])])
     .filter((r) => r.withinTarget)
-    .sort((a, b) => a.outcome.meanWait - b.outcome.meanWait)[0];
-  if (fastest && fastest.outcome.meanWait < o.meanWait) {
-    const ratio = o.stompShare > 0 ? fastest.outcome.stompShare / o.stompShare : Infinity;
+    .sort(quickerFirst)[0];
+  if (quickest.outcome.meanWait < o.meanWait && !clearlyFairer(o, quickest.outcome)) {
+    const q = quickest.outcome;
+    return {
+      run: quickest,
+      text: `Recommended: ${runName(quickest)}, the quickest ${within} (mean wait ${seconds(q.meanWait)} s, p95 ${seconds(q.p95Wait)} s): within this run's noise the policies within it are equally fair (the fairest, ${runName(best)}, has ${fairness} ${withError(o.fairness, o.fairnessError)} against ${withError(q.fairness, q.fairnessError)}, less than ${NOISE_ERRORS} standard errors of the difference apart); a longer run (--duration) may tell them apart.`,
+    };
+  }
+  let text = `Recommended: ${runName(best)}: the fairest games among the policies ${within} (${fairness} ${withError(o.fairness, o.fairnessError)}, ${percent(o.stompShare)} stomps, p95 wait ${seconds(o.p95Wait)} s)`;
+  if (quickest.outcome.meanWait < o.meanWait) {
+    const q = quickest.outcome;
+    const ratio = o.stompShare > 0 ? q.stompShare / o.stompShare : Infinity;
     const cost =
       ratio >= 1.1
-        ? `${ratio === Infinity ? "stomps where it has none" : `${ratio.toFixed(1)}x the stomps`} (${percent(fastest.outcome.stompShare)})`
-        : `less fair games (${fairness} ${fastest.outcome.fairness.toFixed(3)})`;
-    text += `; ${runName(fastest)} is faster (mean wait ${seconds(fastest.outcome.meanWait)} s against ${seconds(o.meanWait)} s) but has ${cost}`;
+        ? `${ratio === Infinity ? "stomps where it has none" : `${ratio.toFixed(1)}x the stomps`} (${percent(q.stompShare)})`
+        : `less fair games (${fairness} ${withError(q.fairness, q.fairnessError)})`;
+    text += `; ${runName(quickest)} is faster (mean wait ${seconds(q.meanWait)} s against ${seconds(o.meanWait)} s) but has ${cost}, beyond this run's noise`;
   } else text += ", and none of them is faster";
   return { run: best, text: `${text}.` };
 }

@@ -25,7 +25,8 @@ import {
 } from "./compare.js";
 import { comparePoints, comparisonTable } from "./compare-report.js";
 import { DEFAULT_TARGET_WAIT_S, parseWait, teamsOf } from "./compare-cli.js";
-import { stompThreshold, unfairness, winChances } from "./win-model.js";
+import { batchMeansError } from "./batch-means.js";
+import { DEFAULT_STOMP_CHANCE, stompThreshold, unfairness, winChances } from "./win-model.js";
 import { compareMatches, replayExact, replayTrace, type ReplayResult } from "./replay.js";
 import { describeShape, kindOf } from "../core/shape.js";
 import { resolveShape } from "../options/shape-options.js";
@@ -137,11 +138,9 @@ export function measureReplay(trace: TrafficTrace, result: ReplayResult): Measur
 
 /**
  * The win model's performance noise for a trace's ratings: half their standard deviation, the
- * closed loop's default ratio (β 250 for skills of sd 500).
+ * closed loop's default ratio (β 175 for skills of sd 350).
  */
 export const TRACE_NOISE_PER_SD = 0.5;
-/** The favourite's chance from which a game of two teams is a stomp (the closed loop's default). */
-const STOMP_CHANCE = 0.8;
 
 /**
  * A replay of the trace's arrivals and departures through a policy, as a comparison's outcome.
@@ -156,22 +155,25 @@ export function traceRunner(trace: TrafficTrace): CompareRunner {
     const result = replayTrace(trace, { policy, params, engine: { ratingRange } });
     const measures = measureReplay(trace, result);
     const games = result.matches.slice(Math.floor(result.matches.length / 10));
-    let unfair = 0;
-    let stomps = 0;
-    for (const match of games) {
+    const unfair = new Float64Array(games.length);
+    const stomps = new Float64Array(games.length);
+    games.forEach((match, g) => {
       const chances = winChances(
         match.teams.map((team) => team.players.map((p) => p.rating)),
         beta,
       );
-      unfair += unfairness(chances);
-      if (Math.max(...chances) >= stompThreshold(chances.length, STOMP_CHANCE)) stomps++;
-    }
+      unfair[g] = unfairness(chances);
+      stomps[g] = Math.max(...chances) >= stompThreshold(chances.length, DEFAULT_STOMP_CHANCE) ? 1 : 0;
+    });
+    const mean = (values: Float64Array) => values.reduce((s, x) => s + x, 0) / (values.length || 1);
     return {
       meanWait: measures.meanWait,
       p95Wait: measures.p95Wait,
       games: measures.games,
-      fairness: unfair / (games.length || 1),
-      stompShare: stomps / (games.length || 1),
+      fairness: mean(unfair),
+      fairnessError: batchMeansError(unfair),
+      stompShare: mean(stomps),
+      stompError: batchMeansError(stomps),
       arrived: result.arrivals.length,
       stillWaiting: result.unmatched.length,
       gamesDigest: gamesDigest(result.matches),

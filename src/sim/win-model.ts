@@ -84,6 +84,9 @@ export function unfairness(chances: readonly number[]): number {
   return Math.max(...chances) - 1 / chances.length;
 }
 
+/** The favourite's true chance from which a game of two teams is a stomp, unless another is named. */
+export const DEFAULT_STOMP_CHANCE = 0.8;
+
 /**
  * The favourite's chance that makes a game a stomp for `teams` teams: `twoTeamThreshold` (e.g.
  * 0.8) for two, and the same share of the way from an even game (1/T) to a certain one (1) for

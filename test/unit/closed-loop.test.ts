@@ -1,5 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { closedLoop, runClosedLoop } from "../../src/sim/closed-loop.js";
+import { PolicyRegistry, type PolicyDefinition } from "../../src/core/policy.js";
+import { defaultPolicies } from "../../src/policies/default-registry.js";
+import { batchMeansError } from "../../src/sim/batch-means.js";
+import { canonicalOrder, closedLoop, runClosedLoop } from "../../src/sim/closed-loop.js";
 import { parseClosedLoopArgs } from "../../src/sim/closed-loop-cli.js";
 import { main } from "../../src/sim/main.js";
 import { UsageError } from "../../src/sim/options.js";
@@ -12,6 +15,89 @@ describe("closed loop", () => {
     const config = { policy: "expanding-window", teamSize: 2, games: 200, seed: 4 } as const;
     expect(runClosedLoop(config)).toEqual(runClosedLoop(config));
     expect(runClosedLoop({ ...config, seed: 5 })).not.toEqual(runClosedLoop(config));
+  });
+
+  it("draws results in a canonical order: greedy's games proposed with sides swapped are greedy's run", () => {
+    const greedy = defaultPolicies.get("greedy");
+    // The same proposals with their tickets reversed: in one versus one, the same games with sides swapped.
+    const swapped: PolicyDefinition = {
+      ...greedy,
+      name: "greedy-swapped",
+      create: (context, params) => {
+        const inner = greedy.create(context, params);
+        return Object.assign(Object.create(inner) as typeof inner, {
+          name: "greedy-swapped",
+          poll: (now: number) => inner.poll(now).map((tickets) => [...tickets].reverse()),
+        });
+      },
+    };
+    const policies = new PolicyRegistry([greedy, swapped]);
+    const config = { games: 300, seed: 3, policies, population: { newcomersPerSecond: 0.2 } } as const;
+    const a = closedLoop({ ...config, policy: "greedy" });
+    const b = closedLoop({ ...config, policy: "greedy-swapped" });
+    expect(b.games.some((g, i) => g.players[0][0] !== a.games[i].players[0][0])).toBe(true);
+    expect(b.games.map((g) => g.players.flat().sort())).toEqual(a.games.map((g) => g.players.flat().sort()));
+    expect({ ...runClosedLoop({ ...config, policy: "greedy-swapped" }), policy: "greedy" }).toEqual(
+      runClosedLoop({ ...config, policy: "greedy" }),
+    );
+  });
+
+  it("puts a game in its canonical order and back: players by index, teams by their lowest", () => {
+    const order = canonicalOrder([
+      [7, 3],
+      [5, 1],
+      [4, 2],
+    ]);
+    expect(
+      order.arrange([
+        [7, 3],
+        [5, 1],
+        [4, 2],
+      ]),
+    ).toEqual([
+      [1, 5],
+      [2, 4],
+      [3, 7],
+    ]);
+    expect(order.arrangeTeams(["a", "b", "c"])).toEqual(["b", "c", "a"]);
+    expect(
+      order.restore([
+        [1, 5],
+        [2, 4],
+        [3, 7],
+      ]),
+    ).toEqual([
+      [7, 3],
+      [5, 1],
+      [4, 2],
+    ]);
+    expect(order.restoreTeams(["b", "c", "a"])).toEqual(["a", "b", "c"]);
+    expect(order.seatOf(4)).toEqual([2, 0]);
+  });
+
+  it("counts the players still waiting at the end at their wait so far: a policy that forms no game is not fast", () => {
+    const never: PolicyDefinition = {
+      name: "never",
+      summary: "forms no game",
+      create: () => ({ name: "never", add() {}, remove() {}, poll: () => [], nextWakeup: () => undefined }),
+    };
+    const trace = closedLoop({ policy: "never", policies: new PolicyRegistry([never]), durationMs: 600_000 });
+    const report = runClosedLoop({ policy: "never", policies: new PolicyRegistry([never]), durationMs: 600_000 });
+    expect(report.games).toBe(0);
+    expect(report.stillWaiting).toBe(trace.players.length);
+    const waits = trace.players.map((p) => 600_000 - p.arrivedAt).sort((x, y) => x - y);
+    expect(report.waitP95Ms).toBe(waits[Math.ceil(0.95 * waits.length) - 1]);
+    expect(report.waitMeanMs).toBeCloseTo(waits.reduce((s, w) => s + w, 0) / waits.length, 6);
+  });
+
+  it("gives a mean's standard error by batch means: s/√n for independent values, wider for runs of equal ones", () => {
+    expect(batchMeansError([1])).toBeNull();
+    // Fewer values than batches: each is a batch, the plain s/√n (s = √(5/3) for 1..4).
+    expect(batchMeansError([1, 2, 3, 4])).toBeCloseTo(Math.sqrt(5 / 3 / 4), 12);
+    // 20 batches of 5 equal values each: the error of 20 independent values, not of 100.
+    const runs = Array.from({ length: 100 }, (_, i) => Math.floor(i / 5) % 2);
+    expect(batchMeansError(runs)).toBeCloseTo(Math.sqrt(20 / 76 / 20), 12);
+    expect(batchMeansError(runs, 100)).toBeCloseTo(Math.sqrt((0.25 * (100 / 99)) / 100), 12);
   });
 
   it("loses nobody: every arrival is waiting, playing, away (due back) or gone, as the queue and the games say", () => {

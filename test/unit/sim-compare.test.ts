@@ -7,7 +7,7 @@ import { MatchmakerError } from "../../src/core/errors.js";
 import type { PolicyParams } from "../../src/core/policy.js";
 import { defaultPolicies } from "../../src/policies/default-registry.js";
 import { COMPARE_GRIDS } from "../../src/sim/compare-settings.js";
-import { comparePolicies, referenceFirst, type CompareOutcome } from "../../src/sim/compare.js";
+import { clearlyFairer, comparePolicies, referenceFirst, type CompareOutcome } from "../../src/sim/compare.js";
 import { comparisonTable } from "../../src/sim/compare-report.js";
 import { closedLoopRunner, parseCompareArgs, parseWait, runCompare } from "../../src/sim/compare-cli.js";
 import { UsageError } from "../../src/sim/options.js";
@@ -30,7 +30,9 @@ function fakeRun(policy: string, params: PolicyParams): CompareOutcome {
     p95Wait: 3 * wait,
     games: 500,
     fairness: 0.3 - 0.02 * (step + 1) - salt / 10,
+    fairnessError: 0.002,
     stompShare: 0.6 - 0.05 * (step + 1),
+    stompError: 0.01,
     placementGames: 7,
     arrived: 1000,
     stillWaiting: 0,
@@ -81,7 +83,7 @@ describe("comparePolicies", () => {
     expect(text).toContain("within your 30 s p95 wait");
     // Its stomps are within a tenth of greedy's here, so the fairness is the cost named.
     expect(text).toMatch(
-      /; greedy \(defaults\) is faster \(mean wait 2\.0 s against 8\.2 s\) but has less fair games \(mean \|P\(win\) − ½\| 0\.300\)\.$/,
+      /; greedy \(defaults\) is faster \(mean wait 2\.0 s against 8\.2 s\) but has less fair games \(mean \|P\(win\) − ½\| 0\.300 ± 0\.002\), beyond this run's noise\.$/,
     );
   });
 
@@ -116,9 +118,48 @@ describe("npm run sim -- --compare", () => {
     expect(await runCompare(argv)).toBe(0);
     expect(await runCompare(argv)).toBe(0);
     expect(printed[1]).toBe(printed[0]);
+    // A quarter hour of 2v2 is too short to tell the policies' fairness apart: the quickest is recommended.
     expect(printed[0]).toMatch(
-      /^Recommended: [a-z-]+ \(.+\): the fairest games among the policies within your 120 s p95 wait/m,
+      /^Recommended: greedy \(defaults\), the quickest within your 120 s p95 wait .*: within this run's noise the policies within it are equally fair \(the fairest, .*, has mean \|P\(win\) − ½\| 0\.\d{3} ± 0\.\d{3} against 0\.\d{3} ± 0\.\d{3}, less than 2 standard errors/m,
     );
+    expect(printed[0]).toMatch(/│ greedy +│ defaults +│ [\d.]+ +│ [\d.]+ +│ 0\.\d{3} ± 0\.\d{3} +│ [\d.]+% ± [\d.]+% /);
+  });
+
+  it("recommends the fairest over the quickest only beyond two standard errors of their difference", () => {
+    // Half an hour of busy 1v1: brackets' tuned width is clearly fairer than greedy.
+    const busy = closedLoopRunner({ teamSize: 1, population: { newcomersPerSecond: 0.5 }, durationMs: 1_800_000 });
+    const clear = comparePolicies(["greedy", "brackets"], busy, { targetWait: 120, ratingSpan: 2100, teams: 2 });
+    const [greedy, brackets] = clear.policies.map((p) => p.tuned!.outcome);
+    expect(clearlyFairer(brackets, greedy)).toBe(true);
+    expect(clear.recommendation.run?.policy).toBe("brackets");
+    expect(clear.recommendation.text).toMatch(
+      /^Recommended: brackets \(width=\d+\): the fairest games .*, beyond this run's noise\.$/,
+    );
+    // The same figures with errors five times as wide: within the noise, so the quickest.
+    const wide = (o: CompareOutcome): CompareOutcome => ({
+      ...o,
+      fairnessError: o.fairnessError! * 5,
+      stompError: o.stompError! * 5,
+    });
+    const noisy = comparePolicies(["greedy", "brackets"], (policy, params) => wide(busy(policy, params)), {
+      targetWait: 120,
+      ratingSpan: 2100,
+      teams: 2,
+    });
+    expect(clearlyFairer(wide(brackets), wide(greedy))).toBe(false);
+    expect(noisy.recommendation.run).toBe(noisy.policies[0].defaults);
+    expect(noisy.recommendation.text).toMatch(
+      /^Recommended: greedy \(defaults\), the quickest within your 120 s p95 wait/,
+    );
+  });
+
+  it("marks identical closed-loop runs: on the true skills, best-game's defaults form greedy's 2v2 games", () => {
+    const run = closedLoopRunner({ teamSize: 2, oracle: true, durationMs: 1_800_000, seed: 3 });
+    const comparison = comparePolicies(["greedy", "best-game"], run, { targetWait: 120, ratingSpan: 2100, teams: 2 });
+    const [greedy, bestGame] = comparison.policies;
+    expect(bestGame.sameGamesAs).toBe("greedy");
+    expect(bestGame.defaults.outcome).toEqual(greedy.defaults.outcome);
+    expect(comparisonTable(comparison, 2)).toMatch(/│ best-game +│ defaults .* same games as greedy at these defaults/);
   });
 
   it("gives equal figures for equal games: greedy's and fifo's closed loops are the same run", () => {
