@@ -45,7 +45,7 @@ export {
   type PlayerState,
 } from "./closed-loop.js";
 export { closedLoopReport, type ClosedLoopReport, type NewcomerPlacement } from "./closed-loop-measures.js";
-export { DEFAULT_STOMP_CHANCE, drawPlaces, normalCdf, stompThreshold, unfairness, winChances } from "./win-model.js";
+export { DEFAULT_STOMP_CHANCE, winChances } from "./win-model.js";
 // Schlup's Table 3, and the settings, grids and published figures behind it.
 export {
   schlupTable3,
