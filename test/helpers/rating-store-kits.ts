@@ -162,6 +162,11 @@ export async function postgresAnswers(url: string): Promise<boolean> {
   }
 }
 
+/** The crash test's pool of players (test/helpers/rating-store-writer.ts): four per match, so each plays a fifth. */
+export const CRASH_PLAYERS = 20;
+/** The crash test's writer settles at most this many matches: each player's fewer than a Redis history keeps (200). */
+export const CRASH_MATCHES = 800;
+
 /** A match of these accounts, team by team, in `season`. */
 export function openMatch(matchId: string, teams: string[][], season = "1", createdAt = 0): OpenMatch {
   return { matchId, queue: "ranked", season, createdAt, teams: teams.map((t) => t.map((playerId) => ({ playerId }))) };
