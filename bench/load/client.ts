@@ -2,6 +2,10 @@
  * The load harness's client process (`bench/load/run.ts` forks it): real `@colyseus/sdk`
  * clients against the server process, commanded over IPC. It only connects to 127.0.0.1.
  *
+ * A ranked room's players (`joins: "ranked"`) each have a client of their own, signed in with their
+ * account's token (accounts.ts); in an arrival stream an account whose game is over comes back as
+ * a later arrival.
+ *
  * Commands (one at a time):
  * - `arrival`: players arrive at a fixed rate for a fixed time; each joins, waits for its seat,
  *   takes it, and leaves; answers the latencies, counts and the server's CPU over the run;
@@ -12,6 +16,7 @@
 import "../../example-server/node20.js";
 import { Client, type Room } from "@colyseus/sdk";
 import type { SeatMessage } from "../../src/client/index.js";
+import { accountToken } from "./accounts.js";
 import {
   joinOptions,
   loadRoom,
@@ -50,6 +55,13 @@ function rating(rand: () => number): number {
   return Math.round(Math.min(2900, Math.max(100, 1500 + 100 * z)));
 }
 
+/** A client of its own for one account: the SDK sends its token with every join. */
+function signedIn(endpoint: string, token: string): Client {
+  const client = new Client(endpoint);
+  client.auth.token = token;
+  return client;
+}
+
 interface Player {
   joinStart: number;
   joined?: number;
@@ -68,10 +80,15 @@ async function playQueue(client: Client, name: string, room: LoadRoom, p: Player
       p.seated = now();
       client.consumeSeatReservation(seat).then(async (game) => {
         p.inGame = now();
+        // A ranked game ends itself: the player waits for it to close instead of leaving.
+        const over = room.joins === "ranked" ? new Promise<void>((closed) => game.onLeave(() => closed())) : undefined;
         if (isQueueRoom) queue.send("confirm");
         else await queue.leave();
-        await sleep(50);
-        await game.leave();
+        if (over) await over;
+        else {
+          await sleep(50);
+          await game.leave();
+        }
         resolve();
       }, reject);
     });
@@ -103,6 +120,14 @@ async function arrival(job: ArrivalJob): Promise<ArrivalResult> {
   const total = Math.ceil((job.rate * job.durationS) / room.seats) * room.seats; // whole games
   const players: Player[] = [];
   const done: Promise<void>[] = [];
+  // Accounts signed before the stream starts. A player whose game is over comes back as the next
+  // arrival (with the rating its games gave it); an arrival takes a new account only when none is back.
+  const tokens =
+    room.joins === "ranked"
+      ? await Promise.all(Array.from({ length: total }, (_, i) => accountToken(`a${job.seed}-${i}`)))
+      : [];
+  const returning: string[] = [];
+  let fresh = 0;
   const before = await serverStats(job.endpoint, "?reset=1");
   const clientCpu0 = process.cpuUsage();
   const t0 = now();
@@ -113,12 +138,18 @@ async function arrival(job: ArrivalJob): Promise<ArrivalResult> {
       const p: Player = { joinStart: now() };
       players.push(p);
       const r = rating(rand);
-      const play =
-        room.joins === "bare" ? playBare(client, job.room, room, p) : playQueue(client, job.room, room, p, r);
+      const token = room.joins === "ranked" ? (returning.shift() ?? tokens[fresh++]) : undefined;
+      const own = token !== undefined ? signedIn(job.endpoint, token) : client;
+      const play = room.joins === "bare" ? playBare(client, job.room, room, p) : playQueue(own, job.room, room, p, r);
       done.push(
-        play.catch(() => {
-          p.failed = true;
-        }),
+        play.then(
+          () => {
+            if (token !== undefined) returning.push(token);
+          },
+          () => {
+            p.failed = true;
+          },
+        ),
       );
     }
     await sleep(2);
@@ -143,6 +174,10 @@ async function arrival(job: ArrivalJob): Promise<ArrivalResult> {
     seatP50Ms: percentile(
       seated.map((p) => p.seated! - p.joinStart),
       50,
+    ),
+    seatP95Ms: percentile(
+      seated.map((p) => p.seated! - p.joinStart),
+      95,
     ),
     seatP99Ms: percentile(
       seated.map((p) => p.seated! - p.joinStart),
@@ -184,10 +219,11 @@ async function fill(job: FillJob): Promise<FillResult> {
   const t0 = now();
   const worker = async () => {
     while (next < job.count && now() < deadline) {
-      next++;
+      const n = next++;
       const options = joinOptions(room, rating(rand));
       try {
-        const joinedRoom = await client.joinOrCreate(job.room, options);
+        const own = room.joins === "ranked" ? signedIn(job.endpoint, await accountToken(`f${job.seed}-${n}`)) : client;
+        const joinedRoom = await own.joinOrCreate(job.room, options);
         joinedRoom.onMessage("*", () => received++);
         joinedRoom.onStateChange(() => received++);
         idle.push(joinedRoom);

@@ -4,8 +4,12 @@
 export interface LoadRoom {
   /** Players per game: the arrival stream arrives in whole games. */
   readonly seats: number;
-  /** How a player joins: the queue's `{ rating }`, QueueRoom's `{ rank }`, or a bare room's nothing. */
-  readonly joins: "queue" | "queueroom" | "bare";
+  /**
+   * How a player joins: the queue's `{ rating }`, QueueRoom's `{ rank }`, a bare room's nothing, or
+   * a ranked queue's signed account token (accounts.ts) and nothing else: there the server reads the
+   * rating, and the game room ends the game itself (the player waits for it to close).
+   */
+  readonly joins: "queue" | "queueroom" | "bare" | "ranked";
   /** The game room a bare room's player joins next (the floor's second join). */
   readonly game?: string;
   /** Fill only: every player on side A, so that no game can form. */
@@ -15,6 +19,8 @@ export interface LoadRoom {
   readonly peer20ms?: string;
   /** Its row's name in the fill table. */
   readonly label?: string;
+  /** The room this one adds to: the tables' notes give the CPU ratio to it, run by run. */
+  readonly base?: string;
 }
 
 const TWO_V_TWO = { seats: 4, peer: "queueroom", peer20ms: "queueroom_20ms" } as const;
@@ -37,6 +43,9 @@ export const LOAD_ROOMS: Readonly<Record<string, LoadRoom>> = {
   fill_2v2: { seats: 4, joins: "queue", label: "queue 2v2 (held)" },
   fill_ffa8: { seats: 8, joins: "queue", label: "queue free-for-all of 8 (held)" },
   fill_queueroom_8: { seats: 8, joins: "queueroom", label: "QueueRoom of 8 (no group forms)" },
+  queue_ranked: { ...TWO_V_TWO, joins: "ranked", base: "queue_greedy" },
+  queue_ranked_memory: { ...TWO_V_TWO, joins: "ranked", base: "queue_greedy" },
+  fill_ranked: { seats: 4, joins: "ranked", label: "ranked queue 2v2, SQLite (held)", base: "fill_2v2" },
 };
 
 /** The room called `name`; throws naming the rooms there are. */
@@ -48,7 +57,7 @@ export function loadRoom(name: string): LoadRoom {
 
 /** A player's join options for `room` with this rating. */
 export function joinOptions(room: LoadRoom, rating: number): Record<string, unknown> {
-  if (room.joins === "bare") return {};
+  if (room.joins === "bare" || room.joins === "ranked") return {};
   if (room.joins === "queueroom") return { rank: rating };
   return room.sideA ? { rating, side: "A" } : { rating };
 }
@@ -109,6 +118,7 @@ export interface ArrivalResult {
   readonly lost: number;
   readonly joinsPerS: number;
   readonly seatP50Ms: number;
+  readonly seatP95Ms: number;
   readonly seatP99Ms: number;
   readonly gameP50Ms: number;
   readonly gameP99Ms: number;

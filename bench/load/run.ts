@@ -11,8 +11,10 @@
  * Flags: --scenarios arrival,fill  --rooms queue_greedy,queue_best,queue_window,queueroom,queueroom_20ms,bare
  *        (also queue_greedy_1s: greedy with joinBatchMs 1000, QueueRoom's one-second cycle; queue_ffa8,
  *        a free-for-all of 8, with its peers queueroom_8, queueroom_8_20ms and bare_8)
+ *        (also queue_ranked, queue_ranked_memory: the greedy 2v2 ranked, its ratings in SQLite or in memory,
+ *        against queue_greedy in the notes under the table)
  *        --fill-rooms fill_queue,bare (also fill_2v2, fill_ffa8: 2v2 and free-for-all of 8 queues held
- *        by a failing game room; fill_queueroom_8: a QueueRoom of 8 that groups nobody)
+ *        by a failing game room; fill_ranked: the ranked 2v2 held; fill_queueroom_8: a QueueRoom of 8 that groups nobody)
  *        --rates 50,200,500  --duration 8 (s per arrival scenario)  --drain 10 (s, the bound for lost)
  *        --sizes 1000,4000,20000  --idle 10 (s of idle measurement)  --settle 3 (s between the fill and the
  *        idle measurement)  --fill-timeout 120 (s)
@@ -21,10 +23,12 @@
  *        of other sessions' processes on a shared machine)
  */
 import { fork, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { SECRET_ENV } from "./accounts.js";
 import {
   loadRoom,
   serverStats,
@@ -83,6 +87,9 @@ if (has("priority")) {
 }
 
 // ---- processes ----
+// The ranked rooms' players sign in with tokens signed with this run's secret (accounts.ts); the
+// server and client processes inherit it.
+process.env[SECRET_ENV] ??= randomBytes(32).toString("hex");
 let nextPort = portBase;
 const port = () => {
   const p = nextPort;
@@ -421,6 +428,37 @@ function fillTable(runs: FillRow[][]): string {
   );
 }
 
+/** Each room measured beside its `base`: the ratio of `cost` to the base's, run by run, then the median. */
+function againstBase<R extends { room: string }>(
+  runs: R[][],
+  names: readonly string[],
+  same: (a: R, b: R) => boolean,
+  cost: (r: R) => number,
+  describe: (medianOf: (pick: (r: R) => number, side: 0 | 1) => number) => string,
+): string[] {
+  const lines: string[] = [];
+  for (const room of names) {
+    const base = loadRoom(room).base;
+    if (!base || !names.includes(base)) continue;
+    for (const ours of runs[0] ?? []) {
+      if (ours.room !== room) continue;
+      const pairs = runs.flatMap((run) => {
+        const a = run.find((r) => r.room === room && same(r, ours));
+        const b = run.find((r) => r.room === base && same(r, ours));
+        return a && b ? [[a, b] as const] : [];
+      });
+      if (pairs.length === 0) continue;
+      const ratios = pairs.map(([a, b]) => cost(a) / cost(b));
+      const runsText = ratios.length > 1 ? ` (runs: ${ratios.map((x) => f(x, 2)).join(", ")})` : "";
+      const medianOf = (pick: (r: R) => number, side: 0 | 1) => median(pairs.map((pair) => pick(pair[side])));
+      lines.push(`- ${room} / ${base}: ${f(median(ratios), 2)}${runsText}; ${describe(medianOf)}`);
+    }
+  }
+  return lines.length > 0
+    ? ["Against the room each adds to (CPU ratio within each run, median):", "", ...lines, ""]
+    : [];
+}
+
 /** Growth of each room's CPU per join from the smallest to the largest size, per run, median (none for one size). */
 function growth(runs: FillRow[][]): string[] {
   const lo = Math.min(...sizes);
@@ -507,6 +545,17 @@ if (arrivalRuns.some((r) => r.length > 0)) {
     "",
     arrivalTable(arrivalRuns),
     "",
+    ...againstBase(
+      arrivalRuns,
+      rooms,
+      (a, b) => a.rate === b.rate,
+      (r) => r.cpuPerSeatedMs,
+      (m) => {
+        const both = (pick: (r: ArrivalRow) => number, digits: number) =>
+          `${f(m(pick, 0), digits)} vs ${f(m(pick, 1), digits)}`;
+        return `@${m((r) => r.rate, 0)}/s (medians): CPU ${both((r) => r.cpuPerSeatedMs, 2)} ms / seated, seat p95 ${both((r) => r.seatP95Ms, 0)} ms, lost ${both((r) => r.lost, 0)}`;
+      },
+    ),
   );
 }
 if (fillRuns.some((r) => r.length > 0)) {
@@ -516,6 +565,20 @@ if (fillRuns.some((r) => r.length > 0)) {
     fillTable(fillRuns),
     "",
     ...growth(fillRuns),
+    ...againstBase(
+      fillRuns,
+      fillRooms,
+      (a, b) => a.size === b.size,
+      (r) => r.cpuPerJoinMs,
+      (m) =>
+        `${m((r) => r.size, 0)} waiting (medians): CPU ${f(
+          m((r) => r.cpuPerJoinMs, 0),
+          2,
+        )} vs ${f(
+          m((r) => r.cpuPerJoinMs, 1),
+          2,
+        )} ms / join`,
+    ),
   );
 }
 const text = sections.join("\n");

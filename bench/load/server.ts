@@ -26,13 +26,30 @@
  *   connection); the arrival stream's players then join `game` or `game8`;
  * - `game`, `game8`: plain game rooms without state, four and eight seats; `failing_game`: a
  *   game room that never starts.
+ * - `queue_ranked`: the greedy 2v2 ranked (issue 36): `players` takes the account from a token
+ *   the load client signed (accounts.ts), `ratings` keeps them in SQLite in a temporary file; its
+ *   `ranked_game` reports a result (team 0 won) once all four seats arrived, then closes.
+ *   `queue_ranked_memory`: the same on a `MemoryRatingStore` (`ranked_game_memory`), the store's
+ *   share apart; `fill_ranked`: the ranked 2v2 held as `fill_2v2` is (`failing_ranked_game`).
  */
 import "../../example-server/node20.js";
 import { monitorEventLoopDelay } from "node:perf_hooks";
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { defineRoom, defineServer, Room, type Client } from "@colyseus/core";
 import { QueueRoom } from "colyseus";
-import { defineQueue, playerArrived, type MatchInfo } from "../../src/index.js";
+import {
+  defineQueue,
+  MemoryRatingStore,
+  playerArrived,
+  PlayerRefused,
+  queueSeatsOnly,
+  Ratings,
+  SqliteRatingStore,
+  type MatchInfo,
+} from "../../src/index.js";
+import { accountOf } from "./accounts.js";
 
 /** A game room with no state: the queue's seats end here (it tells the queue who arrived, as a game should). */
 class LoadGameRoom extends Room {
@@ -56,6 +73,30 @@ class FailingGameRoom extends Room {
   override onCreate(): void {
     throw new Error("this load harness game room never starts (it holds its queue)");
   }
+}
+
+/** A ranked game over as soon as it starts: it reports that team 0 won once every seat arrived, then closes. */
+function rankedGameRoom(ratings: Ratings) {
+  return class RankedGameRoom extends Room {
+    static override onAuth = queueSeatsOnly; // a ranked queue's game room takes only its seats
+    override maxClients = 4;
+    private match!: MatchInfo;
+    private arrived = 0;
+    override onCreate(options: { match: MatchInfo }): void {
+      this.match = options.match;
+    }
+    override async onJoin(client: Client): Promise<void> {
+      void playerArrived(this.match, client.sessionId);
+      if (++this.arrived < this.match.teams.reduce((n, team) => n + team.players.length, 0)) return;
+      await ratings.reportResult(this.match, { winner: 0 });
+      await this.disconnect();
+    }
+  };
+}
+
+/** The held ranked queue's game room: never starts, and takes only the queue's seats (a ranked queue needs both). */
+class FailingRankedGameRoom extends FailingGameRoom {
+  static override onAuth = queueSeatsOnly;
 }
 
 /** A QueueRoom that groups nobody: no client is ever high priority (its `compare` refuses every group). */
@@ -82,6 +123,26 @@ const queue = (policy: string, joinBatchMs?: number) =>
 /** Held: the first games fail to start, and the next attempt waits ten minutes (longer than any fill). */
 const held = { gameRoom: "failing_game", policy: "greedy", spawnRetryMs: 600_000, spawnRetryMaxMs: 600_000 };
 
+// The ranked rooms' ratings: SQLite in a file of this process's own (removed at exit), or memory.
+const ratingsDir = mkdtempSync(join(tmpdir(), "load-ratings-"));
+process.on("exit", () => rmSync(ratingsDir, { recursive: true, force: true }));
+const sqliteRatings = new Ratings({ store: new SqliteRatingStore({ path: join(ratingsDir, "ratings.sqlite") }) });
+const memoryRatings = new Ratings({ store: new MemoryRatingStore() });
+/** A ranked 2v2: the account from the client's signed token, the rating from `ratings`. */
+const ranked = (ratings: Ratings, gameRoom: string, hold = false) =>
+  defineQueue({
+    teamSize: 2,
+    ...(hold ? { ...held, gameRoom } : { gameRoom, policy: "greedy" }),
+    ratings,
+    players: {
+      resolve: async ({ token }) => {
+        const id = token ? await accountOf(token).catch(() => undefined) : undefined;
+        if (!id) throw new PlayerRefused("sign in first");
+        return { playerId: id };
+      },
+    },
+  });
+
 const server = defineServer({
   rooms: {
     queue_greedy: queue("greedy"),
@@ -102,6 +163,12 @@ const server = defineServer({
     game: defineRoom(LoadGameRoom),
     game8: defineRoom(LoadGameRoom8),
     failing_game: defineRoom(FailingGameRoom),
+    queue_ranked: ranked(sqliteRatings, "ranked_game"),
+    queue_ranked_memory: ranked(memoryRatings, "ranked_game_memory"),
+    fill_ranked: ranked(sqliteRatings, "failing_ranked_game", true),
+    ranked_game: defineRoom(rankedGameRoom(sqliteRatings)),
+    ranked_game_memory: defineRoom(rankedGameRoom(memoryRatings)),
+    failing_ranked_game: defineRoom(FailingRankedGameRoom),
   },
   express: (app) => {
     const delay = monitorEventLoopDelay({ resolution: 10 });
