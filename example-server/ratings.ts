@@ -4,6 +4,7 @@
  * guide shows this file from the `colyseus` import to the end; test/integration/ratings.test.ts runs it.
  */
 import "./node20.js";
+import { createSecretKey } from "node:crypto";
 import { defineRoom, defineServer, JWT, Room, type Client } from "colyseus";
 import {
   closeUnknownMessage,
@@ -17,7 +18,9 @@ import {
   type SeatOptions,
 } from "../src/index.js";
 
-JWT.settings.secret = process.env.JWT_SECRET!;
+// A key object, not the string, which jsonwebtoken tries as a public key at every verify (with
+// @colyseus/auth's OAuth routes, set SESSION_SECRET too: they read a string secret only).
+JWT.settings.secret = createSecretKey(Buffer.from(process.env.JWT_SECRET!));
 
 // One Ratings for the queue (it reads them at every join) and the game room (it reports results).
 const ratings = new Ratings({

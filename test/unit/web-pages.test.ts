@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Match } from "../../src/core/types.js";
 import { MatchmakerRoom } from "../../src/index.js";
 import { MemoryRatingStore } from "../../src/ratings/memory-store.js";
+import { MemoryRatingStore } from "../../src/ratings/memory-store.js";
 import { Ratings } from "../../src/ratings/ratings.js";
 import { loadAsset } from "../../src/web/assets.js";
 import { dashboardPage, playPage, type PageHandler } from "../../src/web/index.js";
@@ -287,7 +288,7 @@ describe("dashboardPage()", () => {
   });
 
   describe("a ranked queue's rating distribution at ratings.json", () => {
-    const ratings = new Ratings();
+    const ratings = new Ratings({ store: new MemoryRatingStore() });
     /** A 1v1 of two accounts, opened by the queue and won by the first. */
     async function playRated(id: string, winner: string, loser: string): Promise<void> {
       const seat = (playerId: string) => ({ sessionId: `s-${playerId}`, playerId, rating: 1500, ticketId: playerId });
