@@ -9,7 +9,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Match } from "../../src/core/types.js";
 import { MatchmakerRoom } from "../../src/index.js";
 import { MemoryRatingStore } from "../../src/ratings/memory-store.js";
-import { MemoryRatingStore } from "../../src/ratings/memory-store.js";
 import { Ratings } from "../../src/ratings/ratings.js";
 import { loadAsset } from "../../src/web/assets.js";
 import { dashboardPage, playPage, type PageHandler } from "../../src/web/index.js";
