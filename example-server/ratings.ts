@@ -54,7 +54,8 @@ class DuelRoom extends Room {
     // The result, in one line: it counts once, and the next joins read the new ratings.
     const report = await ratings.reportResult(this.match, { winner });
     if (report.status !== "unknown") this.broadcast("result", { winner, changes: report.changes });
-    await this.disconnect();
+    // Close a second later: a player still finishing its join gets the result once it has joined.
+    this.clock.setTimeout(() => void this.disconnect(), 1000);
   }
 }
 

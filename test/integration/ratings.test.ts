@@ -237,6 +237,7 @@ describe("the ratings guide's server (example-server/ratings.ts)", () => {
   }, 40_000);
 
   afterAll(async () => {
+    console.log("GUIDE OUTPUT<<" + output + ">>");
     await stopServerProcess(child);
     rmSync(dir, { recursive: true, force: true });
   });
