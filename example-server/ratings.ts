@@ -4,8 +4,8 @@
  * guide shows this file from the `colyseus` import to the end; test/integration/ratings.test.ts runs it.
  */
 import "./node20.js";
-import { createSecretKey } from "node:crypto";
 import { defineRoom, defineServer, JWT, Room, type Client } from "colyseus";
+import { createSecretKey } from "node:crypto";
 import {
   closeUnknownMessage,
   defineQueue,
