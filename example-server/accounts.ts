@@ -27,8 +27,8 @@ export function jwtSecret(env: NodeJS.ProcessEnv = process.env): string {
   return DEVELOPMENT_SECRET;
 }
 
-/** A rating as the store keeps it. */
-export interface StoredRating {
+/** An account's rating in the `ranked` queue's fixed table (the learned ratings are ranked-ratings.ts's). */
+export interface AccountRating {
   readonly rating: number;
   readonly uncertainty: number;
 }
@@ -38,30 +38,30 @@ export interface StoredRating {
  * (Glicko's new player). Bounded: past `maxAccounts` the account seen least recently is forgotten
  * (and starts again at 1500 if it comes back), so anonymous sign-ins cannot grow it without end.
  */
-export class RatingStore {
-  private readonly ratings = new Map<string, StoredRating>();
+export class AccountRatings {
+  private readonly ratings = new Map<string, AccountRating>();
   constructor(
     private readonly maxAccounts = 100_000,
-    private readonly initial: StoredRating = { rating: 1500, uncertainty: 350 },
+    private readonly initial: AccountRating = { rating: 1500, uncertainty: 350 },
   ) {}
 
   /** The account's rating (a new account's is the initial one). */
-  of(accountId: string): StoredRating {
+  of(accountId: string): AccountRating {
     const stored = this.ratings.get(accountId) ?? this.initial;
     this.set(accountId, stored);
     return stored;
   }
 
   /** Set an account's rating (a game's result; the tests' accounts). */
-  set(accountId: string, rating: StoredRating): void {
+  set(accountId: string, rating: AccountRating): void {
     this.ratings.delete(accountId); // re-inserted last: the most recently seen
     this.ratings.set(accountId, rating);
     if (this.ratings.size > this.maxAccounts) this.ratings.delete(this.ratings.keys().next().value!);
   }
 }
 
-/** The example server's ratings. */
-export const ratings = new RatingStore();
+/** The `ranked` queue's ratings, set by the server (the tests set them); `ranked_1v1` and `ranked_2v2` learn theirs. */
+export const accountRatings = new AccountRatings();
 
 /**
  * `@colyseus/auth`'s settings for the server option `auth`: an anonymous sign-in makes a new account
@@ -92,7 +92,7 @@ async function accountOf(token: string | undefined): Promise<string> {
 export const accountPlayers: PlayersOption = {
   resolve: async ({ token }) => {
     const playerId = await accountOf(token);
-    const { rating, uncertainty } = ratings.of(playerId);
+    const { rating, uncertainty } = accountRatings.of(playerId);
     return { playerId, rating, uncertainty };
   },
 };

@@ -95,7 +95,9 @@ try {
   // Ranked: matching on the server's ratings.
   let store: { set(id: string, r: { rating: number; uncertainty: number }): void } | undefined;
   try {
-    store = ((await import("../../example-server/accounts.js")) as { ratings: typeof store }).ratings;
+    // accountRatings since issue 36 (ratings was the name before).
+    const accounts = (await import("../../example-server/accounts.js")) as unknown as Record<string, typeof store>;
+    store = accounts.accountRatings ?? accounts.ratings;
   } catch {
     store = undefined;
   }

@@ -4,7 +4,7 @@
  * whose players and ratings come from them.
  */
 import { Client } from "@colyseus/sdk";
-import { accountPlayers, ratings } from "../../example-server/accounts.js";
+import { accountPlayers, accountRatings } from "../../example-server/accounts.js";
 import { defineQueue } from "../../src/index.js";
 
 /** A new account on the server at `endpoint` (anonymous sign-in; the client keeps its token), rated `rating`. */
@@ -14,7 +14,7 @@ export async function signedInAccount(
 ): Promise<{ client: Client; accountId: string }> {
   const client = new Client(endpoint);
   const { user } = await client.auth.signInAnonymously<{ id: string }>();
-  ratings.set(user.id, { rating, uncertainty: 40 });
+  accountRatings.set(user.id, { rating, uncertainty: 40 });
   return { client, accountId: user.id };
 }
 

@@ -14,7 +14,7 @@ import config from "@colyseus/tools";
 import { createHmac } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import app, { rooms } from "../../example-server/app.config.js";
-import { ratings } from "../../example-server/accounts.js";
+import { accountRatings } from "../../example-server/accounts.js";
 import {
   defineQueue,
   MatchmakerRoom,
@@ -132,7 +132,7 @@ describe("trusted players", () => {
               resolve: ({ auth, token }: PlayerRequest) => {
                 const id = (auth as { id?: unknown } | undefined)?.id;
                 if (token !== undefined || typeof id !== "string") throw new PlayerRefused("no account from onAuth");
-                return { playerId: id, rating: ratings.of(id).rating };
+                return { playerId: id, rating: accountRatings.of(id).rating };
               },
             },
           }),
