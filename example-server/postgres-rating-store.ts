@@ -4,8 +4,7 @@
  * (test/unit/rating-stores.test.ts) run it when PostgreSQL answers.
  */
 import type { Pool, PoolClient } from "pg";
-import type { RatingBin, RatingStore, SettleOutcome } from "../src/ratings/store.js";
-import type { OpenMatch, SettledMatch, StoredRating } from "../src/ratings/types.js";
+import type { OpenMatch, RatingBin, RatingStore, SettledMatch, SettleOutcome, StoredRating } from "../src/index.js";
 
 export const RATINGS_SCHEMA = `
 CREATE TABLE IF NOT EXISTS rating_season (id INT PRIMARY KEY CHECK (id = 1), season TEXT NOT NULL);
